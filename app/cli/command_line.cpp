@@ -1,0 +1,58 @@
+#include "command_line.h"
+
+#include <algorithm>
+
+namespace fxs::cli {
+
+std::optional<std::string> CommandLine::parse(const std::vector<std::string> &args,
+                                              const std::vector<std::string> &valueOptions,
+                                              const std::vector<std::string> &flagOptions)
+{
+    auto contains = [](const std::vector<std::string> &v, const std::string &s) {
+        return std::find(v.begin(), v.end(), s) != v.end();
+    };
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::string arg = args[i];
+        if (arg.size() < 2 || arg[0] != '-') {
+            m_positional.push_back(arg);
+            continue;
+        }
+        std::string inlineValue;
+        bool hasInline = false;
+        if (auto eq = arg.find('='); eq != std::string::npos && arg.rfind("--", 0) == 0) {
+            inlineValue = arg.substr(eq + 1);
+            arg = arg.substr(0, eq);
+            hasInline = true;
+        }
+        if (contains(flagOptions, arg) && !hasInline) {
+            m_flags[arg] = true;
+        } else if (contains(valueOptions, arg)) {
+            if (hasInline) {
+                m_values[arg].push_back(inlineValue);
+            } else {
+                if (i + 1 >= args.size())
+                    return "option " + arg + " needs a value";
+                m_values[arg].push_back(args[++i]);
+            }
+        } else {
+            return "unknown option " + arg;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> CommandLine::value(const std::string &name) const
+{
+    auto it = m_values.find(name);
+    if (it == m_values.end() || it->second.empty())
+        return std::nullopt;
+    return it->second.back();
+}
+
+std::vector<std::string> CommandLine::values(const std::string &name) const
+{
+    auto it = m_values.find(name);
+    return it == m_values.end() ? std::vector<std::string>{} : it->second;
+}
+
+} // namespace fxs::cli

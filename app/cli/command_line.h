@@ -1,0 +1,32 @@
+#pragma once
+// The parsed command line of one fxscope-cli subcommand: positional arguments and --options.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fxs::cli {
+
+enum ExitCode { Success = 0, UsageError = 1, BadInput = 2, RuntimeFailure = 3 };
+
+class CommandLine
+{
+public:
+    // valueOptions take a value ("--graph NAME", "-o OUT"); flagOptions take none ("--json").
+    // Repeated value options accumulate. Returns an error text on unknown options or missing values.
+    std::optional<std::string> parse(const std::vector<std::string> &args, const std::vector<std::string> &valueOptions,
+                                     const std::vector<std::string> &flagOptions);
+
+    const std::vector<std::string> &positional() const { return m_positional; }
+    bool flag(const std::string &name) const { return m_flags.count(name) > 0; }
+    std::optional<std::string> value(const std::string &name) const;
+    std::vector<std::string> values(const std::string &name) const;
+
+private:
+    std::vector<std::string> m_positional;
+    std::map<std::string, std::vector<std::string>> m_values;
+    std::map<std::string, bool> m_flags;
+};
+
+} // namespace fxs::cli

@@ -1,0 +1,52 @@
+// fxscope-cli: everything the GUI shows, headless. The subcommands and their JSON are a stable contract
+// (DESIGN.md); exit codes: 0 success, 1 usage, 2 bad input, 3 runtime failure.
+
+#include "command_line.h"
+#include "convert_command.h"
+#include "info_command.h"
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char *kUsage = R"(usage: fxscope-cli COMMAND ...
+
+commands:
+  info     GRAPH [--graph NAME|INDEX] [--json]     formats, graphs, node counts by op, inputs, outputs
+  convert  GRAPH -o OUT.{json,py,dot,svg,png} [--graph NAME|INDEX]
+
+GRAPH is any FX dump: print(gm.graph) text, print_readable/TORCH_LOGS code, a TORCH_TRACE log,
+torch.export JSON or .pt2, a TorchAir graph dump, or fxscope JSON. The format is read from the content.
+Logs go to stderr (FXSCOPE_LOG=debug for more).
+)";
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    // Logs never mix with --json output on stdout.
+    auto logger = spdlog::stderr_color_mt("fxscope");
+    spdlog::set_default_logger(logger);
+    spdlog::set_level(spdlog::level::warn);
+    if (const char *level = std::getenv("FXSCOPE_LOG"))
+        spdlog::set_level(spdlog::level::from_str(level));
+
+    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+        std::fputs(kUsage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? fxs::cli::UsageError : fxs::cli::Success;
+    }
+    std::string command = argv[1];
+    std::vector<std::string> args(argv + 2, argv + argc);
+    if (command == "info")
+        return fxs::cli::runInfo(args);
+    if (command == "convert")
+        return fxs::cli::runConvert(args);
+    std::fprintf(stderr, "unknown command '%s'\n\n%s", command.c_str(), kUsage);
+    return fxs::cli::UsageError;
+}

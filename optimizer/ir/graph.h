@@ -1,0 +1,65 @@
+#pragma once
+// An FX graph: nodes in topological order with O(1) lookup by name, and the nested graphs of
+// higher-order ops (cond branches, flex-attention score_mod, wrap bodies) that it owns by attribute name.
+
+#include "node.h"
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace fxs {
+
+class Graph
+{
+public:
+    Graph() = default;
+    Graph(const Graph &) = delete;
+    Graph &operator=(const Graph &) = delete;
+
+    // Appends a node. name must be unique in this graph (see uniqueName); args may reference only
+    // nodes of this graph.
+    Node *append(OpKind op, std::string name, std::string target, std::vector<Argument> args = {}, Kwargs kwargs = {});
+    // Inserts a node just before `before` (nullptr appends).
+    Node *insertBefore(Node *before, OpKind op, std::string name, std::string target, std::vector<Argument> args = {},
+                       Kwargs kwargs = {});
+    void setArgs(Node *node, std::vector<Argument> args, Kwargs kwargs);
+    void setArgs(Node *node, std::vector<Argument> args) { setArgs(node, std::move(args), node->kwargs()); }
+    // Removes a node that has no users.
+    bool erase(Node *node);
+    // Replaces every use of `from` by `to`.
+    void replaceAllUses(Node *from, Node *to);
+    // Reorders nodes to `order`, which must be a permutation of nodes().
+    void reorder(const std::vector<Node *> &order);
+
+    Node *find(std::string_view name) const;
+    const std::vector<std::unique_ptr<Node>> &nodes() const { return m_nodes; }
+    size_t size() const { return m_nodes.size(); }
+    Node *outputNode() const; // the last output node, or nullptr
+    std::vector<Node *> placeholders() const;
+
+    // A name not used in this graph, derived from base the way FX's _Namespace does (add, add_1, ...).
+    std::string uniqueName(std::string_view base);
+
+    // Nested graphs, in insertion order.
+    Graph *addSubgraph(std::string name, std::unique_ptr<Graph> graph);
+    Graph *subgraph(std::string_view name) const;
+    const std::vector<std::pair<std::string, std::unique_ptr<Graph>>> &subgraphs() const { return m_subgraphs; }
+
+    std::unique_ptr<Graph> clone() const;
+
+private:
+    Node *insertAt(size_t index, OpKind op, std::string name, std::string target, std::vector<Argument> args,
+                   Kwargs kwargs);
+    void addUses(Node *node);
+    void removeUses(Node *node);
+    void renumberFrom(size_t index);
+
+    std::vector<std::unique_ptr<Node>> m_nodes;
+    std::unordered_map<std::string, Node *> m_byName;
+    std::unordered_map<std::string, int> m_nameCounters;
+    std::vector<std::pair<std::string, std::unique_ptr<Graph>>> m_subgraphs;
+};
+
+} // namespace fxs

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages fxscope builds, tests and runs with.
+# Root runs apt-get directly, others go through sudo; without either it prints the exact command and stops.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev
+  qt6-base-dev qt6-svg-dev qt6-charts-dev qt6-tools-dev-tools libqt6svg6 qt6-qpa-plugins libgl-dev
+  libgraphviz-dev graphviz libspdlog-dev libfmt-dev libzip-dev
+  libtorch-dev python3-torch python3
+  xvfb xauth imagemagick fonts-dejavu-core
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+cmd=(apt-get install -y --no-install-recommends "${missing[@]}")
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+  sudo=(sudo)
+else
+  echo "fxscope needs these Debian packages: ${missing[*]}" >&2
+  echo "Run as root:  apt-get update && ${cmd[*]}" >&2
+  exit 1
+fi
+echo "Installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" "${cmd[@]}"
