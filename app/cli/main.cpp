@@ -3,6 +3,7 @@
 
 #include "command_line.h"
 #include "convert_command.h"
+#include "devices_command.h"
 #include "info_command.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -20,6 +21,7 @@ const char *kUsage = R"(usage: fxscope-cli COMMAND ...
 commands:
   info     GRAPH [--graph NAME|INDEX] [--json]     formats, graphs, node counts by op, inputs, outputs
   convert  GRAPH -o OUT.{json,py,dot,svg,png} [--graph NAME|INDEX]
+  devices  [--json]                                 LibTorch version and the devices graphs can run on
 
 GRAPH is any FX dump: print(gm.graph) text, print_readable/TORCH_LOGS code, a TORCH_TRACE log,
 torch.export JSON or .pt2, a TorchAir graph dump, or fxscope JSON. The format is read from the content.
@@ -47,6 +49,8 @@ int main(int argc, char **argv)
         return fxs::cli::runInfo(args);
     if (command == "convert")
         return fxs::cli::runConvert(args);
+    if (command == "devices")
+        return fxs::cli::runDevices(args);
     std::fprintf(stderr, "unknown command '%s'\n\n%s", command.c_str(), kUsage);
     return fxs::cli::UsageError;
 }

@@ -1,0 +1,49 @@
+# The README's two commands: `make run` and `make test`. Both install what is missing first.
+BUILD_DIR  ?= build
+FUZZ_DIR   ?= build/fuzz
+JOBS       ?= $(shell nproc)
+FUZZ_SECONDS ?= 15
+CMAKE_ARGS ?=
+
+.PHONY: all deps configure build run test test-unit fuzz fuzz-long bench clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD_DIR)/build.ninja:
+	cmake --preset default $(CMAKE_ARGS)
+
+configure: deps $(BUILD_DIR)/build.ninja
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# Opens the GUI on the bundled sample graph and patterns (any file: make run FILE=path).
+run: build
+	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
+	  echo "No display: starting under Xvfb (xvfb-run)."; \
+	  xvfb-run -a -s "-screen 0 1600x1000x24" $(BUILD_DIR)/bin/fxscope $(FILE); \
+	else \
+	  $(BUILD_DIR)/bin/fxscope $(FILE); \
+	fi
+
+test: build
+	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
+	$(MAKE) --no-print-directory fuzz
+
+test-unit: build
+	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
+
+# Every parser's libFuzzer target, seeded with the corpus, for FUZZ_SECONDS each (longer: make fuzz FUZZ_SECONDS=600).
+fuzz: deps
+	@test -f $(FUZZ_DIR)/build.ninja || cmake --preset fuzz
+	cmake --build $(FUZZ_DIR) -j $(JOBS)
+	@bash scripts/run-fuzzers.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
+
+bench: build
+	python3 bench/parse/run.py --cli $(BUILD_DIR)/bin/fxscope-cli --bench $(BUILD_DIR)/bin/bench_parse
+
+clean:
+	rm -rf $(BUILD_DIR)

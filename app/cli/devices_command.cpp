@@ -1,0 +1,33 @@
+#include "devices_command.h"
+
+#include "command_line.h"
+#include "runtime/device_info.h"
+#include "util/json.h"
+
+#include <cstdio>
+
+namespace fxs::cli {
+
+int runDevices(const std::vector<std::string> &args)
+{
+    CommandLine cmd;
+    if (auto err = cmd.parse(args, {}, {"--json"}); err || !cmd.positional().empty()) {
+        std::fprintf(stderr, "usage: fxscope-cli devices [--json]\n%s\n", err ? err->c_str() : "");
+        return UsageError;
+    }
+    auto devices = discoverDevices();
+    if (cmd.flag("--json")) {
+        Json list = Json::array();
+        for (const auto &d : devices)
+            list.push(Json::object(
+                {{"name", d.name}, {"backend", d.backend}, {"available", d.available}, {"detail", d.detail}}));
+        std::printf("%s\n", Json::object({{"libtorch", libtorchVersion()}, {"devices", std::move(list)}}).dump(2).c_str());
+        return Success;
+    }
+    std::printf("LibTorch %s\n", libtorchVersion().c_str());
+    for (const auto &d : devices)
+        std::printf("  %-16s %-10s %s\n", d.name.c_str(), d.available ? "available" : "-", d.detail.c_str());
+    return Success;
+}
+
+} // namespace fxs::cli

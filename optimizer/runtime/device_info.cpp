@@ -1,0 +1,46 @@
+#include "device_info.h"
+
+// The only translation unit family that includes torch headers (DESIGN.md: runtime/ alone).
+#include <ATen/Context.h>
+#include <c10/core/DeviceType.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
+#include <torch/version.h>
+
+namespace fxs {
+
+std::string libtorchVersion()
+{
+    return TORCH_VERSION;
+}
+
+std::vector<DeviceInfo> discoverDevices()
+{
+    std::vector<DeviceInfo> devices;
+    devices.push_back({"cpu", c10::DeviceTypeName(c10::DeviceType::CPU, true), true,
+                       "LibTorch " + libtorchVersion()});
+    // A device type is usable when a backend registered a guard for it (CUDA by libtorch_cuda, an NPU by
+    // torch_npu's PrivateUse1 registration); the guard also gives its device count.
+    const c10::DeviceType accelerators[] = {c10::DeviceType::CUDA, c10::DeviceType::HIP, c10::DeviceType::XPU,
+                                            c10::DeviceType::MPS, c10::DeviceType::PrivateUse1};
+    for (c10::DeviceType type : accelerators) {
+        std::string backend = c10::DeviceTypeName(type, true);
+        if (!c10::impl::hasDeviceGuardImpl(type)) {
+            devices.push_back({backend, backend, false, "no backend registered in this LibTorch"});
+            continue;
+        }
+        c10::DeviceIndex count = 0;
+        try {
+            count = c10::impl::getDeviceGuardImpl(type)->deviceCount();
+        } catch (const std::exception &e) {
+            devices.push_back({backend, backend, false, e.what()});
+            continue;
+        }
+        if (count == 0)
+            devices.push_back({backend, backend, false, "backend registered, no device attached"});
+        for (c10::DeviceIndex i = 0; i < count; ++i)
+            devices.push_back({backend + ":" + std::to_string(i), backend, true, {}});
+    }
+    return devices;
+}
+
+} // namespace fxs

@@ -1,0 +1,21 @@
+#pragma once
+// The LibTorch devices fxscope can run graphs on, discovered through LibTorch's generic device API
+// (device guards), so CUDA and an NPU's PrivateUse1 plugin are found the same way. No torch types here.
+
+#include <string>
+#include <vector>
+
+namespace fxs {
+
+struct DeviceInfo {
+    std::string name;    // "cpu", "cuda:0", "privateuseone:0"
+    std::string backend; // LibTorch's device type name
+    bool available = false;
+    std::string detail;  // why not available, or what it is
+};
+
+std::string libtorchVersion();
+// CPU always; then every other device type with a registered backend and its device count.
+std::vector<DeviceInfo> discoverDevices();
+
+} // namespace fxs
