@@ -8,6 +8,7 @@
 #include "readable_parser.h"
 #include "torch_trace_parser.h"
 #include "torchair_parser.h"
+#include "../util/progress.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -71,6 +72,9 @@ Result<GraphFile> loadGraphBytes(std::string_view bytes, const std::string &file
         if (fmt.value() != p.first)
             continue;
         auto file = p.second(bytes, fileName);
+        if (progressCanceled())
+            return canceledError(fileName);
+        reportProgress(1, 1);
         if (file) {
             file->path = fileName;
             file->format = p.first;

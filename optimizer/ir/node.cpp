@@ -1,6 +1,7 @@
 #include "node.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace fxs {
 
@@ -38,8 +39,20 @@ const Argument *Node::kwarg(std::string_view key) const
 std::vector<Node *> Node::inputNodes() const
 {
     std::vector<Node *> out;
+    // Linear search suits the usual handful of inputs; a set takes over for nodes with very many
+    // (a concat of thousands), so hostile files cannot make this quadratic.
+    std::unordered_set<Node *> seen;
     auto add = [&](Node *n) {
-        if (n && std::find(out.begin(), out.end(), n) == out.end())
+        if (!n)
+            return;
+        if (out.size() < 32) {
+            if (std::find(out.begin(), out.end(), n) == out.end())
+                out.push_back(n);
+            return;
+        }
+        if (seen.empty())
+            seen.insert(out.begin(), out.end());
+        if (seen.insert(n).second)
             out.push_back(n);
     };
     for (const auto &a : m_args)

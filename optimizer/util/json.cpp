@@ -28,7 +28,8 @@ int64_t Json::toInt(int64_t fallback) const
 {
     if (isInt())
         return m_int;
-    if (isFloat())
+    // Converting a float outside int64's range is undefined behaviour; such values give the fallback.
+    if (isFloat() && m_float >= -9.2e18 && m_float <= 9.2e18)
         return int64_t(m_float);
     return fallback;
 }

@@ -89,6 +89,8 @@ def count_torchair(text):
         lhs, rhs = line.split(" = ", 1)
         defined.append(lhs.split(":")[0].strip())
         args = rhs[rhs.index("(") + 1:]
+        # Drop the annotations (": torch.float32[s0, 64]npu:0", ': "Sym(s2)"') so only argument names remain.
+        args = re.sub(r': torch\.\w+\[[^\]]*\][\w:]*|: "[^"]*"', "", args)
         used.update(re.findall(r"(?<![\w.'\"])([A-Za-z_]\w*)(?=\s*[:,)])", args))
     used -= {"True", "False", "None"}
     inputs = set(re.findall(r'ge\.Data\([^\n]*node_name="([^"]+)"', text)) | (used - set(defined))

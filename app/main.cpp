@@ -1,0 +1,43 @@
+// fxscope: the GUI. Opens the graph dump named on the command line, or the bundled sample.
+
+#include "document.h"
+#include "logging.h"
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("fxscope"));
+    QApplication::setApplicationName(QStringLiteral("fxscope"));
+    QApplication::setApplicationVersion(QStringLiteral(FXSCOPE_VERSION));
+    fxs::installQtMessageBridge();
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("A debugger for PyTorch FX graph fusion passes."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+        QStringLiteral("Graph dump to open (any supported format). Without it, the "
+                       "bundled sample opens."),
+        QStringLiteral("[FILE]"));
+    QCommandLineOption graphOption(QStringLiteral("graph"),
+        QStringLiteral("Graph to show first, by name or index, when FILE holds several."),
+        QStringLiteral("NAME|INDEX"));
+    parser.addOption(graphOption);
+    parser.process(app);
+    const QStringList files = parser.positionalArguments();
+    if (files.size() > 1) {
+        fxs::uiLogger()->error("expected at most one FILE, found {}", files.size());
+        parser.showHelp(1);
+    }
+
+    fxs::Document document;
+    fxs::MainWindow window(&document);
+    window.show();
+    // Opened after show(): the window is up at once and the file streams in behind it.
+    document.open(files.isEmpty() ? fxs::Document::bundledSamplePath() : files.first(), parser.value(graphOption));
+    return app.exec();
+}

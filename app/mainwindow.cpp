@@ -1,0 +1,419 @@
+#include "mainwindow.h"
+
+#include "document.h"
+#include "logging.h"
+#include "recent_files.h"
+
+#include "node_list_widget.h"
+
+#include "ir/graph_file.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <array>
+
+namespace fxs {
+
+namespace {
+
+// Loads shorter than this finish without the progress indicator flashing up.
+constexpr int kProgressDelayMs = 250;
+constexpr int kStatusMessageMs = 8000;
+constexpr OpKind kOpOrder[] = {
+    OpKind::Placeholder, OpKind::GetAttr, OpKind::CallFunction, OpKind::CallMethod, OpKind::CallModule, OpKind::Output};
+
+QString displayName(const QString &path)
+{
+    if (path == Document::bundledSamplePath())
+        return MainWindow::tr("%1 (bundled sample)").arg(QFileInfo(path).fileName());
+    return QFileInfo(path).fileName();
+}
+
+QString localFileOf(const QMimeData *mime)
+{
+    if (!mime || !mime->hasUrls())
+        return {};
+    for (const QUrl &url : mime->urls())
+        if (url.isLocalFile())
+            return url.toLocalFile();
+    return {};
+}
+
+QLabel *statusLabel(QWidget *parent, const char *objectName)
+{
+    auto *label = new QLabel(parent);
+    label->setObjectName(QLatin1String(objectName));
+    label->setContentsMargins(6, 0, 6, 0);
+    return label;
+}
+
+} // namespace
+
+MainWindow::MainWindow(Document *document, QWidget *parent)
+    : QMainWindow(parent), m_document(document), m_nodeList(new NodeListWidget(this)), m_graphRow(new QWidget(this)),
+      m_graphPicker(new QComboBox(m_graphRow)), m_graphCountLabel(new QLabel(m_graphRow)),
+      m_progress(new QWidget(this)), m_progressLabel(new QLabel(m_progress)),
+      m_progressBar(new QProgressBar(m_progress)), m_cancelButton(new QToolButton(m_progress)),
+      m_progressDelay(new QTimer(this)), m_formatLabel(statusLabel(this, "formatLabel")),
+      m_graphLabel(statusLabel(this, "graphLabel")), m_countsLabel(statusLabel(this, "countsLabel")),
+      m_warningsLabel(statusLabel(this, "warningsLabel"))
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    setAcceptDrops(true);
+
+    m_graphPicker->setObjectName(QStringLiteral("graphPicker"));
+    m_graphPicker->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_graphPicker->setMinimumContentsLength(24);
+    m_graphPicker->setToolTip(tr("This file holds several graphs; pick the one to show"));
+    auto *graphLabel = new QLabel(tr("&Graph:"), m_graphRow);
+    graphLabel->setBuddy(m_graphPicker);
+    auto *graphLayout = new QHBoxLayout(m_graphRow);
+    graphLayout->setContentsMargins(6, 6, 6, 0);
+    graphLayout->addWidget(graphLabel);
+    graphLayout->addWidget(m_graphPicker);
+    graphLayout->addWidget(m_graphCountLabel);
+    graphLayout->addStretch(1);
+    m_graphRow->setVisible(false);
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_graphRow);
+    layout->addWidget(m_nodeList, 1);
+    setCentralWidget(central);
+
+    createMenus();
+    createStatusBar();
+    connectDocument();
+    restoreSettings();
+    updateTitle();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(tr("&Open…"), this, &MainWindow::openFileDialog);
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    // Built once here too so the menu is not disabled-looking (empty) before its first opening.
+    rebuildRecentMenu();
+    file->addAction(tr("Open Bundled &Sample"), m_document, &Document::openBundledSample);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *find = view->addAction(tr("&Filter Nodes"), m_nodeList, &NodeListWidget::focusFilter);
+    find->setShortcut(QKeySequence::Find);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About fxscope"), this, [this] {
+        QMessageBox::about(this, tr("About fxscope"),
+            tr("<b>fxscope %1</b><p>A debugger for PyTorch FX graph fusion passes.</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = RecentFiles::list();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString path = files[i];
+        // &1 … &9, &0: keyboard access in the order shown
+        QString escaped = path;
+        escaped.replace(QLatin1Char('&'), QLatin1String("&&"));
+        const QString text = i < 10 ? QStringLiteral("&%1  %2").arg(QString::number((i + 1) % 10), escaped) : escaped;
+        QAction *action = m_recentMenu->addAction(text, this, [this, path] { m_document->open(path); });
+        action->setEnabled(QFileInfo::exists(path));
+    }
+    if (files.isEmpty())
+        m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
+    m_recentMenu->addSeparator();
+    QAction *clear = m_recentMenu->addAction(tr("&Clear Menu"), this, [] { RecentFiles::clear(); });
+    clear->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::createStatusBar()
+{
+    m_progressLabel->setObjectName(QStringLiteral("progressLabel"));
+    m_progressBar->setRange(0, 0); // busy until the parser reports its first fraction
+    m_progressBar->setMaximumWidth(120);
+    m_progressBar->setMaximumHeight(fontMetrics().height());
+    m_progressBar->setTextVisible(false);
+    m_cancelButton->setObjectName(QStringLiteral("cancelLoad"));
+    m_cancelButton->setText(tr("Cancel"));
+    m_cancelButton->setToolTip(tr("Stop waiting for this file; the graph shown stays"));
+    m_cancelButton->setAutoRaise(true);
+    connect(m_cancelButton, &QToolButton::clicked, m_document, &Document::cancelLoad);
+    auto *progressLayout = new QHBoxLayout(m_progress);
+    progressLayout->setContentsMargins(0, 0, 0, 0);
+    progressLayout->addWidget(m_progressLabel);
+    progressLayout->addWidget(m_progressBar);
+    progressLayout->addWidget(m_cancelButton);
+    m_progress->setObjectName(QStringLiteral("loadProgress"));
+    m_progress->setVisible(false);
+
+    m_progressDelay->setSingleShot(true);
+    m_progressDelay->setInterval(kProgressDelayMs);
+    connect(m_progressDelay, &QTimer::timeout, this, [this] { m_progress->setVisible(m_document->isLoading()); });
+
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_warningsLabel);
+    statusBar()->addPermanentWidget(m_formatLabel);
+    statusBar()->addPermanentWidget(m_graphLabel);
+    statusBar()->addPermanentWidget(m_countsLabel);
+    m_formatLabel->setToolTip(tr("Format the file was read as"));
+    m_graphLabel->setToolTip(tr("Graph shown"));
+    m_countsLabel->setToolTip(tr("Nodes of the graph shown, by FX opcode"));
+}
+
+void MainWindow::connectDocument()
+{
+    connect(m_document, &Document::loadStarted, this, &MainWindow::onLoadStarted);
+    connect(m_document, &Document::loadingChanged, this, &MainWindow::onLoadingChanged);
+    connect(m_document, &Document::fileLoaded, this, &MainWindow::onFileLoaded);
+    connect(m_document, &Document::loadFailed, this, &MainWindow::onLoadFailed);
+    connect(m_document, &Document::loadCanceled, this, [this](const QString &path) {
+        statusBar()->showMessage(tr("Stopped loading %1").arg(displayName(path)), kStatusMessageMs);
+    });
+    connect(m_document, &Document::currentGraphChanged, this, &MainWindow::onCurrentGraphChanged);
+    connect(m_document, &Document::loadProgress, this, [this](int permille) {
+        if (permille > 0) {
+            m_progressBar->setRange(0, 1000);
+            m_progressBar->setValue(permille);
+        }
+    });
+    connect(m_document, &Document::graphNotFound, this,
+        [this](const QString &message) { showError(tr("Graph not found"), message); });
+    connect(
+        m_graphPicker, qOverload<int>(&QComboBox::currentIndexChanged), m_document, &Document::setCurrentGraphIndex);
+}
+
+void MainWindow::onLoadStarted(const QString &path)
+{
+    m_progressLabel->setText(tr("Loading %1…").arg(displayName(path)));
+    m_progressLabel->setToolTip(path);
+    m_progressBar->setRange(0, 0);
+}
+
+void MainWindow::onLoadingChanged(bool loading)
+{
+    if (loading) {
+        m_progressDelay->start();
+    } else {
+        m_progressDelay->stop();
+        m_progress->setVisible(false);
+    }
+}
+
+void MainWindow::onFileLoaded(const QString &path)
+{
+    if (!m_document->isBundledSample())
+        RecentFiles::add(path);
+    if (m_errorBox)
+        m_errorBox->close();
+
+    const GraphFile *file = m_document->file();
+    {
+        const QSignalBlocker blocker(m_graphPicker);
+        m_graphPicker->clear();
+        for (size_t i = 0; i < file->graphs.size(); ++i) {
+            const NamedGraph &g = file->graphs[i];
+            const QString name = QString::fromStdString(g.name);
+            m_graphPicker->addItem(
+                QStringLiteral("%1  %2").arg(QString::number(i), name.isEmpty() ? tr("(unnamed)") : name));
+            QString tip = name;
+            if (!g.kind.empty() && g.kind != g.name)
+                tip += QLatin1Char('\n') + QString::fromStdString(g.kind);
+            if (g.line > 0)
+                tip += QLatin1Char('\n') + tr("from line %1").arg(g.line);
+            if (g.graph)
+                tip += QLatin1Char('\n') + tr("%L1 nodes").arg(g.graph->size());
+            m_graphPicker->setItemData(int(i), tip, Qt::ToolTipRole);
+        }
+    }
+    m_graphCountLabel->setText(tr("%L1 graphs in this file").arg(file->graphs.size()));
+    m_graphRow->setVisible(file->graphs.size() > 1);
+
+    statusBar()->showMessage(
+        tr("Loaded %1 in %2 ms").arg(displayName(path), QLocale().toString(m_document->loadMilliseconds())),
+        kStatusMessageMs);
+    updateTitle();
+}
+
+void MainWindow::onLoadFailed(const QString &path, const QString &message)
+{
+    showError(tr("Could not open %1").arg(displayName(path)), message);
+}
+
+void MainWindow::showError(const QString &title, const QString &message)
+{
+    statusBar()->showMessage(message, 0);
+    if (m_errorBox)
+        m_errorBox->close();
+    // Window-modal and opened without exec(): the event loop keeps running and nothing nests in it.
+    m_errorBox = new QMessageBox(QMessageBox::Warning, tr("fxscope"), title, QMessageBox::Ok, this);
+    m_errorBox->setObjectName(QStringLiteral("errorBox"));
+    m_errorBox->setInformativeText(message);
+    m_errorBox->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_errorBox->setAttribute(Qt::WA_DeleteOnClose);
+    // QMessageBox sizes itself to its title line and wraps the rest; FILE:LINE:COL messages read
+    // better on one line, so give the box a sensible minimum width.
+    if (auto *grid = qobject_cast<QGridLayout *>(m_errorBox->layout()))
+        grid->addItem(
+            new QSpacerItem(fontMetrics().averageCharWidth() * 80, 0, QSizePolicy::Minimum, QSizePolicy::Expanding),
+            grid->rowCount(), 0, 1, grid->columnCount());
+    m_errorBox->open();
+}
+
+void MainWindow::onCurrentGraphChanged(int index)
+{
+    {
+        const QSignalBlocker blocker(m_graphPicker);
+        m_graphPicker->setCurrentIndex(index);
+    }
+    QElapsedTimer timer;
+    timer.start();
+    m_nodeList->setGraph(m_document->currentGraphShared());
+    updateStatus();
+    uiLogger()->debug("graph {} shown in {} ms", index, timer.elapsed());
+}
+
+QMessageBox *MainWindow::errorBox() const
+{
+    return m_errorBox;
+}
+
+bool MainWindow::isGraphPickerShown() const
+{
+    return m_graphRow->isVisibleTo(this);
+}
+
+void MainWindow::updateTitle()
+{
+    if (!m_document->file()) {
+        setWindowTitle(tr("fxscope"));
+        return;
+    }
+    setWindowTitle(tr("%1 — fxscope").arg(displayName(m_document->path())));
+}
+
+void MainWindow::updateStatus()
+{
+    const GraphFile *file = m_document->file();
+    const NamedGraph *named = m_document->currentGraph();
+    m_formatLabel->setText(file ? tr("Format: %1").arg(QString::fromStdString(file->format)) : QString());
+    m_formatLabel->setVisible(file != nullptr);
+    m_graphLabel->setText(named ? tr("Graph: %1").arg(QString::fromStdString(named->name)) : QString());
+    m_graphLabel->setVisible(named != nullptr);
+
+    QString counts;
+    if (named && named->graph) {
+        std::array<size_t, std::size(kOpOrder)> byOp{};
+        for (const auto &node : named->graph->nodes())
+            for (size_t i = 0; i < byOp.size(); ++i)
+                if (node->op() == kOpOrder[i])
+                    ++byOp[i];
+        QStringList parts;
+        for (size_t i = 0; i < byOp.size(); ++i)
+            if (byOp[i])
+                parts << QStringLiteral("%1 %2").arg(
+                    QLocale().toString(qulonglong(byOp[i])), QLatin1String(opKindName(kOpOrder[i])));
+        counts = tr("%1 nodes: %2")
+                     .arg(QLocale().toString(qulonglong(named->graph->size())), parts.join(QStringLiteral(" · ")));
+    }
+    m_countsLabel->setText(counts);
+    m_countsLabel->setVisible(!counts.isEmpty());
+
+    const size_t warnings = file ? file->warnings.size() : 0;
+    m_warningsLabel->setVisible(warnings > 0);
+    if (warnings > 0) {
+        m_warningsLabel->setText(warnings == 1 ? tr("1 warning") : tr("%L1 warnings").arg(warnings));
+        QStringList lines;
+        for (size_t i = 0; i < warnings && i < 20; ++i)
+            lines << QString::fromStdString(file->warnings[i].toString());
+        if (warnings > 20)
+            lines << tr("… %L1 more").arg(warnings - 20);
+        m_warningsLabel->setToolTip(lines.join(QLatin1Char('\n')));
+    }
+}
+
+void MainWindow::openFileDialog()
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastOpenDirectory")).toString();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Graph Dump"), dir, tr("Graph dumps (*.py *.txt *.log *.json *.pt2 *.pt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastOpenDirectory"), QFileInfo(path).absolutePath());
+    m_document->open(path);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (!localFileOf(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QString path = localFileOf(event->mimeData());
+    if (path.isEmpty())
+        return;
+    event->acceptProposedAction();
+    m_document->open(path);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
+    m_nodeList->restoreHeaderState(settings.value(QStringLiteral("nodeTable/header")).toByteArray());
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("mainWindow/state"), saveState());
+    settings.setValue(QStringLiteral("nodeTable/header"), m_nodeList->saveHeaderState());
+}
+
+} // namespace fxs

@@ -1,0 +1,670 @@
+#include "python_parser.h"
+
+#include <algorithm>
+
+namespace fxs {
+
+namespace {
+
+// Binding strength of infix operators, weakest first (Python's grammar); 0 for anything else.
+enum Precedence {
+    kNone = 0,
+    kOr = 1,
+    kAnd = 2,
+    kNot = 3,
+    kCompare = 4,
+    kBitOr = 5,
+    kXor = 6,
+    kBitAnd = 7,
+    kShift = 8,
+    kArith = 9,
+    kTerm = 10,
+    kUnary = 11,
+};
+
+int infixPrecedence(const Token &t)
+{
+    if (t.kind == TokenKind::Name) {
+        if (t.text == "or")
+            return kOr;
+        if (t.text == "and")
+            return kAnd;
+        if (t.text == "in" || t.text == "not" || t.text == "is")
+            return kCompare;
+        return kNone;
+    }
+    if (t.kind != TokenKind::Op)
+        return kNone;
+    const std::string_view op = t.text;
+    switch (op.size()) {
+    case 1:
+        switch (op[0]) {
+        case '<':
+        case '>': return kCompare;
+        case '|': return kBitOr;
+        case '^': return kXor;
+        case '&': return kBitAnd;
+        case '+':
+        case '-': return kArith;
+        case '*':
+        case '/':
+        case '%':
+        case '@': return kTerm;
+        default: return kNone;
+        }
+    case 2:
+        if (op == "==" || op == "!=" || op == "<=" || op == ">=")
+            return kCompare;
+        if (op == "<<" || op == ">>")
+            return kShift;
+        if (op == "//")
+            return kTerm;
+        return kNone;
+    default: return kNone;
+    }
+}
+
+bool startsExpression(const Token &t)
+{
+    switch (t.kind) {
+    case TokenKind::Name:
+        return !isPythonKeyword(t.text) || t.text == "None" || t.text == "True" || t.text == "False" || t.text == "not"
+            || t.text == "lambda" || t.text == "await";
+    case TokenKind::Number:
+    case TokenKind::String: return true;
+    case TokenKind::Op:
+        return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" || t.text == "~"
+            || t.text == "*" || t.text == "..." || t.text == "**";
+    default: return false;
+    }
+}
+
+} // namespace
+
+PythonParser::PythonParser(std::string_view text, std::string fileName, int firstLine, int firstColumn)
+    : m_tokenizer(text, firstLine, firstColumn), m_fileName(std::move(fileName))
+{
+    m_tree.setSource(text);
+    m_token.kind = TokenKind::Newline;
+    advance();
+    m_previousEnd = 0;
+}
+
+void PythonParser::advance()
+{
+    if (m_failed)
+        return;
+    m_previousEnd = m_token.end();
+    while (true) {
+        Token t = m_tokenizer.next();
+        if (t.kind == TokenKind::Comment) {
+            if (m_previousRaw == TokenKind::Newline || m_previousRaw == TokenKind::NL
+                || m_previousRaw == TokenKind::Indent || m_previousRaw == TokenKind::Dedent)
+                m_comments.push_back(t);
+            m_previousRaw = t.kind;
+            continue;
+        }
+        m_previousRaw = t.kind;
+        if (t.kind == TokenKind::NL)
+            continue;
+        m_token = t;
+        if (t.kind == TokenKind::Error)
+            failAt(t, m_tokenizer.errorMessage());
+        return;
+    }
+}
+
+bool PythonParser::acceptOp(std::string_view op)
+{
+    if (m_failed || !m_token.isOp(op))
+        return false;
+    advance();
+    return true;
+}
+
+bool PythonParser::acceptName(std::string_view name)
+{
+    if (m_failed || !m_token.isName(name))
+        return false;
+    advance();
+    return true;
+}
+
+bool PythonParser::expectOp(std::string_view op, std::string_view context)
+{
+    if (m_failed)
+        return false;
+    if (m_token.isOp(op)) {
+        advance();
+        return true;
+    }
+    std::string what = "'" + std::string(op) + "'";
+    if (!context.empty())
+        what += " " + std::string(context);
+    return failExpected(what);
+}
+
+bool PythonParser::expectName(std::string_view &name, std::string_view context)
+{
+    if (m_failed)
+        return false;
+    if (m_token.kind == TokenKind::Name && !isPythonKeyword(m_token.text)) {
+        name = m_token.text;
+        advance();
+        return true;
+    }
+    return failExpected("a name " + std::string(context));
+}
+
+bool PythonParser::failAt(const Token &token, std::string message)
+{
+    if (!m_failed) {
+        m_failed = true;
+        m_error = Error{m_fileName, token.line, token.column, std::move(message)};
+    }
+    return false;
+}
+
+bool PythonParser::failExpected(std::string_view what)
+{
+    return failAt(m_token, "expected " + std::string(what) + ", found " + m_token.describe());
+}
+
+void PythonParser::skipLogicalLine()
+{
+    while (!m_failed && !at(TokenKind::EndMarker)) {
+        bool newline = at(TokenKind::Newline);
+        advance();
+        if (newline)
+            return;
+    }
+}
+
+void PythonParser::skipBlock()
+{
+    if (!at(TokenKind::Indent))
+        return;
+    int depth = 0;
+    while (!m_failed && !at(TokenKind::EndMarker)) {
+        if (at(TokenKind::Indent))
+            ++depth;
+        else if (at(TokenKind::Dedent))
+            --depth;
+        advance();
+        if (depth == 0)
+            return;
+    }
+}
+
+PythonParser::Mark PythonParser::markOf(ExprId id) const
+{
+    if (id == kNoExpr)
+        return mark();
+    const Expr &e = m_tree[id];
+    return {e.line, e.column, e.begin};
+}
+
+bool PythonParser::enterNesting()
+{
+    if (++m_nesting <= kMaxNesting)
+        return true;
+    --m_nesting;
+    failAt(m_token,
+        "expected at most " + std::to_string(kMaxNesting) + " nested brackets or operators, found deeper nesting");
+    return false;
+}
+
+ExprId PythonParser::makeFromScratch(
+    ExprKind kind, Mark start, std::string_view text, size_t scratchMark, uint32_t value)
+{
+    if (m_failed) {
+        m_scratch.resize(scratchMark);
+        return kNoExpr;
+    }
+    int depth = 0;
+    for (size_t i = scratchMark; i < m_scratch.size(); ++i)
+        if (m_scratch[i] != kNoExpr)
+            depth = std::max<int>(depth, m_tree[m_scratch[i]].depth);
+    if (depth + 1 > kMaxExprDepth) {
+        m_scratch.resize(scratchMark);
+        failAt(m_token,
+            "expected an expression at most " + std::to_string(kMaxExprDepth) + " levels deep, found a deeper one");
+        return kNoExpr;
+    }
+    Expr e;
+    e.kind = kind;
+    e.text = text;
+    e.value = value;
+    e.line = start.line;
+    e.column = start.column;
+    e.begin = start.offset;
+    e.end = std::max(m_previousEnd, start.offset);
+    e.depth = uint16_t(depth + 1);
+    ExprId id = m_tree.add(e, m_scratch.data() + scratchMark, m_scratch.size() - scratchMark);
+    m_scratch.resize(scratchMark);
+    return id;
+}
+
+ExprId PythonParser::make(ExprKind kind, Mark start, std::string_view text, std::initializer_list<ExprId> children)
+{
+    if (m_failed)
+        return kNoExpr;
+    size_t scratchMark = m_scratch.size();
+    for (ExprId c : children) {
+        if (c == kNoExpr && kind != ExprKind::Slice)
+            return kNoExpr; // only after an error, which is already recorded
+        m_scratch.push_back(c);
+    }
+    return makeFromScratch(kind, start, text, scratchMark);
+}
+
+ExprId PythonParser::parseExpression(bool allowStar)
+{
+    if (m_failed || !enterNesting())
+        return kNoExpr;
+    ExprId result;
+    if (allowStar && (atOp("*") || atOp("**"))) {
+        Mark start = mark();
+        ExprKind kind = m_token.text.size() == 1 ? ExprKind::Starred : ExprKind::DoubleStarred;
+        advance();
+        ExprId value = parseOperators(kBitOr);
+        result = make(kind, start, {}, {value});
+    } else {
+        result = parseOperators(kOr);
+        if (!m_failed && atName("if")) {
+            advance();
+            ExprId test = parseOperators(kOr);
+            if (!m_failed && !acceptName("else"))
+                failExpected("'else' in the conditional expression");
+            ExprId orelse = parseExpression(); // counted: a chain of conditionals nests
+            result = make(ExprKind::IfExp, markOf(result), {}, {result, test, orelse});
+        }
+    }
+    --m_nesting;
+    return result;
+}
+
+ExprId PythonParser::parseExpressionList()
+{
+    ExprId first = parseExpression(true);
+    if (m_failed || !atOp(","))
+        return first;
+    size_t scratchMark = m_scratch.size();
+    m_scratch.push_back(first);
+    while (acceptOp(",")) {
+        if (!startsExpression(m_token))
+            break;
+        ExprId e = parseExpression(true);
+        if (e == kNoExpr)
+            break;
+        m_scratch.push_back(e);
+    }
+    return makeFromScratch(ExprKind::Tuple, markOf(first), {}, scratchMark);
+}
+
+ExprId PythonParser::parseOperators(int minPrecedence)
+{
+    ExprId left = parseUnary(minPrecedence);
+    while (!m_failed) {
+        int precedence = infixPrecedence(m_token);
+        if (precedence == kNone || precedence < minPrecedence)
+            break;
+        if (precedence == kCompare) {
+            left = parseComparisonChain(left);
+            continue;
+        }
+        std::string_view op = m_token.text;
+        advance();
+        // Recursion only climbs to stronger levels (a few frames); a chain of one level loops here.
+        ExprId right = parseOperators(precedence + 1);
+        left = make(precedence <= kAnd ? ExprKind::BoolOp : ExprKind::BinOp, markOf(left), op, {left, right});
+    }
+    return left;
+}
+
+ExprId PythonParser::parseComparisonChain(ExprId left)
+{
+    // a < b <= c is one Compare with two operators.
+    size_t scratchMark = m_scratch.size();
+    m_scratch.push_back(left);
+    uint32_t firstOp = 0;
+    bool haveOp = false;
+    while (!m_failed && infixPrecedence(m_token) == kCompare) {
+        std::string_view op = m_token.text;
+        if (m_token.isName("not")) {
+            advance();
+            if (!atName("in")) {
+                failExpected("'in' after 'not' in a comparison");
+                break;
+            }
+            op = "not in";
+            advance();
+        } else if (m_token.isName("is")) {
+            advance();
+            op = "is";
+            if (acceptName("not"))
+                op = "is not";
+        } else {
+            advance();
+        }
+        uint32_t index = m_tree.addCompareOperator(op);
+        if (!haveOp)
+            firstOp = index;
+        haveOp = true;
+        ExprId right = parseOperators(kBitOr);
+        if (right == kNoExpr)
+            break;
+        m_scratch.push_back(right);
+    }
+    return makeFromScratch(ExprKind::Compare, markOf(left), {}, scratchMark, firstOp);
+}
+
+ExprId PythonParser::parseUnary(int minPrecedence)
+{
+    if (minPrecedence <= kNot && atName("not"))
+        return parseNot();
+    if (atOp("-") || atOp("+") || atOp("~"))
+        return parseSigns();
+    return parsePower();
+}
+
+ExprId PythonParser::parseNot()
+{
+    // `not not not x` is collected iteratively; the tree height limit bounds the chain.
+    std::vector<Mark> nots;
+    while (!m_failed && atName("not")) {
+        nots.push_back(mark());
+        advance();
+    }
+    ExprId operand = parseOperators(kCompare);
+    for (auto it = nots.rbegin(); it != nots.rend() && operand != kNoExpr; ++it)
+        operand = make(ExprKind::UnaryOp, *it, "not", {operand});
+    return operand;
+}
+
+ExprId PythonParser::parseSigns()
+{
+    // `- - - x` likewise: one frame however many signs.
+    std::vector<std::pair<Mark, std::string_view>> signs;
+    while (!m_failed && (atOp("-") || atOp("+") || atOp("~"))) {
+        signs.emplace_back(mark(), m_token.text);
+        advance();
+    }
+    ExprId operand = parsePower();
+    for (auto it = signs.rbegin(); it != signs.rend() && operand != kNoExpr; ++it)
+        operand = make(ExprKind::UnaryOp, it->first, it->second, {operand});
+    return operand;
+}
+
+ExprId PythonParser::parsePower()
+{
+    ExprId base = parsePostfix();
+    if (m_failed || !atOp("**"))
+        return base;
+    advance();
+    if (!enterNesting()) // 2 ** 2 ** 2 ... is right-recursive
+        return kNoExpr;
+    ExprId exponent = parseUnary(kUnary);
+    --m_nesting;
+    return make(ExprKind::BinOp, markOf(base), "**", {base, exponent});
+}
+
+ExprId PythonParser::parsePostfix()
+{
+    ExprId e = parseAtom();
+    while (!m_failed && e != kNoExpr) {
+        if (atOp("."))
+            e = parseAttribute(e);
+        else if (atOp("("))
+            e = parseCallArguments(e);
+        else if (atOp("["))
+            e = parseSubscript(e);
+        else
+            break;
+    }
+    return e;
+}
+
+ExprId PythonParser::parseAttribute(ExprId value)
+{
+    advance(); // .
+    if (m_token.kind != TokenKind::Name) {
+        failExpected("an attribute name after '.'");
+        return kNoExpr;
+    }
+    std::string_view name = m_token.text;
+    advance();
+    return make(ExprKind::Attribute, markOf(value), name, {value});
+}
+
+ExprId PythonParser::parseCallArguments(ExprId callee)
+{
+    advance(); // (
+    size_t scratchMark = m_scratch.size();
+    m_scratch.push_back(callee);
+    while (!m_failed && !atOp(")")) {
+        ExprId arg;
+        if (atOp("*") || atOp("**")) {
+            arg = parseExpression(true);
+        } else {
+            Mark start = mark();
+            arg = parseExpression();
+            if (arg != kNoExpr && atOp("=") && m_tree[arg].kind == ExprKind::Name && !m_tree[arg].parenthesized) {
+                std::string_view keyword = m_tree[arg].text;
+                advance();
+                ExprId value = parseExpression();
+                arg = make(ExprKind::Keyword, start, keyword, {value});
+            }
+        }
+        if (arg == kNoExpr)
+            break;
+        m_scratch.push_back(arg);
+        if (!acceptOp(","))
+            break;
+    }
+    expectOp(")", "closing the call's arguments");
+    return makeFromScratch(ExprKind::Call, markOf(callee), {}, scratchMark);
+}
+
+ExprId PythonParser::parseSliceItem()
+{
+    Mark start = mark();
+    ExprId lower = kNoExpr;
+    if (!atOp(":")) {
+        lower = parseExpression(true);
+        if (m_failed || !atOp(":"))
+            return lower;
+    }
+    advance(); // :
+    ExprId upper = kNoExpr;
+    ExprId step = kNoExpr;
+    if (!atOp(":") && !atOp("]") && !atOp(","))
+        upper = parseExpression();
+    if (acceptOp(":") && !atOp("]") && !atOp(","))
+        step = parseExpression();
+    return make(ExprKind::Slice, start, {}, {lower, upper, step});
+}
+
+ExprId PythonParser::parseSubscript(ExprId value)
+{
+    advance(); // [
+    Mark start = mark();
+    ExprId index = parseSliceItem();
+    if (!m_failed && atOp(",")) {
+        // x[a, b:c] indexes with a tuple written without parentheses.
+        size_t scratchMark = m_scratch.size();
+        m_scratch.push_back(index);
+        while (acceptOp(",")) {
+            if (atOp("]"))
+                break;
+            ExprId item = parseSliceItem();
+            if (item == kNoExpr)
+                break;
+            m_scratch.push_back(item);
+        }
+        index = makeFromScratch(ExprKind::Tuple, start, {}, scratchMark);
+    }
+    expectOp("]", "closing the subscript");
+    return make(ExprKind::Subscript, markOf(value), {}, {value, index});
+}
+
+ExprId PythonParser::parseLeaf(ExprKind kind)
+{
+    Mark start = mark();
+    std::string_view text = m_token.text;
+    advance();
+    return make(kind, start, text, {});
+}
+
+ExprId PythonParser::parseStrings()
+{
+    // Adjacent literals concatenate: 'a' "b" is 'ab'.
+    Mark start = mark();
+    std::string value;
+    while (!m_failed && at(TokenKind::String)) {
+        auto decoded = decodeStringLiteral(m_token.text);
+        if (!decoded) {
+            failAt(m_token, decoded.error().message);
+            return kNoExpr;
+        }
+        value += decoded.value();
+        advance();
+    }
+    uint32_t index = m_tree.addString(std::move(value));
+    return makeFromScratch(ExprKind::String, start, {}, m_scratch.size(), index);
+}
+
+ExprId PythonParser::parseAtom()
+{
+    if (m_failed)
+        return kNoExpr;
+    switch (m_token.kind) {
+    case TokenKind::Name:
+        if (!isPythonKeyword(m_token.text))
+            return parseLeaf(ExprKind::Name);
+        if (m_token.text == "None" || m_token.text == "True" || m_token.text == "False")
+            return parseLeaf(ExprKind::Constant);
+        break;
+    case TokenKind::Number: return parseLeaf(ExprKind::Number);
+    case TokenKind::String: return parseStrings();
+    case TokenKind::Op:
+        if (m_token.text == "...")
+            return parseLeaf(ExprKind::Ellipsis);
+        if (m_token.text == "(")
+            return parseParenthesized();
+        if (m_token.text == "[")
+            return parseList();
+        if (m_token.text == "{")
+            return parseBraces();
+        break;
+    default: break;
+    }
+    failExpected("an expression");
+    return kNoExpr;
+}
+
+ExprId PythonParser::parseParenthesized()
+{
+    Mark open = mark();
+    advance();
+    if (atOp(")")) {
+        advance();
+        ExprId empty = makeFromScratch(ExprKind::Tuple, open, {}, m_scratch.size());
+        if (empty != kNoExpr)
+            m_tree.at(empty).parenthesized = true;
+        return empty;
+    }
+    ExprId first = parseExpression(true);
+    if (m_failed)
+        return kNoExpr;
+    if (atOp(")")) {
+        advance();
+        // The span of a parenthesized expression includes its parentheses, so `(a + b).sum()` keeps them.
+        Expr &inner = m_tree.at(first);
+        inner.parenthesized = true;
+        inner.begin = open.offset;
+        inner.end = m_previousEnd;
+        inner.line = open.line;
+        inner.column = open.column;
+        return first;
+    }
+    size_t scratchMark = m_scratch.size();
+    m_scratch.push_back(first);
+    while (acceptOp(",")) {
+        if (atOp(")"))
+            break;
+        ExprId e = parseExpression(true);
+        if (e == kNoExpr)
+            break;
+        m_scratch.push_back(e);
+    }
+    expectOp(")", "closing the parenthesis");
+    ExprId tuple = makeFromScratch(ExprKind::Tuple, open, {}, scratchMark);
+    if (tuple != kNoExpr)
+        m_tree.at(tuple).parenthesized = true;
+    return tuple;
+}
+
+ExprId PythonParser::parseList()
+{
+    Mark open = mark();
+    advance();
+    size_t scratchMark = m_scratch.size();
+    while (!m_failed && !atOp("]")) {
+        ExprId e = parseExpression(true);
+        if (e == kNoExpr)
+            break;
+        m_scratch.push_back(e);
+        if (!acceptOp(","))
+            break;
+    }
+    expectOp("]", "closing the list");
+    return makeFromScratch(ExprKind::List, open, {}, scratchMark);
+}
+
+ExprId PythonParser::parseBraces()
+{
+    Mark open = mark();
+    advance();
+    size_t scratchMark = m_scratch.size();
+    bool isDict = true;
+    bool first = true;
+    while (!m_failed && !atOp("}")) {
+        if (atOp("**")) {
+            if (!isDict) {
+                failExpected("a set element");
+                break;
+            }
+            advance();
+            ExprId value = parseOperators(kBitOr);
+            if (value == kNoExpr)
+                break;
+            m_scratch.push_back(kNoExpr);
+            m_scratch.push_back(value);
+        } else {
+            ExprId key = parseExpression(!isDict || first);
+            if (key == kNoExpr)
+                break;
+            if (first && !atOp(":"))
+                isDict = false;
+            if (isDict) {
+                if (!expectOp(":", "between a dict key and its value"))
+                    break;
+                ExprId value = parseExpression();
+                if (value == kNoExpr)
+                    break;
+                m_scratch.push_back(key);
+                m_scratch.push_back(value);
+            } else {
+                m_scratch.push_back(key);
+            }
+        }
+        first = false;
+        if (!acceptOp(","))
+            break;
+    }
+    expectOp("}", isDict ? "closing the dict" : "closing the set");
+    return makeFromScratch(isDict ? ExprKind::Dict : ExprKind::Set, open, {}, scratchMark);
+}
+
+} // namespace fxs

@@ -1,0 +1,54 @@
+#pragma once
+// The node list: a filter line over a sortable table of one graph's nodes. It shows the graph it is
+// given and reports nothing back but the user's own filtering.
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QTimer;
+
+namespace fxs {
+
+class Graph;
+class NodeFilterProxyModel;
+class NodeTableModel;
+
+class NodeListWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit NodeListWidget(QWidget *parent = nullptr);
+    ~NodeListWidget() override;
+
+    void setGraph(std::shared_ptr<const Graph> graph);
+
+    NodeTableModel *model() const { return m_model; }
+    NodeFilterProxyModel *proxyModel() const { return m_proxy; }
+    QTableView *tableView() const { return m_table; }
+    QLineEdit *filterEdit() const { return m_filter; }
+
+    // Column widths, order and sort column, for QSettings.
+    QByteArray saveHeaderState() const;
+    void restoreHeaderState(const QByteArray &state);
+
+public Q_SLOTS:
+    void focusFilter();
+
+private:
+    void applyFilter();
+    void fitColumnsToSample();
+    void updateCount();
+
+    NodeTableModel *m_model;
+    NodeFilterProxyModel *m_proxy;
+    QLineEdit *m_filter;
+    QLabel *m_count;
+    QTableView *m_table;
+    QTimer *m_filterDelay;
+    bool m_headerRestored = false;
+};
+
+} // namespace fxs
