@@ -4,6 +4,8 @@ FUZZ_DIR   ?= build/fuzz
 JOBS       ?= $(shell nproc)
 FUZZ_SECONDS ?= 15
 CMAKE_ARGS ?=
+# ccache hits across checkouts in different folders.
+export CCACHE_BASEDIR ?= $(CURDIR)
 
 .PHONY: all deps configure build run test test-unit fuzz fuzz-long bench clean
 

@@ -609,6 +609,9 @@ void TestFxTextParser::headerForms_data()
            "%y), kwargs = {})\n    return add\n"
         << "%x = placeholder[x]() users=1\n%y = placeholder[y](2) users=1 type=torch.Tensor\n"
            "%add = call_function[operator.add](%x, %y) users=1\n%output = output[output](%add) users=0\n";
+    QTest::newRow("old header annotation")
+        << "graph(x : Tensor \"f32[2]\"):\n    return x\n"
+        << "%x = placeholder[x]() users=1 val=f32[2]\n%output = output[output](%x) users=0\n";
     QTest::newRow("old get_attr") << "graph():\n    %w : [#users=1] = self.linear.weight\n    return w\n"
                                   << "%w = get_attr[linear.weight]() users=1\n%output = output[output](%w) users=0\n";
     QTest::newRow("placeholder default") << "graph():\n    %a : [num_users=0] = placeholder[target=a](default='x y')\n "

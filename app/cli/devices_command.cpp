@@ -1,7 +1,7 @@
 #include "devices_command.h"
 
 #include "command_line.h"
-#include "runtime/device_info.h"
+#include "runtime/runtime_library.h"
 #include "util/json.h"
 
 #include <cstdio>
@@ -15,16 +15,21 @@ int runDevices(const std::vector<std::string> &args)
         std::fprintf(stderr, "usage: fxscope-cli devices [--json]\n%s\n", err ? err->c_str() : "");
         return UsageError;
     }
-    auto devices = discoverDevices();
+    auto runtime = runtimeDevices();
+    if (!runtime) {
+        std::fprintf(stderr, "%s\n", runtime.error().message.c_str());
+        return RuntimeFailure;
+    }
+    const auto &devices = runtime->devices;
     if (cmd.flag("--json")) {
         Json list = Json::array();
         for (const auto &d : devices)
             list.push(Json::object(
                 {{"name", d.name}, {"backend", d.backend}, {"available", d.available}, {"detail", d.detail}}));
-        std::printf("%s\n", Json::object({{"libtorch", libtorchVersion()}, {"devices", std::move(list)}}).dump(2).c_str());
+        std::printf("%s\n", Json::object({{"libtorch", runtime->libtorchVersion}, {"devices", std::move(list)}}).dump(2).c_str());
         return Success;
     }
-    std::printf("LibTorch %s\n", libtorchVersion().c_str());
+    std::printf("LibTorch %s\n", runtime->libtorchVersion.c_str());
     for (const auto &d : devices)
         std::printf("  %-16s %-10s %s\n", d.name.c_str(), d.available ? "available" : "-", d.detail.c_str());
     return Success;

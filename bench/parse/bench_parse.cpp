@@ -36,7 +36,7 @@ double peakRssMb()
         if (kib >= 0)
             return double(kib) / 1024.0;
     }
-    struct rusage ru {};
+    struct rusage ru { };
     getrusage(RUSAGE_SELF, &ru);
     return double(ru.ru_maxrss) / 1024.0; // KiB on Linux
 }

@@ -94,6 +94,36 @@ bool isPlaceholderLine(std::string_view line, size_t pos)
     return line.substr(i, 12) == "placeholder[" || line.substr(i, 12) == "PlaceHolder[";
 }
 
+// Sets meta.val and meta.typeAnnotation from a node's type text. `Tensor "f32[4][1]cuda:0"` (inductor
+// fragments) carries meta['val']: a word, then a quoted annotation that ends the text. Anything before the
+// word, or any other type text, is node.type. Quotes pair left to right, as scanTypePart reads them.
+void applyTypeText(NodeMeta &meta, std::string_view typeText)
+{
+    size_t open = std::string_view::npos, close = std::string_view::npos;
+    for (size_t i = 0; i < typeText.size(); ++i) {
+        if (typeText[i] != '"')
+            continue;
+        size_t end = typeText.find('"', i + 1);
+        if (end == std::string_view::npos)
+            break;
+        open = i;
+        close = end;
+        i = end;
+    }
+    std::string_view type = typeText;
+    if (close != std::string_view::npos && close + 1 == typeText.size()) {
+        std::string_view prefix = trim(typeText.substr(0, open));
+        size_t space = prefix.find_last_of(" \t");
+        std::string_view word = space == std::string_view::npos ? prefix : prefix.substr(space + 1);
+        auto val = ValueMeta::parseAnnotation(typeText.substr(open + 1, close - open - 1));
+        if (val && FxArgScanner::isIdentifier(word)) {
+            meta.val = std::move(val.value());
+            type = space == std::string_view::npos ? std::string_view() : trim(prefix.substr(0, space));
+        }
+    }
+    meta.typeAnnotation = std::string(type);
+}
+
 // One graph as read, before it is named and put into the GraphFile.
 struct ParsedGraph {
     std::unique_ptr<Graph> graph;
@@ -269,7 +299,14 @@ FxArgScanner::Resolver FxTextParser::percentResolver(Block &block, size_t lineIn
         }
         // A fragment reads values computed outside it: stand them in with placeholders, marked implicit so
         // they are told apart from the fragment's own PlaceHolder lines (and left out when written back).
-        node = block.graph->append(OpKind::Placeholder, name, name);
+        // Inputs go with the other placeholders at the front, where FX (and readable code) keeps them.
+        Node *firstOp = nullptr;
+        for (const auto &n : block.graph->nodes())
+            if (n->op() != OpKind::Placeholder) {
+                firstOp = n.get();
+                break;
+            }
+        node = block.graph->insertBefore(firstOp, OpKind::Placeholder, name, name);
         node->meta().dumpLine = int(lineIndex + 1);
         node->meta().extra = Json::object({{"implicit", true}});
         block.scope[name] = node;
@@ -333,7 +370,9 @@ bool FxTextParser::parseHeaderParams(Block &block, size_t lineIndex, size_t open
             args.push_back(std::move(value));
         }
         Node *node = block.graph->append(OpKind::Placeholder, base, target, std::move(args));
-        node->meta().typeAnnotation = type;
+        if (std::count(type.begin(), type.end(), '"') % 2)
+            return error(lineIndex, paramStart, "expected a parameter type with balanced quotes, found '" + type + "'");
+        applyTypeText(node->meta(), type);
         node->meta().dumpLine = int(lineIndex + 1);
         block.scope[base] = node;
     }
@@ -516,20 +555,7 @@ bool FxTextParser::parseNodeLine(Block &block, size_t lineIndex, size_t pos)
     Node *node = block.graph->append(op, nodeName, std::move(target), std::move(args), std::move(kwargs));
     NodeMeta &meta = node->meta();
     meta.dumpLine = int(lineIndex + 1);
-    // `Tensor "f32[4][1]cuda:0"` (inductor fragments) carries meta['val']: a word, then the quoted part that
-    // ends the type text. Anything before the word, or any other type text, is node.type.
-    std::string_view type = typeText;
-    if (quoteClose != std::string_view::npos && quoteClose + 1 == typeEnd) {
-        std::string_view prefix = trim(line.substr(typeStart, quoteOpen - typeStart));
-        size_t space = prefix.find_last_of(" \t");
-        std::string_view word = space == std::string_view::npos ? prefix : prefix.substr(space + 1);
-        auto val = ValueMeta::parseAnnotation(line.substr(quoteOpen + 1, quoteClose - quoteOpen - 1));
-        if (val && FxArgScanner::isIdentifier(word)) {
-            meta.val = std::move(val.value());
-            type = space == std::string_view::npos ? std::string_view() : trim(prefix.substr(0, space));
-        }
-    }
-    meta.typeAnnotation = std::string(type);
+    applyTypeText(meta, typeText);
     block.scope[name] = node;
     if (nodeName != name)
         block.scope[nodeName] = node;

@@ -1,0 +1,19 @@
+// The C entry points of the fxscope_runtime module. The module is loaded with dlopen only when a
+// command needs LibTorch, so the CLI and GUI start without loading LibTorch's ~300 shared libraries.
+// Results cross the boundary as JSON text: no C++ or torch types are shared with the caller.
+
+#include "device_info.h"
+#include "util/json.h"
+
+#include <string>
+
+extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_devices_json()
+{
+    static std::string text;
+    fxs::Json devices = fxs::Json::array();
+    for (const auto &d : fxs::discoverDevices())
+        devices.push(fxs::Json::object(
+            {{"name", d.name}, {"backend", d.backend}, {"available", d.available}, {"detail", d.detail}}));
+    text = fxs::Json::object({{"libtorch", fxs::libtorchVersion()}, {"devices", std::move(devices)}}).dump();
+    return text.c_str();
+}

@@ -1,0 +1,64 @@
+#include "runtime_library.h"
+
+#include "util/json.h"
+
+#include <cstdlib>
+#include <dlfcn.h>
+#include <limits.h>
+#include <unistd.h>
+
+namespace fxs {
+
+namespace {
+
+std::string executableDirectory()
+{
+    char path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0)
+        return ".";
+    std::string p(path, size_t(n));
+    return p.substr(0, p.rfind('/'));
+}
+
+Result<void *> runtimeHandle()
+{
+    static void *handle = nullptr;
+    static std::string failure;
+    if (handle)
+        return handle;
+    if (!failure.empty())
+        return Error{{}, 0, 0, failure};
+    const char *configured = std::getenv("FXSCOPE_RUNTIME_LIBRARY");
+    std::string path = configured ? configured : executableDirectory() + "/libfxscope_runtime.so";
+    handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char *why = dlerror();
+        failure = "cannot load the LibTorch runtime " + path + ": " + (why ? why : "unknown error");
+        return Error{{}, 0, 0, failure};
+    }
+    return handle;
+}
+
+} // namespace
+
+Result<RuntimeDevices> runtimeDevices()
+{
+    auto handle = runtimeHandle();
+    if (!handle)
+        return handle.error();
+    using DevicesJson = const char *(*)();
+    auto call = reinterpret_cast<DevicesJson>(dlsym(handle.value(), "fxscope_runtime_devices_json"));
+    if (!call)
+        return Error{{}, 0, 0, "the LibTorch runtime lacks fxscope_runtime_devices_json"};
+    auto json = Json::parse(call(), "runtime");
+    if (!json)
+        return json.error();
+    RuntimeDevices out;
+    out.libtorchVersion = json.value()["libtorch"].toString();
+    for (const Json &d : json.value()["devices"].items())
+        out.devices.push_back({d["name"].toString(), d["backend"].toString(), d["available"].toBool(), d["detail"].toString()});
+    return out;
+}
+
+} // namespace fxs

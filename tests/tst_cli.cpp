@@ -1,0 +1,176 @@
+// fxscope-cli as users and scripts call it: the JSON contract of DESIGN.md, exit codes, error
+// locations, and conversions that read back.
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run cli(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"), args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+QString corpus(const char *relative)
+{
+    return QStringLiteral(FXSCOPE_CORPUS_DIR "/") + QLatin1String(relative);
+}
+
+QJsonObject json(const Run &r)
+{
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void infoJsonContract()
+    {
+        Run r = cli({"info", "--json", corpus("fx_text/torchair_docs__presentation_md__dynamic_true_fx_graph.txt")});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject o = json(r);
+        QCOMPARE(o["format"].toString(), QString("fx_text"));
+        QJsonObject g = o["graphs"].toArray()[0].toObject();
+        QCOMPARE(g["nodes"].toInt(), 12); // len(graph.nodes): 4 placeholders, 7 ops, 1 output
+        QCOMPARE(g["ops"].toObject()["placeholder"].toInt(), 4);
+        QCOMPARE(g["ops"].toObject()["call_function"].toInt(), 7);
+        QCOMPARE(g["ops"].toObject()["output"].toInt(), 1);
+        QCOMPARE(g["outputs"].toArray().size(), 2); // (t_3, view, None, None, None, None)
+        QCOMPARE(g["inputs"].toArray()[0].toString(), QString("primals_6"));
+    }
+
+    void infoListsEveryGraphOfATrace()
+    {
+        Run r = cli({"info", "--json", corpus("torch_trace/tlparse__simple.log")});
+        QCOMPARE(r.exitCode, 0);
+        QJsonArray graphs = json(r)["graphs"].toArray();
+        QCOMPARE(graphs.size(), 3);
+        QCOMPARE(graphs[0].toObject()["name"].toString(), QString("[0/0] dynamo_output_graph"));
+        Run one = cli({"info", "--json", "--graph", "2", corpus("torch_trace/tlparse__simple.log")});
+        QCOMPARE(json(one)["graphs"].toArray().size(), 1);
+        QCOMPARE(json(one)["graphs"].toArray()[0].toObject()["nodes"].toInt(), 15);
+        Run text = cli({"info", corpus("torch_trace/tlparse__simple.log")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains("call_function"));
+    }
+
+    void exitCodes()
+    {
+        QCOMPARE(cli({}).exitCode, 1);
+        QCOMPARE(cli({"frobnicate"}).exitCode, 1);
+        QCOMPARE(cli({"info"}).exitCode, 1);
+        QCOMPARE(cli({"info", "--bogus", "x"}).exitCode, 1);
+        QCOMPARE(cli({"info", "--graph", "nope", corpus("torch_trace/tlparse__simple.log")}).exitCode, 1);
+        QCOMPARE(cli({"convert", corpus("fx_text/torchair_docs__graph_dump_md__select_scatter_fx_graph.txt"), "-o",
+                      "x.txt"})
+                     .exitCode,
+                 1);
+    }
+
+    void badInputNamesFileLineColumn()
+    {
+        QTemporaryDir dir;
+        QString path = dir.filePath("broken.txt");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("graph():\n    %x : [num_users=1] = placeholder[target=x]\n"
+                "    %y : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%x,, kwargs = {})\n"
+                "    return (y,)\n");
+        f.close();
+        Run r = cli({"info", path});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith((path + ":3:").toUtf8()), r.err.constData());
+        QVERIFY2(r.err.contains("expected"), r.err.constData());
+    }
+
+    void hundredMegabytesOfGarbageIsRefusedQuickly()
+    {
+        QTemporaryDir dir;
+        QString path = dir.filePath("garbage.bin");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QByteArray block(1 << 20, '\0');
+        for (int i = 0; i < block.size(); ++i)
+            block[i] = char((i * 2654435761u) >> 24);
+        for (int i = 0; i < 100; ++i)
+            f.write(block);
+        f.close();
+        Run r = cli({"info", path});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("found binary data"), r.err.constData());
+    }
+
+    void convertRoundTrips_data()
+    {
+        QTest::addColumn<QString>("input");
+        QTest::newRow("readable") << corpus("readable/tlparse__cache_hit_miss__1-0__dynamo_output_graph_flex_attention_hop.py");
+        QTest::newRow("fx_text") << corpus("fx_text/unknown_repo_test_subgraphs__resnet18_feature_extractor_typed_placeholder_dict_return.txt");
+        QTest::newRow("torchair") << corpus("torchair_py/torchair_docs__presentation_md__dynamic_true_dynamic_ge_graph.py");
+        QTest::newRow("export") << QStringLiteral(FXSCOPE_TEST_DATA_DIR "/export/cond.pt2");
+    }
+    void convertRoundTrips()
+    {
+        QFETCH(QString, input);
+        QTemporaryDir dir;
+        Run before = cli({"info", "--json", input});
+        QCOMPARE(before.exitCode, 0);
+        const int nodes = json(before)["graphs"].toArray()[0].toObject()["nodes"].toInt();
+        for (const char *ext : {"json", "py"}) {
+            QString out = dir.filePath(QStringLiteral("out.") + ext);
+            Run c = cli({"convert", input, "-o", out});
+            QVERIFY2(c.exitCode == 0, c.err.constData());
+            Run after = cli({"info", "--json", out});
+            QVERIFY2(after.exitCode == 0, after.err.constData());
+            QCOMPARE(json(after)["graphs"].toArray()[0].toObject()["nodes"].toInt(), nodes);
+        }
+        QString dot = dir.filePath("out.dot");
+        QCOMPARE(cli({"convert", input, "-o", dot}).exitCode, 0);
+        QFile d(dot);
+        QVERIFY(d.open(QIODevice::ReadOnly));
+        QVERIFY(d.readAll().startsWith("digraph"));
+    }
+
+    void convertRendersSvg()
+    {
+        QTemporaryDir dir;
+        QString svg = dir.filePath("g.svg");
+        Run r = cli({"convert", corpus("fx_text/torchair_docs__graph_dump_md__select_scatter_fx_graph.txt"), "-o", svg});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray content = f.readAll();
+        QVERIFY(content.contains("<svg"));
+        QVERIFY(content.contains("select_scatter"));
+    }
+
+    void devicesAlwaysHasCpu()
+    {
+        Run r = cli({"devices", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QJsonObject o = json(r);
+        QVERIFY(!o["libtorch"].toString().isEmpty());
+        QJsonObject cpu = o["devices"].toArray()[0].toObject();
+        QCOMPARE(cpu["name"].toString(), QString("cpu"));
+        QVERIFY(cpu["available"].toBool());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
