@@ -5,6 +5,8 @@
 #include "convert_command.h"
 #include "devices_command.h"
 #include "info_command.h"
+#include "match_command.h"
+#include "patterns_command.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -22,6 +24,9 @@ commands:
   info     GRAPH [--graph NAME|INDEX] [--json]     formats, graphs, node counts by op, inputs, outputs
   convert  GRAPH -o OUT.{json,py,dot,svg,png} [--graph NAME|INDEX]
   devices  [--json]                                 LibTorch version and the devices graphs can run on
+  patterns PATTERN_FILE... [--json]                 the patterns a file registers, in the order they are tried
+  match    GRAPH --patterns FILE... [--pattern NAME] [--json]
+                                                    every candidate match, its verdict, stage and reasons
 
 GRAPH is any FX dump: print(gm.graph) text, print_readable/TORCH_LOGS code, a TORCH_TRACE log,
 torch.export JSON or .pt2, a TorchAir graph dump, or fxscope JSON. The format is read from the content.
@@ -47,6 +52,10 @@ int main(int argc, char **argv)
     std::vector<std::string> args(argv + 2, argv + argc);
     if (command == "info")
         return fxs::cli::runInfo(args);
+    if (command == "patterns")
+        return fxs::cli::runPatterns(args);
+    if (command == "match")
+        return fxs::cli::runMatch(args);
     if (command == "convert")
         return fxs::cli::runConvert(args);
     if (command == "devices")

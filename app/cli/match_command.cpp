@@ -1,0 +1,106 @@
+#include "match_command.h"
+
+#include "command_line.h"
+#include "graph_selection.h"
+#include "io/loader.h"
+#include "match/matcher.h"
+#include "patterns/pattern_file.h"
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+
+namespace fxs::cli {
+
+namespace {
+
+void printTable(const MatchReport &report, double ms)
+{
+    for (const auto &p : report.patterns) {
+        std::map<std::string, size_t> byStage;
+        for (const auto &c : p.candidates)
+            ++byStage[matchStageName(c.stage)];
+        std::printf("%s  (%s): %zu candidates, %zu accepted", p.name.c_str(), p.source.c_str(), p.candidates.size(),
+                    p.acceptedCount());
+        for (const auto &kv : byStage)
+            if (kv.first != std::string("accepted"))
+                std::printf(", %zu %s", kv.second, kv.first.c_str());
+        std::printf("\n");
+        if (p.candidates.empty())
+            continue;
+        std::printf("  %-24s %-9s %-16s %s\n", "anchor", "verdict", "stage", "reason");
+        for (const auto &c : p.candidates) {
+            std::string reason = c.reasons.empty() ? std::string() : c.reasons.front();
+            std::printf("  %-24s %-9s %-16s %s\n", c.anchor.c_str(), c.accepted ? "ACCEPTED" : "rejected",
+                        matchStageName(c.stage), reason.c_str());
+            for (size_t i = 1; i < c.reasons.size(); ++i)
+                std::printf("  %-24s %-9s %-16s %s\n", "", "", "", c.reasons[i].c_str());
+        }
+        std::printf("\n");
+    }
+    std::fprintf(stderr, "%zu nodes, %zu anchors, matched in %.2f ms\n", report.graphNodes, report.anchorsVisited, ms);
+}
+
+} // namespace
+
+int runMatch(const std::vector<std::string> &args)
+{
+    CommandLine cmd;
+    const char *usage = "usage: fxscope-cli match GRAPH --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--json]\n"
+                        "FILE is a JSON pattern file, 'builtin' or 'builtin:NAME'\n";
+    if (auto err = cmd.parse(args, {"--patterns", "--pattern", "--graph"}, {"--json"}); err
+        || cmd.positional().empty() || cmd.values("--patterns").empty()) {
+        std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
+        return UsageError;
+    }
+    // --patterns takes one value; further pattern files may follow the graph as positionals.
+    std::vector<std::string> specs = cmd.values("--patterns");
+    for (size_t i = 1; i < cmd.positional().size(); ++i)
+        specs.push_back(cmd.positional()[i]);
+    PatternRegistry registry;
+    for (const auto &spec : specs)
+        if (auto st = loadPatternSpec(spec, registry); !st) {
+            std::fprintf(stderr, "%s\n", st.error().toString().c_str());
+            return BadInput;
+        }
+    MatcherOptions options;
+    if (auto name = cmd.value("--pattern")) {
+        if (!registry.find(*name)) {
+            std::string names;
+            for (const auto &e : registry.entries())
+                names += "\n  " + e->name;
+            std::fprintf(stderr, "no pattern '%s'; the patterns are:%s\n", name->c_str(), names.c_str());
+            return UsageError;
+        }
+        options.onlyPattern = *name;
+    }
+    auto file = loadGraphFile(cmd.positional()[0]);
+    if (!file) {
+        std::fprintf(stderr, "%s\n", file.error().toString().c_str());
+        return BadInput;
+    }
+    std::string error;
+    const NamedGraph *named = selectGraph(file.value(), cmd, error);
+    if (!named) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return UsageError;
+    }
+    auto start = std::chrono::steady_clock::now();
+    auto report = Matcher(registry).run(*named->graph, options);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (!report) {
+        std::fprintf(stderr, "%s\n", report.error().toString().c_str());
+        return RuntimeFailure;
+    }
+    if (cmd.flag("--json")) {
+        Json root = report->toJson();
+        root.set("graph", named->name);
+        root.set("match_ms", ms);
+        std::printf("%s\n", root.dump(1).c_str());
+    } else {
+        printTable(report.value(), ms);
+    }
+    return Success;
+}
+
+} // namespace fxs::cli

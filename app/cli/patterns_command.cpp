@@ -1,0 +1,87 @@
+#include "patterns_command.h"
+
+#include "command_line.h"
+#include "patterns/pattern_file.h"
+#include "util/json.h"
+
+#include <cstdio>
+
+namespace fxs::cli {
+
+namespace {
+
+Json graphTargets(const Graph *g)
+{
+    Json list = Json::array();
+    if (g)
+        for (const auto &n : g->nodes())
+            if (n->op() == OpKind::CallFunction)
+                list.push(n->target());
+    return list;
+}
+
+} // namespace
+
+int runPatterns(const std::vector<std::string> &args)
+{
+    CommandLine cmd;
+    if (auto err = cmd.parse(args, {}, {"--json"}); err || cmd.positional().empty()) {
+        std::fprintf(stderr, "usage: fxscope-cli patterns PATTERN_FILE... [--json]\n"
+                             "PATTERN_FILE is a JSON pattern file, 'builtin' or 'builtin:NAME'\n%s\n",
+                     err ? err->c_str() : "");
+        return UsageError;
+    }
+    PatternRegistry registry;
+    for (const auto &spec : cmd.positional())
+        if (auto st = loadPatternSpec(spec, registry); !st) {
+            std::fprintf(stderr, "%s\n", st.error().toString().c_str());
+            return BadInput;
+        }
+    if (cmd.flag("--json")) {
+        Json list = Json::array();
+        for (const auto &e : registry.entries()) {
+            Json anchors = Json::array();
+            if (const PatternExpr *root = e->pattern->root())
+                for (const auto &fn : root->fns)
+                    anchors.push(std::string(opKindName(root->op)) + " " + fn);
+            Json argnames = Json::array();
+            for (const auto &a : e->argnames)
+                argnames.push(a);
+            list.push(Json::object({{"name", e->name},
+                                    {"source", e->source},
+                                    {"anchors", std::move(anchors)},
+                                    {"argnames", std::move(argnames)},
+                                    {"pattern", e->pattern->repr(4000)},
+                                    {"specific_pattern", e->specificPattern ? e->specificPattern->repr(4000) : ""},
+                                    {"replacement", graphTargets(e->replaceGraph.get())},
+                                    {"extra_check", e->extraCheckSource},
+                                    {"extra_check_evaluated", e->extraCheckEvaluated}}));
+        }
+        std::printf("%s\n", Json::object({{"patterns", std::move(list)}}).dump(2).c_str());
+        return Success;
+    }
+    size_t i = 0;
+    for (const auto &e : registry.entries()) {
+        std::printf("%zu. %s  (%s)\n", ++i, e->name.c_str(), e->source.c_str());
+        if (const PatternExpr *root = e->pattern->root()) {
+            std::string fns;
+            for (const auto &fn : root->fns)
+                fns += (fns.empty() ? "" : ", ") + fn;
+            std::printf("   anchor   %s %s\n", opKindName(root->op), fns.c_str());
+        }
+        std::printf("   pattern  %s\n", e->pattern->repr(300).c_str());
+        if (e->replaceGraph) {
+            std::string targets;
+            for (const auto &n : e->replaceGraph->nodes())
+                if (n->op() == OpKind::CallFunction)
+                    targets += (targets.empty() ? "" : ", ") + n->target();
+            std::printf("   replace  %s\n", targets.c_str());
+        }
+        if (!e->extraCheckSource.empty())
+            std::printf("   check    %s\n", e->extraCheckEvaluated ? "C++ check with explanations"
+                                                                  : "Python source, not evaluated");
+    }
+    return Success;
+}
+
+} // namespace fxs::cli

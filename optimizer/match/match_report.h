@@ -1,0 +1,31 @@
+#pragma once
+// Everything one matcher run found: for every registered pattern, every candidate anchor and its verdict.
+// toJson() is the `match` contract of fxscope-cli (DESIGN.md).
+
+#include "verdict.h"
+
+#include <string>
+#include <vector>
+
+namespace fxs {
+
+struct PatternReport {
+    std::string name;
+    std::string source;
+    std::string pattern;            // repr of the generic pattern
+    std::string extraCheckSource;
+    std::vector<Verdict> candidates; // in the order tried: anchors last-to-first
+
+    size_t acceptedCount() const;
+};
+
+struct MatchReport {
+    std::vector<PatternReport> patterns;
+    size_t graphNodes = 0;
+    size_t anchorsVisited = 0;
+
+    const PatternReport *find(std::string_view name) const;
+    Json toJson() const;
+};
+
+} // namespace fxs

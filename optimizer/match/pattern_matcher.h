@@ -1,0 +1,37 @@
+#pragma once
+// Matches one pattern at one graph node with the semantics of Inductor's MatchContext/_TargetArgsExpr._match:
+// memoised bindings, the _users count rule, schema-normalised kwargs, order-sensitive arg specs, pytree list/tuple
+// equivalence and Python-equality literals. Recursion follows the pattern's depth only (patterns are bounded by
+// kMaxPatternDepth when they are registered), never the graph's size.
+
+#include "match.h"
+#include "patterns/op_schema_table.h"
+#include "patterns/pattern_expr.h"
+
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace fxs {
+
+inline constexpr int kMaxPatternDepth = 512;
+
+class PatternMatcher
+{
+public:
+    explicit PatternMatcher(const OpSchemaTable &schemas = OpSchemaTable::instance()) : m_schemas(schemas) { }
+
+    // PatternExpr.match(node): a fresh context whose outputs are the pattern (or a MultiOutput's outputs).
+    MatchResult match(const PatternExpr &pattern, Node *node) const;
+
+private:
+    const OpSchemaTable &m_schemas;
+};
+
+// Python's == on two literals: 1 == 1.0 == True, [1] != (1,), a node never equals a literal.
+bool pythonEquals(const Argument &a, const Argument &b);
+
+// Longest chain of nested sub-patterns, computed without recursion.
+int patternDepth(const PatternExpr &pattern);
+
+} // namespace fxs

@@ -1,0 +1,103 @@
+#include "verdict.h"
+
+#include "match_report.h"
+
+namespace fxs {
+
+const char *matchStageName(MatchStage stage)
+{
+    switch (stage) {
+    case MatchStage::Generic:
+        return "generic";
+    case MatchStage::MutationStream:
+        return "mutation_stream";
+    case MatchStage::Retrace:
+        return "retrace";
+    case MatchStage::Specific:
+        return "specific";
+    case MatchStage::ExtraCheck:
+        return "extra_check";
+    case MatchStage::Overlap:
+        return "overlap";
+    case MatchStage::Accepted:
+        return "accepted";
+    }
+    return "?";
+}
+
+namespace {
+
+Json strings(const std::vector<std::string> &v)
+{
+    Json a = Json::array();
+    for (const auto &s : v)
+        a.push(s);
+    return a;
+}
+
+} // namespace
+
+Json Verdict::toJson() const
+{
+    Json bindingsJson = Json::object();
+    for (const auto &kv : bindings)
+        bindingsJson.set(kv.first, kv.second);
+    Json j = Json::object({{"anchor", anchor},
+                           {"nodes", strings(nodes)},
+                           {"bindings", std::move(bindingsJson)},
+                           {"accepted", accepted},
+                           {"stage", matchStageName(stage)},
+                           {"reasons", strings(reasons)}});
+    if (failure) {
+        j.set("failure", Json::object({{"code", failure->code},
+                                       {"message", failure->message},
+                                       {"pattern_node", failure->patternNode},
+                                       {"graph_node", failure->graphNode},
+                                       {"expected", failure->expected},
+                                       {"actual", failure->actual},
+                                       {"external_users", strings(failure->externalUsers)},
+                                       {"path", strings(failure->path)}}));
+    }
+    if (!checkTrace.empty())
+        j.set("extra_check_trace", strings(checkTrace));
+    if (!overlapWith.empty())
+        j.set("overlaps", overlapWith);
+    if (!externalUsers.empty())
+        j.set("external_users", strings(externalUsers));
+    return j;
+}
+
+size_t PatternReport::acceptedCount() const
+{
+    size_t n = 0;
+    for (const auto &c : candidates)
+        n += c.accepted ? 1 : 0;
+    return n;
+}
+
+const PatternReport *MatchReport::find(std::string_view name) const
+{
+    for (const auto &p : patterns)
+        if (p.name == name)
+            return &p;
+    return nullptr;
+}
+
+Json MatchReport::toJson() const
+{
+    Json list = Json::array();
+    for (const auto &p : patterns) {
+        Json candidates = Json::array();
+        for (const auto &c : p.candidates)
+            candidates.push(c.toJson());
+        list.push(Json::object({{"name", p.name},
+                                {"source", p.source},
+                                {"pattern", p.pattern},
+                                {"extra_check", p.extraCheckSource},
+                                {"accepted", p.acceptedCount()},
+                                {"candidates", std::move(candidates)}}));
+    }
+    return Json::object({{"graph_nodes", graphNodes}, {"anchors", anchorsVisited}, {"patterns", std::move(list)}});
+}
+
+} // namespace fxs

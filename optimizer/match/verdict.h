@@ -1,0 +1,43 @@
+#pragma once
+// fxscope's answer for one (pattern, candidate anchor): accepted or rejected, the stage that decided, the
+// disagreement that decided it and the reasons in words. A value type: it names graph nodes by name, so it
+// crosses threads and outlives the graph it was computed on.
+
+#include "match.h"
+#include "util/json.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fxs {
+
+enum class MatchStage {
+    Generic,        // stage 1: structure of the generic pattern (Ignored literals)
+    MutationStream, // PatternMatcherPass.apply filters: mutation barrier, stream boundary; TorchAir's stream label
+    Retrace,        // register_replacement's re-trace with the matched values (inputs, requires_grad)
+    Specific,       // stage 2: the specific pattern with the real literals
+    ExtraCheck,     // the user's extra_check
+    Overlap,        // an earlier accepted match already replaced these nodes
+    Accepted,       // every stage passed
+};
+
+const char *matchStageName(MatchStage stage); // "generic", "mutation_stream", ...
+
+struct Verdict {
+    std::string anchor;
+    bool accepted = false;
+    MatchStage stage = MatchStage::Generic;
+    std::vector<std::string> nodes;                          // matched graph nodes, post-order
+    std::vector<std::pair<std::string, std::string>> bindings; // KeywordArg name -> node name or literal
+    std::vector<std::string> reasons;
+    std::optional<MatchFailure> failure;                     // generic/specific failures
+    std::vector<std::string> checkTrace;                     // extra_check's evaluation steps
+    std::string overlapWith;                                 // "<pattern> at <anchor>"
+    std::vector<std::string> externalUsers;
+
+    Json toJson() const;
+};
+
+} // namespace fxs

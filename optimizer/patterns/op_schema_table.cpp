@@ -1,0 +1,68 @@
+#include "op_schema_table.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace fxs {
+
+OpSchemaTable &OpSchemaTable::instance()
+{
+    static OpSchemaTable *table = [] {
+        auto *t = new OpSchemaTable;
+        for (const char *text : builtinOpSchemas())
+            if (!t->add(text))
+                spdlog::error("built-in op schema does not parse: {}", text);
+        return t;
+    }();
+    return *table;
+}
+
+bool OpSchemaTable::add(std::string_view schemaText)
+{
+    auto schema = OpSchema::parse(schemaText);
+    if (!schema)
+        return false;
+    std::lock_guard<std::mutex> lock(m_mutex);
+    std::string target = schema->target();
+    auto &packet = m_packets[schema->packet()];
+    if (std::find(packet.begin(), packet.end(), target) == packet.end())
+        packet.push_back(target);
+    m_byTarget[target] = std::make_unique<OpSchema>(std::move(schema.value()));
+    return true;
+}
+
+const OpSchema *OpSchemaTable::find(std::string_view target) const
+{
+    std::string key = canonicalTarget(target);
+    std::lock_guard<std::mutex> lock(m_mutex);
+    auto it = m_byTarget.find(key);
+    return it == m_byTarget.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> OpSchemaTable::overloads(std::string_view packet) const
+{
+    std::string key = canonicalTarget(packet);
+    std::lock_guard<std::mutex> lock(m_mutex);
+    auto it = m_packets.find(key);
+    return it == m_packets.end() ? std::vector<std::string>{} : it->second;
+}
+
+size_t OpSchemaTable::size() const
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_byTarget.size();
+}
+
+bool isOverloadPacket(std::string_view target)
+{
+    std::string t = canonicalTarget(target);
+    // Only namespaced ops have packets: "aten.add" (one dot) is a packet, "aten.add.Tensor" an overload.
+    static const char *kNamespaces[] = {"aten.", "prims.", "npu.", "air.", "quantized_decomposed."};
+    bool namespaced = false;
+    for (const char *ns : kNamespaces)
+        namespaced = namespaced || t.rfind(ns, 0) == 0;
+    return namespaced && std::count(t.begin(), t.end(), '.') == 1;
+}
+
+} // namespace fxs

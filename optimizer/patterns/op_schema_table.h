@@ -1,0 +1,43 @@
+#pragma once
+// The operator schemas the matcher consults: overload packets (aten.add -> add.Tensor, add.Scalar, ...),
+// kwarg normalisation and mutability. Holds the built-in table (op_schemas.cpp: the aten ops of common fusion
+// patterns and the public torch_npu fusion op signatures); LibTorch's registry can add more through add().
+
+#include "op_schema.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace fxs {
+
+class OpSchemaTable
+{
+public:
+    // The process-wide table, filled with the built-in schemas on first use.
+    static OpSchemaTable &instance();
+
+    // Adds or replaces the schema of its target. Returns false when text does not parse.
+    bool add(std::string_view schemaText);
+    // By target in any spelling canonicalTarget accepts; nullptr when unknown.
+    const OpSchema *find(std::string_view target) const;
+    // The targets of every known overload of a packet ("aten.add"), in the order they were added.
+    std::vector<std::string> overloads(std::string_view packet) const;
+    size_t size() const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::unordered_map<std::string, std::unique_ptr<OpSchema>> m_byTarget;
+    std::unordered_map<std::string, std::vector<std::string>> m_packets;
+};
+
+// True when target names an overload packet ("aten.add", "torch.ops.npu.npu_rms_norm") rather than one overload.
+bool isOverloadPacket(std::string_view target);
+
+// The built-in schema texts (op_schemas.cpp).
+const std::vector<const char *> &builtinOpSchemas();
+
+} // namespace fxs

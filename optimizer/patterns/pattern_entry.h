@@ -1,0 +1,52 @@
+#pragma once
+// One registered pattern: what PatternEntry / ReplacementPatternEntry hold in Inductor (the generic pattern, the
+// second-stage specific pattern, the user's extra_check) plus what fxscope shows about it (name, source, the
+// search and replacement graphs, the extra_check's source text).
+
+#include "pattern_expr.h"
+#include "ir/graph.h"
+#include "ir/tensor_meta.h"
+#include "match/match.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fxs {
+
+// What an extra_check decided and why: every line of `trace` is one computed step
+// ("a_shape[-1] == 7168 → False because a_shape[-1] is 4096").
+struct CheckVerdict {
+    bool ok = true;
+    std::vector<std::string> trace;
+};
+
+using ExtraCheck = std::function<CheckVerdict(const Match &match)>;
+
+// One example input of register_replacement: its name in the search graph and the fake tensor's meta.
+struct ExampleInput {
+    std::string name;
+    std::optional<TensorMeta> meta; // none for a scalar
+    bool requiresGrad = false;
+};
+
+struct PatternEntry {
+    std::string name;
+    std::string source;                 // "builtin:rms_norm", "patterns.json:3", "C++ API"
+    PatternPtr pattern;                 // stage 1: the generic pattern the anchors are matched with
+    PatternPtr specificPattern;         // stage 2 (register_replacement); nullptr for a plain pattern entry
+    std::vector<std::string> argnames;  // search graph inputs, in order (normalize_args)
+    std::vector<ExampleInput> exampleInputs;
+    ExtraCheck extraCheck;              // the user's check, run on the specific match; empty = _return_true
+    std::string extraCheckSource;       // shown to the user
+    bool extraCheckEvaluated = true;    // false when only the source is known (a JSON file's Python check)
+    bool torchairStreamCheck = true;    // TorchAir's _check_pattern_stream before the user's check
+    std::shared_ptr<const Graph> searchGraph;
+    std::shared_ptr<const Graph> replaceGraph;
+};
+
+using PatternEntryPtr = std::shared_ptr<const PatternEntry>;
+
+} // namespace fxs

@@ -1,0 +1,36 @@
+#pragma once
+// The registered patterns, ordered as Inductor's PatternMatcherPass: indexed by the root's (op, target) with
+// overload packets expanded (one slot per overload), registration order within a slot, prepend=True first.
+
+#include "pattern_entry.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace fxs {
+
+class PatternRegistry
+{
+public:
+    // PatternEntry.register(pass_dicts, prepend): under every target of the root pattern.
+    // Fails for a pattern without a call at its root or one deeper than kMaxPatternDepth.
+    Status add(PatternEntryPtr entry, bool prepend = false);
+
+    // Every entry once, in the order registered (prepended entries first).
+    const std::vector<PatternEntryPtr> &entries() const { return m_entries; }
+    // The entries tried at a node with this op and (canonical) target, in the order Inductor tries them.
+    const std::vector<PatternEntryPtr> *entriesFor(OpKind op, const std::string &target) const;
+    bool empty() const { return m_entries.empty(); }
+    const PatternEntry *find(std::string_view name) const;
+
+    // PM-main's duplicate key: the pretty-printed pattern plus the search graph. Returns the earlier entry's name.
+    std::optional<std::string> duplicateOf(const PatternEntry &entry) const;
+
+private:
+    static std::string key(OpKind op, const std::string &target);
+    std::vector<PatternEntryPtr> m_entries;
+    std::unordered_map<std::string, std::vector<PatternEntryPtr>> m_index;
+};
+
+} // namespace fxs
