@@ -1,5 +1,7 @@
 #include "export_json_parser.h"
 
+#include "../util/text.h"
+
 #include "../util/json.h"
 #include "../util/json_locator.h"
 #include "../util/text_position.h"
@@ -74,23 +76,9 @@ const char *enumName(const std::pair<int, const char *> (&table)[N], const Json 
     return nullptr;
 }
 
-bool startsWith(std::string_view s, std::string_view prefix)
-{
-    return s.substr(0, prefix.size()) == prefix;
-}
-
 bool endsWith(std::string_view s, std::string_view suffix)
 {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
-        s.remove_suffix(1);
-    return s;
 }
 
 // "a string \"abc\"", "an array", ... for "expected X, found Y" messages.

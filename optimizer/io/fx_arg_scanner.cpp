@@ -1,5 +1,7 @@
 #include "fx_arg_scanner.h"
 
+#include "../util/text.h"
+
 #include "../ir/tensor_meta.h"
 
 #include <charconv>
@@ -10,24 +12,9 @@ namespace fxs {
 
 namespace {
 
-bool isIdentStart(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-bool isIdentChar(char c)
-{
-    return isIdentStart(c) || (c >= '0' && c <= '9');
-}
-
 bool isDigit(char c)
 {
     return c >= '0' && c <= '9';
-}
-
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
 }
 
 const char *const kLayouts[] = {"torch.strided", "torch.sparse_coo", "torch.sparse_csr", "torch.sparse_csc",
@@ -69,7 +56,7 @@ FxArgScanner::FxArgScanner(std::string_view text, Syntax syntax, Resolver resolv
 
 void FxArgScanner::skipSpaces()
 {
-    while (m_pos < m_text.size() && isSpace(m_text[m_pos]))
+    while (m_pos < m_text.size() && isBlank(m_text[m_pos]))
         ++m_pos;
 }
 
@@ -364,7 +351,7 @@ bool FxArgScanner::scanSymExpr(Argument &out)
     size_t lastSolid = start;
     while (i < m_text.size()) {
         char c = m_text[i];
-        if (isSpace(c)) {
+        if (isBlank(c)) {
             ++i;
             continue;
         }
@@ -431,7 +418,7 @@ bool FxArgScanner::scanSymExpr(Argument &out)
     if (!callParens.empty() || !sawSymbol)
         return false;
     std::string_view expr = m_text.substr(start, lastSolid - start);
-    while (!expr.empty() && isSpace(expr.back()))
+    while (!expr.empty() && isBlank(expr.back()))
         expr.remove_suffix(1);
     if (expr.empty() || (!sawOperator && !isSymbolName(expr) && expr.front() != '('))
         return false;
@@ -510,7 +497,7 @@ bool FxArgScanner::scanAnnotation(std::string_view &out)
         }
     }
     size_t end = i;
-    while (end > start && isSpace(m_text[end - 1]))
+    while (end > start && isBlank(m_text[end - 1]))
         --end;
     if (end == start)
         return fail(start, "an annotation");
@@ -533,7 +520,7 @@ bool FxArgScanner::parseDictKey(std::string &key)
         ++m_pos;
     }
     size_t end = m_pos;
-    while (end > start && isSpace(m_text[end - 1]))
+    while (end > start && isBlank(m_text[end - 1]))
         --end;
     if (end == start)
         return fail(start, "a dict key");

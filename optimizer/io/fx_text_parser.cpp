@@ -1,5 +1,7 @@
 #include "fx_text_parser.h"
 
+#include "../util/text.h"
+
 #include "format.h"
 #include "fx_arg_scanner.h"
 
@@ -10,30 +12,11 @@ namespace fxs {
 
 namespace {
 
-bool isBlank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
-bool isIdentChar(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 size_t skipBlanks(std::string_view s, size_t pos)
 {
     while (pos < s.size() && isBlank(s[pos]))
         ++pos;
     return pos;
-}
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && isBlank(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && isBlank(s.back()))
-        s.remove_suffix(1);
-    return s;
 }
 
 bool startsWithWord(std::string_view s, size_t pos, std::string_view word)

@@ -1,5 +1,7 @@
 #include "readable_parser.h"
 
+#include "../util/text.h"
+
 #include "../util/progress.h"
 
 #include "format.h"
@@ -18,20 +20,6 @@ namespace {
 using namespace std::string_view_literals;
 
 constexpr int kMaxClassNesting = 64;
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
-
-bool startsWith(std::string_view s, std::string_view prefix)
-{
-    return s.substr(0, prefix.size()) == prefix;
-}
 
 bool endsWith(std::string_view s, std::string_view suffix)
 {

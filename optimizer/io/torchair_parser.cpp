@@ -1,5 +1,7 @@
 #include "torchair_parser.h"
 
+#include "../util/text.h"
+
 #include "format.h"
 #include "fx_arg_scanner.h"
 
@@ -9,25 +11,6 @@
 namespace fxs {
 
 namespace {
-
-bool isBlank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
-bool isIdentChar(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && isBlank(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && isBlank(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
 
 // GE's DataType enum (torchair/ge/_ge_graph.py DataType) to torch dtype names.
 std::string dtypeFromGe(int64_t ge)

@@ -1,20 +1,13 @@
 #include "op_schema.h"
 
+#include "../util/text.h"
+
 #include <cctype>
 #include <cstdlib>
 
 namespace fxs {
 
 namespace {
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return s;
-}
 
 // Splits on commas that are not inside brackets or quotes.
 std::vector<std::string_view> splitTopLevel(std::string_view s)

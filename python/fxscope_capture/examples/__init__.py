@@ -1,0 +1,1 @@
+"""Example programs captured by fxscope_capture's demo, tests and README."""

@@ -1,0 +1,155 @@
+"""torch.ops.npu.* for machines without torch_npu, so that pattern files written for TorchAir trace anywhere.
+
+Each op is defined with torch_npu's schema (the `NB: npu::...` lines of TorchAir's GE converters) and a reference
+implementation in aten ops, registered under CompositeExplicitAutograd: make_fx records the npu op itself as one
+opaque call_function node with its qualified name (torch.ops.npu.npu_rms_norm.default), exactly as in a graph
+traced with torch_npu, and the implementation only supplies output shapes, dtypes and plausible values.
+
+Ops are defined once per process, and only when torch_npu is not importable (export_patterns checks). More ops:
+register_npu_op("npu_foo(Tensor self) -> Tensor", impl).
+"""
+
+import torch
+
+_LIBRARY = None
+_DEFINED = {}
+
+# ScalarType numbers as TorchAir patterns pass them (scalar_workaround={"dtype": 1}).
+_SCALAR_TYPES = {0: torch.uint8, 1: torch.int8, 2: torch.int16, 3: torch.int32, 4: torch.int64, 5: torch.float16,
+                 6: torch.float32, 7: torch.float64, 11: torch.bool, 12: torch.int8, 15: torch.bfloat16}
+
+
+def _dtype(d):
+    return d if isinstance(d, torch.dtype) else _SCALAR_TYPES.get(int(d), torch.int8)
+
+
+def _rms(x, gamma, epsilon):
+    dims = tuple(range(x.dim() - gamma.dim(), x.dim()))
+    xf = x.float()
+    rstd = torch.rsqrt(xf.pow(2).mean(dims, keepdim=True) + epsilon)
+    return (xf * rstd * gamma.float()).to(x.dtype), rstd
+
+
+def _rms_norm(self, gamma, epsilon=1e-6):
+    return _rms(self, gamma, epsilon)
+
+
+def _add_rms_norm(x1, x2, gamma, epsilon=1e-6):
+    x = x1 + x2
+    y, rstd = _rms(x, gamma, epsilon)
+    return y, rstd, x
+
+
+def _add_rms_norm_cast(x1, x2, gamma, epsilon=1e-6):
+    x = x1 + x2
+    y, rstd = _rms(x, gamma, epsilon)
+    return y.float(), y, rstd, x
+
+
+def _quant(y, scales, zero_points, dtype, div_mode=True):
+    q = y.float() / scales.float() if div_mode else y.float() * scales.float()
+    if zero_points is not None:
+        q = q + zero_points.float()
+    info = torch.iinfo(dtype) if not dtype.is_floating_point else None
+    q = torch.round(q)
+    if info is not None:
+        q = q.clamp(info.min, info.max)
+    return q.to(dtype)
+
+
+def _quantize(self, scales, zero_points, dtype, axis=1, div_mode=True):
+    return _quant(self, scales, zero_points, _dtype(dtype), div_mode)
+
+
+def _add_rms_norm_quant(x1, x2, gamma, scales1, zero_points1=None, scales2=None, zero_points2=None, axis=-1,
+                        epsilon=1e-6, div_mode=True):
+    y, _, x = _add_rms_norm(x1, x2, gamma, epsilon)
+    y1 = _quant(y, scales1, zero_points1, torch.int8, div_mode)
+    y2 = _quant(y, scales2, zero_points2, torch.int8, div_mode) if scales2 is not None else torch.empty(
+        [1], dtype=torch.int8, device=x.device)
+    return y1, y2, x
+
+
+def _swiglu(self, dim=-1):
+    a, b = self.chunk(2, dim=dim)
+    return torch.nn.functional.silu(a) * b
+
+
+def _rotary_mul(self, r1, r2, rotary_mode="half"):
+    if rotary_mode == "interleave":
+        x1, x2 = self[..., ::2], self[..., 1::2]
+        rotated = torch.stack((-x2, x1), dim=-1).flatten(-2)
+    else:
+        x1, x2 = self.chunk(2, dim=-1)
+        rotated = torch.cat((-x2, x1), dim=-1)
+    return self * r1 + rotated * r2
+
+
+def _dtype_cast(self, dtype):
+    return self.to(_dtype(dtype))
+
+
+KNOWN_OPS = {
+    "npu_rms_norm": ("npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)", _rms_norm),
+    "npu_add_rms_norm": ("npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
+                         "-> (Tensor, Tensor, Tensor)", _add_rms_norm),
+    "npu_add_rms_norm_cast": ("npu_add_rms_norm_cast(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
+                              "-> (Tensor, Tensor, Tensor, Tensor)", _add_rms_norm_cast),
+    "npu_quantize": ("npu_quantize(Tensor self, Tensor scales, Tensor? zero_points, ScalarType dtype, int axis=1, "
+                     "bool div_mode=True) -> Tensor", _quantize),
+    "npu_add_rms_norm_quant": ("npu_add_rms_norm_quant(Tensor x1, Tensor x2, Tensor gamma, Tensor scales1, "
+                               "Tensor? zero_points1=None, Tensor? scales2=None, Tensor? zero_points2=None, "
+                               "int axis=-1, float epsilon=1e-06, bool div_mode=True) -> (Tensor, Tensor, Tensor)",
+                               _add_rms_norm_quant),
+    "npu_swiglu": ("npu_swiglu(Tensor self, int dim=-1) -> Tensor", _swiglu),
+    "npu_rotary_mul": ("npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode='half') -> Tensor",
+                       _rotary_mul),
+    "npu_dtype_cast": ("npu_dtype_cast(Tensor self, ScalarType dtype) -> Tensor", _dtype_cast),
+}
+
+
+def _library():
+    global _LIBRARY
+    if _LIBRARY is None:
+        try:
+            _LIBRARY = torch.library.Library("npu", "FRAGMENT")  # torch >= 2.1: shares the namespace
+        except (RuntimeError, ValueError):
+            _LIBRARY = torch.library.Library("npu", "DEF")
+    return _LIBRARY
+
+
+def _exists(name):
+    try:
+        getattr(torch.ops.npu, name).default
+        return True
+    except (AttributeError, RuntimeError):
+        return False
+
+
+def register_npu_op(schema, impl):
+    """Defines torch.ops.npu.<name> from a schema string and an implementation in aten ops (used for shapes and
+    dtypes while tracing). Returns the op packet; an op torch_npu (or an earlier call) defined is kept as it is."""
+    name = schema.split("(", 1)[0].strip()
+    if name not in _DEFINED and not _exists(name):
+        lib = _library()
+        lib.define(schema)
+        lib.impl(name, impl, "CompositeExplicitAutograd")
+        _DEFINED[name] = schema
+    return getattr(torch.ops.npu, name)
+
+
+def npu_op(name):
+    """torch.ops.npu.<name>, defining it from KNOWN_OPS when needed; AttributeError for an unknown op."""
+    if name in KNOWN_OPS:
+        return register_npu_op(*KNOWN_OPS[name])
+    if _exists(name):
+        return getattr(torch.ops.npu, name)
+    raise AttributeError(
+        f"torch_npu.{name} is not available: torch_npu is not installed and fxscope_capture's stand-in knows "
+        f"{', '.join(sorted(KNOWN_OPS))}. Define it before export_patterns runs the file with "
+        f"fxscope_capture.register_npu_op('{name}(Tensor self, ...) -> Tensor', implementation).")
+
+
+def define_known_ops():
+    for name in KNOWN_OPS:
+        npu_op(name)
