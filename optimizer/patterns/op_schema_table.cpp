@@ -1,5 +1,9 @@
 #include "op_schema_table.h"
 
+#include "../runtime/runtime_library.h"
+
+#include <cstdlib>
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -35,9 +39,57 @@ bool OpSchemaTable::add(std::string_view schemaText)
 const OpSchema *OpSchemaTable::find(std::string_view target) const
 {
     std::string key = canonicalTarget(target);
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        auto it = m_byTarget.find(key);
+        if (it != m_byTarget.end())
+            return it->second.get();
+        if (m_libTorchTried)
+            return nullptr;
+    }
+    // Only aten-like namespaces can be in LibTorch; odd targets (operator.add) must not trigger the load.
+    if (key.find('.') == std::string::npos || key.rfind("operator.", 0) == 0 || key.rfind("builtins.", 0) == 0)
+        return nullptr;
+    const_cast<OpSchemaTable *>(this)->addLibTorchSchemas();
     std::lock_guard<std::mutex> lock(m_mutex);
     auto it = m_byTarget.find(key);
     return it == m_byTarget.end() ? nullptr : it->second.get();
+}
+
+Result<size_t> OpSchemaTable::addLibTorchSchemas()
+{
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (m_libTorchTried)
+            return size_t(0);
+        m_libTorchTried = true;
+    }
+    if (std::getenv("FXSCOPE_NO_LIBTORCH"))
+        return Error{{}, 0, 0, "LibTorch schemas disabled by FXSCOPE_NO_LIBTORCH"};
+    auto schemas = runtimeOpSchemas();
+    if (!schemas) {
+        spdlog::info("operator schemas from the built-in table only: {}", schemas.error().message);
+        return schemas.error();
+    }
+    size_t added = 0;
+    size_t unreadable = 0;
+    for (const std::string &text : schemas.value()) {
+        auto schema = OpSchema::parse(text);
+        if (!schema) {
+            ++unreadable;
+            continue;
+        }
+        std::lock_guard<std::mutex> lock(m_mutex);
+        std::string target = schema->target();
+        if (m_byTarget.count(target))
+            continue;
+        auto &packet = m_packets[schema->packet()];
+        packet.push_back(target);
+        m_byTarget[target] = std::make_unique<OpSchema>(std::move(schema.value()));
+        ++added;
+    }
+    spdlog::debug("added {} operator schemas from LibTorch ({} unreadable)", added, unreadable);
+    return added;
 }
 
 std::vector<std::string> OpSchemaTable::overloads(std::string_view packet) const

@@ -4,6 +4,7 @@
 // patterns and the public torch_npu fusion op signatures); LibTorch's registry can add more through add().
 
 #include "op_schema.h"
+#include "../util/result.h"
 
 #include <memory>
 #include <mutex>
@@ -22,14 +23,19 @@ public:
 
     // Adds or replaces the schema of its target. Returns false when text does not parse.
     bool add(std::string_view schemaText);
-    // By target in any spelling canonicalTarget accepts; nullptr when unknown.
+    // By target in any spelling canonicalTarget accepts; nullptr when unknown. The first miss asks
+    // LibTorch's registry (addLibTorchSchemas), so ops outside the built-in table are found too.
     const OpSchema *find(std::string_view target) const;
+    // Adds every schema LibTorch's dispatcher knows that the table lacks (built-ins win), loading the
+    // runtime module on first use. Returns how many were added; tried once per process.
+    Result<size_t> addLibTorchSchemas();
     // The targets of every known overload of a packet ("aten.add"), in the order they were added.
     std::vector<std::string> overloads(std::string_view packet) const;
     size_t size() const;
 
 private:
     mutable std::mutex m_mutex;
+    bool m_libTorchTried = false;
     std::unordered_map<std::string, std::unique_ptr<OpSchema>> m_byTarget;
     std::unordered_map<std::string, std::vector<std::string>> m_packets;
 };

@@ -2,6 +2,7 @@
 
 // The only translation unit family that includes torch headers (DESIGN.md: runtime/ alone).
 #include <ATen/Context.h>
+#include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/core/DeviceType.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <torch/version.h>
@@ -41,6 +42,20 @@ std::vector<DeviceInfo> discoverDevices()
             devices.push_back({backend + ":" + std::to_string(i), backend, true, {}});
     }
     return devices;
+}
+
+std::string registeredOpSchemas()
+{
+    std::string out;
+    auto &dispatcher = c10::Dispatcher::singleton();
+    for (const auto &name : dispatcher.getAllOpNames()) {
+        auto handle = dispatcher.findSchema(name);
+        if (!handle || !handle->hasSchema())
+            continue;
+        out += c10::toString(handle->schema());
+        out += '\n';
+    }
+    return out;
 }
 
 } // namespace fxs

@@ -17,5 +17,7 @@ struct DeviceInfo {
 std::string libtorchVersion();
 // CPU always; then every other device type with a registered backend and its device count.
 std::vector<DeviceInfo> discoverDevices();
+// The schema of every operator in LibTorch's dispatcher, one per line ("aten::add.Tensor(Tensor self, ...) -> Tensor").
+std::string registeredOpSchemas();
 
 } // namespace fxs

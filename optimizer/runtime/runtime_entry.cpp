@@ -17,3 +17,11 @@ extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_de
     text = fxs::Json::object({{"libtorch", fxs::libtorchVersion()}, {"devices", std::move(devices)}}).dump();
     return text.c_str();
 }
+
+// Every operator schema LibTorch has registered (aten, prims, and any loaded plugin's ops such as
+// torch_npu's), one per line, in the text form native_functions.yaml uses.
+extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_op_schemas()
+{
+    static std::string text = fxs::registeredOpSchemas();
+    return text.c_str();
+}

@@ -61,4 +61,26 @@ Result<RuntimeDevices> runtimeDevices()
     return out;
 }
 
+Result<std::vector<std::string>> runtimeOpSchemas()
+{
+    auto handle = runtimeHandle();
+    if (!handle)
+        return handle.error();
+    using SchemasText = const char *(*)();
+    auto call = reinterpret_cast<SchemasText>(dlsym(handle.value(), "fxscope_runtime_op_schemas"));
+    if (!call)
+        return Error{{}, 0, 0, "the LibTorch runtime lacks fxscope_runtime_op_schemas"};
+    std::vector<std::string> schemas;
+    std::string_view text = call();
+    for (size_t start = 0; start < text.size();) {
+        size_t end = text.find('\n', start);
+        if (end == std::string_view::npos)
+            end = text.size();
+        if (end > start)
+            schemas.emplace_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return schemas;
+}
+
 } // namespace fxs

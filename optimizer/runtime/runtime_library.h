@@ -17,5 +17,7 @@ struct RuntimeDevices {
 
 // Loads libfxscope_runtime.so from beside the executable (or FXSCOPE_RUNTIME_LIBRARY) and lists devices.
 Result<RuntimeDevices> runtimeDevices();
+// Every operator schema registered in LibTorch, as schema text lines.
+Result<std::vector<std::string>> runtimeOpSchemas();
 
 } // namespace fxs
