@@ -25,7 +25,7 @@ commands:
   convert  GRAPH -o OUT.{json,py,dot,svg,png} [--graph NAME|INDEX]
   devices  [--json]                                 LibTorch version and the devices graphs can run on
   patterns PATTERN_FILE... [--json]                 the patterns a file registers, in the order they are tried
-  match    GRAPH --patterns FILE... [--pattern NAME] [--json]
+  match    GRAPH --patterns FILE... [--pattern NAME] [--subgraph] [--json]
                                                     every candidate match, its verdict, stage and reasons
 
 GRAPH is any FX dump: print(gm.graph) text, print_readable/TORCH_LOGS code, a TORCH_TRACE log,

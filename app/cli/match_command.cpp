@@ -4,6 +4,7 @@
 #include "graph_selection.h"
 #include "io/loader.h"
 #include "match/matcher.h"
+#include "match/subgraph_matcher.h"
 #include "patterns/pattern_file.h"
 
 #include <chrono>
@@ -30,15 +31,75 @@ void printTable(const MatchReport &report, double ms)
             continue;
         std::printf("  %-24s %-9s %-16s %s\n", "anchor", "verdict", "stage", "reason");
         for (const auto &c : p.candidates) {
-            std::string reason = c.reasons.empty() ? std::string() : c.reasons.front();
+            const std::vector<std::string> reasons = c.reasonTexts();
+            std::string reason = reasons.empty() ? std::string() : reasons.front();
             std::printf("  %-24s %-9s %-16s %s\n", c.anchor.c_str(), c.accepted ? "ACCEPTED" : "rejected",
                         matchStageName(c.stage), reason.c_str());
-            for (size_t i = 1; i < c.reasons.size(); ++i)
-                std::printf("  %-24s %-9s %-16s %s\n", "", "", "", c.reasons[i].c_str());
+            for (size_t i = 1; i < reasons.size(); ++i)
+                std::printf("  %-24s %-9s %-16s %s\n", "", "", "", reasons[i].c_str());
         }
         std::printf("\n");
     }
     std::fprintf(stderr, "%zu nodes, %zu anchors, matched in %.2f ms\n", report.graphNodes, report.anchorsVisited, ms);
+}
+
+// --subgraph: each pattern's search graph through torch.fx's SubgraphMatcher as replace_pattern uses it
+// (match_output=False, match_placeholder=False, remove_overlapping_matches=True), same JSON contract.
+int runSubgraph(const PatternRegistry &registry, const std::string &only, const NamedGraph &named, bool json)
+{
+    Json patterns = Json::array();
+    double totalMs = 0;
+    for (const auto &e : registry.entries()) {
+        if ((!only.empty() && e->name != only) || !e->searchGraph)
+            continue;
+        auto matcher = SubgraphMatcher::create(*e->searchGraph);
+        if (!matcher) {
+            std::fprintf(stderr, "%s: %s\n", e->name.c_str(), matcher.error().message.c_str());
+            return BadInput;
+        }
+        auto start = std::chrono::steady_clock::now();
+        auto result = matcher.value()->match(*named.graph);
+        totalMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (!result) {
+            std::fprintf(stderr, "%s\n", result.error().toString().c_str());
+            return RuntimeFailure;
+        }
+        SubgraphReport &report = result->report;
+        report.name = e->name;
+        report.source = e->source;
+        if (json) {
+            patterns.push(report.toJson());
+            continue;
+        }
+        std::map<std::string, size_t> byStage;
+        for (const auto &c : report.candidates)
+            ++byStage[subgraphStageName(c.stage)];
+        std::printf("%s  (%s, subgraph): %zu candidates, %zu accepted", report.name.c_str(), report.source.c_str(),
+                    report.candidates.size(), report.acceptedCount());
+        for (const auto &kv : byStage)
+            if (kv.first != std::string("accepted"))
+                std::printf(", %zu %s", kv.second, kv.first.c_str());
+        std::printf("\n");
+        for (const auto &c : report.candidates) {
+            auto reasons = c.reasons();
+            for (size_t i = 0; i < reasons.size(); ++i)
+                std::printf("  %-24s %-9s %-10s %s\n", i ? "" : c.anchorText().c_str(),
+                            i ? "" : (c.accepted ? "ACCEPTED" : "rejected"), i ? "" : subgraphStageName(c.stage),
+                            reasons[i].c_str());
+        }
+        std::printf("\n");
+    }
+    if (json) {
+        Json root = Json::object({{"graph", named.name},
+                                  {"graph_nodes", named.graph->size()},
+                                  {"matcher", "subgraph"},
+                                  {"patterns", std::move(patterns)},
+                                  {"match_ms", totalMs}});
+        std::printf("%s\n", root.dump(1).c_str());
+    } else {
+        std::fprintf(stderr, "%zu nodes, matched in %.2f ms\n", named.graph->size(), totalMs);
+    }
+    return Success;
 }
 
 } // namespace
@@ -46,9 +107,11 @@ void printTable(const MatchReport &report, double ms)
 int runMatch(const std::vector<std::string> &args)
 {
     CommandLine cmd;
-    const char *usage = "usage: fxscope-cli match GRAPH --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--json]\n"
-                        "FILE is a JSON pattern file, 'builtin' or 'builtin:NAME'\n";
-    if (auto err = cmd.parse(args, {"--patterns", "--pattern", "--graph"}, {"--json"}); err
+    const char *usage = "usage: fxscope-cli match GRAPH --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--subgraph] "
+                        "[--json]\n"
+                        "FILE is a JSON pattern file, 'builtin' or 'builtin:NAME'; --subgraph matches each search graph "
+                        "with torch.fx's SubgraphMatcher instead of the Inductor pattern matcher\n";
+    if (auto err = cmd.parse(args, {"--patterns", "--pattern", "--graph"}, {"--json", "--subgraph"}); err
         || cmd.positional().empty() || cmd.values("--patterns").empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;
@@ -85,6 +148,8 @@ int runMatch(const std::vector<std::string> &args)
         std::fprintf(stderr, "%s\n", error.c_str());
         return UsageError;
     }
+    if (cmd.flag("--subgraph"))
+        return runSubgraph(registry, options.onlyPattern, *named, cmd.flag("--json"));
     auto start = std::chrono::steady_clock::now();
     auto report = Matcher(registry).run(*named->graph, options);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

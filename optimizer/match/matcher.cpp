@@ -35,15 +35,6 @@ void fillFromMatch(Verdict &v, const Match &m)
         v.bindings.push_back({kv.first, valueText(kv.second)});
 }
 
-std::string failureReason(const MatchFailure &f)
-{
-    std::string path;
-    for (const auto &p : f.path)
-        path += (path.empty() ? "" : " → ") + p;
-    std::string where = path.empty() ? std::string() : " (path: " + path + ")";
-    return f.code + ": " + f.reason + where;
-}
-
 // Checks of register_replacement's check_fn before the specific match: every argname bound, and no integer
 // input where the example input requires grad (check_fn returns False there).
 bool retraceInputs(const PatternEntry &entry, const Match &m, std::vector<std::string> &reasons)
@@ -122,8 +113,12 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
     // Anchors: collected once, visited in reverse graph order.
     std::vector<Node *> anchors;
     std::vector<std::string> targets(graph.size());
+    std::unordered_map<std::string_view, std::string> canonical; // once per distinct target text
     for (const auto &n : graph.nodes()) {
-        targets[n->index()] = canonicalTarget(n->target());
+        auto [it, added] = canonical.emplace(n->target(), std::string());
+        if (added)
+            it->second = canonicalTarget(n->target());
+        targets[n->index()] = it->second;
         if (n->op() == OpKind::CallFunction || n->op() == OpKind::CallMethod)
             if (m_registry.entriesFor(n->op(), targets[n->index()]))
                 anchors.push_back(n.get());
@@ -165,8 +160,7 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
             // Stage 1: the generic pattern.
             MatchResult generic = matcher.match(*entry.pattern, anchor);
             if (!generic.ok) {
-                v.stage = MatchStage::Generic;
-                v.reasons.push_back(failureReason(generic.failure));
+                v.stage = MatchStage::Generic; // its reason is rendered from `failure` when shown
                 v.externalUsers = generic.failure.externalUsers;
                 v.failure = std::move(generic.failure);
                 record(std::move(v));
@@ -243,7 +237,6 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
                 MatchResult specific = output ? matcher.match(*entry.specificPattern, output) : MatchResult{};
                 if (!specific.ok) {
                     v.stage = MatchStage::Specific;
-                    v.reasons.push_back("specific pattern (real literals): " + failureReason(specific.failure));
                     v.externalUsers = specific.failure.externalUsers;
                     v.failure = std::move(specific.failure);
                     record(std::move(v));

@@ -121,8 +121,8 @@ struct Binding {
 class Context
 {
 public:
-    Context(const OpSchemaTable &schemas, std::vector<const PatternExpr *> outputs)
-        : m_schemas(schemas), m_outputs(std::move(outputs))
+    Context(const OpSchemaTable &schemas, std::vector<const PatternExpr *> outputs, PatternMatcher::ReprCache &reprs)
+        : m_schemas(schemas), m_outputs(std::move(outputs)), m_reprs(reprs)
     {
     }
 
@@ -152,7 +152,7 @@ private:
         r.failure.code = std::move(code);
         r.failure.message = std::move(message);
         r.failure.reason = std::move(reason);
-        r.failure.patternNode = p.repr(120);
+        r.failure.patternNode = m_reprs.get(p).first;
         r.failure.graphNode = graphNode;
         r.failure.expected = std::move(expected);
         r.failure.actual = std::move(actual);
@@ -160,8 +160,11 @@ private:
         return r;
     }
 
+    const std::string &fullRepr(const PatternExpr &p) { return m_reprs.get(p).second; }
+
     const OpSchemaTable &m_schemas;
     std::vector<const PatternExpr *> m_outputs;
+    PatternMatcher::ReprCache &m_reprs;
 };
 
 // Match.extend: merge, failing (raised, as in Inductor) when one kwarg name is bound to two values.
@@ -397,13 +400,13 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
 {
     const std::string fnsText = p.fns.size() == 1 ? p.fns[0] : "one of " + joinNames(p.fns);
     if (!value.isNode())
-        return fail(p, "function_mismatch", "function_mismatch: node=" + valueText(value) + ", pattern=" + p.repr(),
+        return fail(p, "function_mismatch", "function_mismatch: node=" + valueText(value) + ", pattern=" + fullRepr(p),
                     "expected a call to " + fnsText + ", found the literal " + valueText(value), valueText(value),
                     fnsText, valueText(value));
     Node *node = value.node();
     std::string target = canonicalTarget(node->target());
     // Built only on failure: the repr is the expensive part of a rejection.
-    auto mismatchText = [&] { return "function_mismatch: node=" + node->name() + ", pattern=" + p.repr(); };
+    auto mismatchText = [&] { return "function_mismatch: node=" + node->name() + ", pattern=" + fullRepr(p); };
     if (node->op() != p.op || !p.matchesTarget(target))
         return fail(p, "function_mismatch", mismatchText(),
                     "expected " + std::string(opKindName(p.op)) + " " + fnsText + ", found " + opKindName(node->op())
@@ -417,7 +420,7 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
                     std::to_string(node->args().size()) + " positional args");
     bool isOutput = std::find(m_outputs.begin(), m_outputs.end(), &p) != m_outputs.end();
     if (!isOutput && p.users != PatternExpr::kMultiple && int(node->users().size()) != p.users) {
-        MatchResult r = fail(p, "multiple_users", "multiple_users " + p.repr(), {}, node->name(),
+        MatchResult r = fail(p, "multiple_users", "multiple_users " + fullRepr(p), {}, node->name(),
                              std::to_string(p.users) + " user" + (p.users == 1 ? "" : "s"),
                              std::to_string(node->users().size()) + " users");
         Node *parent = parents.empty() ? nullptr : parents.back();
@@ -526,7 +529,7 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
                 return c;
             MatchFailure raised;
             if (!extend(r.match, std::move(c.match), raised)) {
-                raised.patternNode = p.repr(120);
+                raised.patternNode = m_reprs.get(p).first;
                 raised.graphNode = node->name();
                 raised.path = path;
                 MatchResult f;
@@ -568,7 +571,7 @@ MatchResult Context::matchListOf(const PatternExpr &p, const Argument &value)
     auto seed = multiUserBindings();
     bool matched = false;
     for (size_t i = 0; i < value.items().size(); ++i) {
-        Context child(m_schemas, m_outputs);
+        Context child(m_schemas, m_outputs, m_reprs);
         child.memo = seed;
         child.path = path;
         child.path.push_back("[" + std::to_string(i) + "] " + valueText(value.items()[i]));
@@ -631,7 +634,7 @@ MatchResult Context::matchFromAnchors(const PatternExpr &p)
     auto prior = memo;
     std::set<Node *> searched;
     MatchResult last = fail(p, "no anchor found", "no anchor found",
-                            "no user of an already matched node is a candidate for " + p.repr(120));
+                            "no user of an already matched node is a candidate for " + m_reprs.get(p).first);
     for (Node *node : findAnchorNodes(p, searched)) {
         last = match(p, Argument::ofNode(node));
         if (last.ok || last.failure.raised)
@@ -675,7 +678,7 @@ MatchResult Context::matchRepeated(const PatternExpr &p, const Argument &value)
     if (value.isNode())
         searched.insert(value.node());
     for (Node *anchor : findAnchorNodes(inner, searched)) {
-        Context fresh(m_schemas, {&p});
+        Context fresh(m_schemas, {&p}, m_reprs);
         fresh.path = path;
         fresh.path.push_back("repeat " + anchor->name());
         MatchResult c = fresh.match(inner, Argument::ofNode(anchor));
@@ -695,6 +698,14 @@ MatchResult Context::matchRepeated(const PatternExpr &p, const Argument &value)
 
 } // namespace
 
+const std::pair<std::string, std::string> &PatternMatcher::ReprCache::get(const PatternExpr &p)
+{
+    auto it = map.find(&p);
+    if (it == map.end())
+        it = map.emplace(&p, std::make_pair(p.repr(120), p.repr())).first;
+    return it->second;
+}
+
 MatchResult PatternMatcher::match(const PatternExpr &pattern, Node *node) const
 {
     std::vector<const PatternExpr *> outputs;
@@ -703,7 +714,7 @@ MatchResult PatternMatcher::match(const PatternExpr &pattern, Node *node) const
             outputs.push_back(c.get());
     else
         outputs.push_back(&pattern);
-    Context ctx(m_schemas, outputs);
+    Context ctx(m_schemas, outputs, m_reprs);
     ctx.path.push_back(node->name());
     MatchResult r = ctx.match(pattern, Argument::ofNode(node));
     if (r.ok)

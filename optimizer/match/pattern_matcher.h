@@ -22,10 +22,19 @@ public:
     explicit PatternMatcher(const OpSchemaTable &schemas = OpSchemaTable::instance()) : m_schemas(schemas) { }
 
     // PatternExpr.match(node): a fresh context whose outputs are the pattern (or a MultiOutput's outputs).
+    // Not for concurrent calls on one instance: it caches pattern reprs (give each thread its own matcher).
     MatchResult match(const PatternExpr &pattern, Node *node) const;
+
+    // repr(120) and repr() of pattern nodes, computed once per matcher: a failure's text names its pattern node,
+    // and re-printing the pattern for each of thousands of rejected anchors dominated the matcher's time.
+    struct ReprCache {
+        std::unordered_map<const PatternExpr *, std::pair<std::string, std::string>> map;
+        const std::pair<std::string, std::string> &get(const PatternExpr &p);
+    };
 
 private:
     const OpSchemaTable &m_schemas;
+    mutable ReprCache m_reprs;
 };
 
 // Python's == on two literals: 1 == 1.0 == True, [1] != (1,), a node never equals a literal.

@@ -37,6 +37,26 @@ Json strings(const std::vector<std::string> &v)
 
 } // namespace
 
+std::string failureReason(const MatchFailure &f)
+{
+    std::string path;
+    for (const auto &p : f.path)
+        path += (path.empty() ? "" : " → ") + p;
+    std::string where = path.empty() ? std::string() : " (path: " + path + ")";
+    return f.code + ": " + f.reason + where;
+}
+
+std::vector<std::string> Verdict::reasonTexts() const
+{
+    std::vector<std::string> out;
+    if (failure && stage == MatchStage::Generic)
+        out.push_back(failureReason(*failure));
+    else if (failure && stage == MatchStage::Specific)
+        out.push_back("specific pattern (real literals): " + failureReason(*failure));
+    out.insert(out.end(), reasons.begin(), reasons.end());
+    return out;
+}
+
 Json Verdict::toJson() const
 {
     Json bindingsJson = Json::object();
@@ -47,7 +67,7 @@ Json Verdict::toJson() const
                            {"bindings", std::move(bindingsJson)},
                            {"accepted", accepted},
                            {"stage", matchStageName(stage)},
-                           {"reasons", strings(reasons)}});
+                           {"reasons", strings(reasonTexts())}});
     if (failure) {
         j.set("failure", Json::object({{"code", failure->code},
                                        {"message", failure->message},

@@ -31,13 +31,19 @@ struct Verdict {
     MatchStage stage = MatchStage::Generic;
     std::vector<std::string> nodes;                          // matched graph nodes, post-order
     std::vector<std::pair<std::string, std::string>> bindings; // KeywordArg name -> node name or literal
-    std::vector<std::string> reasons;
+    std::vector<std::string> reasons;                        // stage reasons added as they are decided
     std::optional<MatchFailure> failure;                     // generic/specific failures
     std::vector<std::string> checkTrace;                     // extra_check's evaluation steps
     std::string overlapWith;                                 // "<pattern> at <anchor>"
     std::vector<std::string> externalUsers;
 
+    // Every reason in words: a generic/specific failure rendered from `failure` (kept structured, so the thousands
+    // of anchors rejected at their first node cost no text until shown), then `reasons`.
+    std::vector<std::string> reasonTexts() const;
     Json toJson() const;
 };
+
+// "code: reason (path: a → b)" for one MatchFailure.
+std::string failureReason(const MatchFailure &failure);
 
 } // namespace fxs
