@@ -4,6 +4,8 @@
 #include "logging.h"
 #include "recent_files.h"
 
+#include "graph_canvas.h"
+#include "node_grouping.h"
 #include "node_list_widget.h"
 
 #include "ir/graph_file.h"
@@ -12,6 +14,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QElapsedTimer>
@@ -71,7 +74,8 @@ QLabel *statusLabel(QWidget *parent, const char *objectName)
 } // namespace
 
 MainWindow::MainWindow(Document *document, QWidget *parent)
-    : QMainWindow(parent), m_document(document), m_nodeList(new NodeListWidget(this)), m_graphRow(new QWidget(this)),
+    : QMainWindow(parent), m_document(document), m_nodeList(new NodeListWidget(this)), m_canvas(new GraphCanvas(this)),
+      m_nodesDock(new QDockWidget(tr("Nodes"), this)), m_graphRow(new QWidget(this)),
       m_graphPicker(new QComboBox(m_graphRow)), m_graphCountLabel(new QLabel(m_graphRow)),
       m_progress(new QWidget(this)), m_progressLabel(new QLabel(m_progress)),
       m_progressBar(new QProgressBar(m_progress)), m_cancelButton(new QToolButton(m_progress)),
@@ -101,12 +105,19 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_graphRow);
-    layout->addWidget(m_nodeList, 1);
+    layout->addWidget(m_canvas, 1);
     setCentralWidget(central);
+
+    m_nodesDock->setObjectName(QStringLiteral("nodesDock"));
+    m_nodesDock->setWidget(m_nodeList);
+    m_nodesDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea | Qt::BottomDockWidgetArea);
+    addDockWidget(Qt::RightDockWidgetArea, m_nodesDock);
+    resizeDocks({m_nodesDock}, {420}, Qt::Horizontal);
 
     createMenus();
     createStatusBar();
     connectDocument();
+    connectViews();
     restoreSettings();
     updateTitle();
     updateStatus();
@@ -130,7 +141,29 @@ void MainWindow::createMenus()
     quit->setMenuRole(QAction::QuitRole);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    QAction *find = view->addAction(tr("&Filter Nodes"), m_nodeList, &NodeListWidget::focusFilter);
+    QAction *fit = view->addAction(tr("&Fit Graph"), m_canvas, &GraphCanvas::fitToView);
+    fit->setObjectName(QStringLiteral("fitAction"));
+    fit->setShortcut(Qt::Key_F);
+    QAction *zoomIn = view->addAction(tr("Zoom &In"), m_canvas, &GraphCanvas::zoomIn);
+    zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::Key_Plus)});
+    QAction *zoomOut = view->addAction(tr("Zoom &Out"), m_canvas, &GraphCanvas::zoomOut);
+    zoomOut->setShortcuts({QKeySequence::ZoomOut, QKeySequence(Qt::Key_Minus)});
+    QAction *actual = view->addAction(tr("&Actual Size"), m_canvas, &GraphCanvas::resetZoom);
+    actual->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    view->addSeparator();
+    QAction *expand = view->addAction(tr("&Expand All Groups"), m_canvas, &GraphCanvas::expandAll);
+    expand->setObjectName(QStringLiteral("expandAllAction"));
+    expand->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    QAction *collapse = view->addAction(tr("&Collapse All Groups"), m_canvas, &GraphCanvas::collapseAll);
+    collapse->setObjectName(QStringLiteral("collapseAllAction"));
+    collapse->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    view->addSeparator();
+    view->addAction(m_nodesDock->toggleViewAction());
+    QAction *find = view->addAction(tr("&Filter Nodes"), this, [this] {
+        m_nodesDock->show();
+        m_nodesDock->raise();
+        m_nodeList->focusFilter();
+    });
     find->setShortcut(QKeySequence::Find);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
@@ -215,6 +248,26 @@ void MainWindow::connectDocument()
         [this](const QString &message) { showError(tr("Graph not found"), message); });
     connect(
         m_graphPicker, qOverload<int>(&QComboBox::currentIndexChanged), m_document, &Document::setCurrentGraphIndex);
+}
+
+void MainWindow::connectViews()
+{
+    // Selection goes both ways; each side's programmatic select does not echo back.
+    connect(m_canvas, &GraphCanvas::nodeSelected, m_nodeList, &NodeListWidget::selectNode);
+    connect(m_nodeList, &NodeListWidget::nodeSelected, m_canvas, &GraphCanvas::selectNode);
+    connect(m_canvas, &GraphCanvas::layoutFinished, this, [this](qint64 ms) {
+        const Grouping *grouping = m_canvas->grouping();
+        QString text = tr("Layout: %L1 nodes shown").arg(m_canvas->visibleNodeCount());
+        if (grouping && !grouping->groups.empty()) {
+            int expanded = 0;
+            for (int g = 0; g < m_canvas->groupCount(); ++g)
+                expanded += m_canvas->isGroupExpanded(g);
+            text += tr(", %L1 of %L2 groups expanded").arg(expanded).arg(grouping->groups.size());
+        }
+        statusBar()->showMessage(tr("%1 (%2 ms)").arg(text).arg(ms), kStatusMessageMs);
+    });
+    connect(m_canvas, &GraphCanvas::layoutFailed, this,
+        [this](const QString &message) { statusBar()->showMessage(tr("Layout failed: %1").arg(message), 0); });
 }
 
 void MainWindow::onLoadStarted(const QString &path)
@@ -303,6 +356,7 @@ void MainWindow::onCurrentGraphChanged(int index)
     QElapsedTimer timer;
     timer.start();
     m_nodeList->setGraph(m_document->currentGraphShared());
+    m_canvas->setGraph(m_document->currentGraphShared());
     updateStatus();
     uiLogger()->debug("graph {} shown in {} ms", index, timer.elapsed());
 }

@@ -1,11 +1,13 @@
 #pragma once
-// The main window: menus, the graph picker, the node list and the status bar. It is the only place
+// The main window: menus, the graph picker, the graph canvas in the centre, the node list in a dock
+// and the status bar. It is the only place
 // that connects the Document's signals to views, and the views' requests back to the Document.
 
 #include <QMainWindow>
 #include <QPointer>
 
 class QComboBox;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QMessageBox;
@@ -17,6 +19,7 @@ class QWidget;
 namespace fxs {
 
 class Document;
+class GraphCanvas;
 class NodeListWidget;
 
 class MainWindow : public QMainWindow {
@@ -28,6 +31,8 @@ public:
 
     Document *document() const { return m_document; }
     NodeListWidget *nodeList() const { return m_nodeList; }
+    GraphCanvas *canvas() const { return m_canvas; }
+    QDockWidget *nodesDock() const { return m_nodesDock; }
     QComboBox *graphPicker() const { return m_graphPicker; }
     // True when the picker is shown: the file holds more than one graph.
     bool isGraphPickerShown() const;
@@ -45,6 +50,7 @@ protected:
 private:
     void createMenus();
     void createStatusBar();
+    void connectViews();
     void connectDocument();
     void restoreSettings();
     void saveSettings() const;
@@ -61,6 +67,8 @@ private:
 
     Document *m_document;
     NodeListWidget *m_nodeList;
+    GraphCanvas *m_canvas;
+    QDockWidget *m_nodesDock;
     QWidget *m_graphRow;
     QComboBox *m_graphPicker;
     QLabel *m_graphCountLabel;

@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QStyle>
@@ -90,6 +91,37 @@ NodeListWidget::NodeListWidget(QWidget *parent)
 
     setFocusProxy(m_table);
     updateCount();
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex &current) {
+            if (m_selecting || !current.isValid())
+                return;
+            Q_EMIT nodeSelected(current.data(NodeTableModel::NodeNameRole).toString());
+        });
+}
+
+bool NodeListWidget::selectNode(const QString &name)
+{
+    const int row = m_model->rowOfNode(name);
+    if (row < 0)
+        return false;
+    QModelIndex index = m_proxy->mapFromSource(m_model->index(row, NodeTableModel::NameColumn));
+    if (!index.isValid()) {
+        m_filter->clear();
+        applyFilter();
+        index = m_proxy->mapFromSource(m_model->index(row, NodeTableModel::NameColumn));
+    }
+    m_selecting = true;
+    m_table->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_selecting = false;
+    m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    return true;
+}
+
+QString NodeListWidget::currentNode() const
+{
+    const QModelIndex current = m_table->currentIndex();
+    return current.isValid() ? current.data(NodeTableModel::NodeNameRole).toString() : QString();
 }
 
 NodeListWidget::~NodeListWidget() = default;

@@ -34,8 +34,17 @@ public:
     QByteArray saveHeaderState() const;
     void restoreHeaderState(const QByteArray &state);
 
+    // Makes `name` the current row and scrolls to it, without emitting nodeSelected. A node hidden by
+    // the filter clears the filter first. False when the graph has no such node.
+    bool selectNode(const QString &name);
+    QString currentNode() const;
+
 public Q_SLOTS:
     void focusFilter();
+
+Q_SIGNALS:
+    // The user made another node the current row.
+    void nodeSelected(const QString &name);
 
 private:
     void applyFilter();
@@ -49,6 +58,7 @@ private:
     QTableView *m_table;
     QTimer *m_filterDelay;
     bool m_headerRestored = false;
+    bool m_selecting = false; // set while selectNode() moves the current row
 };
 
 } // namespace fxs

@@ -1,0 +1,199 @@
+// The graph canvas under the offscreen platform: background layout with stale results dropped,
+// expand/collapse changing what is on screen, selection by click and by name, hover highlights.
+
+#include "canvas_edge_item.h"
+#include "canvas_group_item.h"
+#include "canvas_minimap.h"
+#include "canvas_node_item.h"
+#include "graph_canvas.h"
+#include "node_grouping.h"
+#include "scene_layout.h"
+
+#include "ir/graph.h"
+
+#include <QApplication>
+#include <QGraphicsScene>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace fxs;
+
+namespace {
+
+// x -> op0 -> op1 -> ... -> output, a weight every 10 ops.
+std::shared_ptr<const Graph> chain(size_t count)
+{
+    auto g = std::make_shared<Graph>();
+    Node *previous = g->append(OpKind::Placeholder, "x", "x");
+    for (size_t i = 0; i < count; ++i) {
+        std::vector<Argument> args{Argument::ofNode(previous)};
+        if (i % 10 == 0)
+            args.push_back(Argument::ofNode(g->append(OpKind::Placeholder, "w" + std::to_string(i), "w")));
+        previous = g->append(OpKind::CallFunction, "op" + std::to_string(i), "torch.ops.aten.mul.Tensor", args);
+    }
+    g->append(OpKind::Output, "output", "output", {Argument::tuple({Argument::ofNode(previous)})});
+    return g;
+}
+
+bool waitForLayout(GraphCanvas &canvas)
+{
+    if (!canvas.isLayoutRunning())
+        return true;
+    QSignalSpy finished(&canvas, &GraphCanvas::layoutFinished);
+    return finished.wait(20000) || !canvas.isLayoutRunning();
+}
+
+} // namespace
+
+class TestGraphCanvas : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void smallGraphOpensExpanded()
+    {
+        GraphCanvas canvas;
+        canvas.resize(900, 700);
+        canvas.show();
+        auto graph = chain(20);
+        QSignalSpy started(&canvas, &GraphCanvas::layoutStarted);
+        canvas.setGraph(graph);
+        QCOMPARE(started.count(), 1);
+        QVERIFY(canvas.isLayoutRunning());
+        QVERIFY(waitForLayout(canvas));
+        QVERIFY(canvas.sceneLayout());
+        QCOMPARE(canvas.visibleNodeCount(), int(graph->size()));
+        QCOMPARE(canvas.groupCount(), 0);
+        QVERIFY(canvas.nodeItem(QStringLiteral("op7")));
+        QVERIFY(canvas.minimap()->isVisible());
+    }
+
+    void staleLayoutsAreDropped()
+    {
+        GraphCanvas canvas;
+        canvas.resize(900, 700);
+        QSignalSpy finished(&canvas, &GraphCanvas::layoutFinished);
+        canvas.setGraph(chain(500));
+        auto second = chain(30);
+        canvas.setGraph(second); // supersedes the first request before it finishes
+        QVERIFY(waitForLayout(canvas));
+        QTest::qWait(200); // let the first job's result arrive too, if it was still running
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(canvas.graph(), second.get());
+        QCOMPARE(canvas.visibleNodeCount(), int(second->size()));
+    }
+
+    void expandAndCollapseChangeItems()
+    {
+        GraphCanvas canvas;
+        canvas.resize(900, 700);
+        canvas.show();
+        auto graph = chain(600); // large: opens collapsed
+        canvas.setGraph(graph);
+        QVERIFY(waitForLayout(canvas));
+        const int groups = canvas.groupCount();
+        QVERIFY(groups >= 4);
+        QVERIFY(!canvas.isGroupExpanded(0));
+        const int collapsedBoxes = canvas.boxCount();
+        QCOMPARE(collapsedBoxes, groups + 1); // the groups and the output node
+        QVERIFY(!canvas.nodeItem(QStringLiteral("op0")));
+
+        canvas.setGroupExpanded(1, true);
+        QVERIFY(waitForLayout(canvas));
+        QVERIFY(canvas.isGroupExpanded(1));
+        const int inGroup = int(canvas.grouping()->groups[1].nodes.size());
+        QCOMPARE(canvas.boxCount(), collapsedBoxes + inGroup);
+        QVERIFY(canvas.groupItem(1)->isExpanded());
+
+        canvas.collapseAll();
+        QVERIFY(waitForLayout(canvas));
+        QCOMPARE(canvas.boxCount(), collapsedBoxes);
+
+        canvas.expandAll();
+        QVERIFY(waitForLayout(canvas));
+        QCOMPARE(canvas.visibleNodeCount(), int(graph->size()));
+    }
+
+    void clickSelectsNode()
+    {
+        GraphCanvas canvas;
+        canvas.resize(900, 700);
+        canvas.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+        canvas.setGraph(chain(8));
+        QVERIFY(waitForLayout(canvas));
+        CanvasNodeItem *item = canvas.nodeItem(QStringLiteral("op3"));
+        QVERIFY(item);
+        canvas.centerOn(item);
+        QSignalSpy selected(&canvas, &GraphCanvas::nodeSelected);
+        const QPoint at = canvas.mapFromScene(item->boundingRect().center());
+        QTest::mouseMove(canvas.viewport(), at);
+        QCOMPARE(item->isCurrent(), false);
+        QTest::mouseClick(canvas.viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.first().first().toString(), QStringLiteral("op3"));
+        QVERIFY(item->isCurrent());
+        QCOMPARE(canvas.selectedNode(), QStringLiteral("op3"));
+    }
+
+    void hoverHighlightsNeighbours()
+    {
+        GraphCanvas canvas;
+        canvas.resize(900, 700);
+        canvas.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+        canvas.setGraph(chain(8));
+        QVERIFY(waitForLayout(canvas));
+        CanvasNodeItem *item = canvas.nodeItem(QStringLiteral("op3"));
+        canvas.centerOn(item);
+        // A plain move event: QTest::mouseMove moves the cursor, which offscreen may not report.
+        const QPointF at = canvas.mapFromScene(item->boundingRect().center());
+        QMouseEvent move(QEvent::MouseMove, at, canvas.viewport()->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+            Qt::NoModifier);
+        QApplication::sendEvent(canvas.viewport(), &move);
+        int highlightedEdges = 0;
+        for (QGraphicsItem *i : canvas.scene()->items())
+            if (auto *edge = dynamic_cast<CanvasEdgeItem *>(i))
+                highlightedEdges += edge->zValue() > 1; // highlighted edges are raised
+        QCOMPARE(highlightedEdges, 2); // from op2, to op4
+    }
+
+    void selectByNameExpandsItsGroup()
+    {
+        GraphCanvas canvas;
+        canvas.resize(900, 700);
+        canvas.show();
+        auto graph = chain(600);
+        canvas.setGraph(graph);
+        QVERIFY(waitForLayout(canvas));
+        QSignalSpy selected(&canvas, &GraphCanvas::nodeSelected);
+        const int group = canvas.grouping()->groupOf[graph->find("op450")->index()];
+        QVERIFY(group >= 0);
+        QVERIFY(!canvas.isGroupExpanded(group));
+        QVERIFY(canvas.selectNode(QStringLiteral("op450")));
+        QVERIFY(waitForLayout(canvas));
+        QVERIFY(canvas.isGroupExpanded(group));
+        QCOMPARE(canvas.selectedNode(), QStringLiteral("op450"));
+        QVERIFY(canvas.nodeItem(QStringLiteral("op450"))->isCurrent());
+        QCOMPARE(selected.count(), 0); // programmatic selection does not echo
+        QVERIFY(!canvas.selectNode(QStringLiteral("no_such_node")));
+    }
+
+    void cancelKeepsPicture()
+    {
+        GraphCanvas canvas;
+        canvas.resize(900, 700);
+        auto graph = chain(600);
+        canvas.setGraph(graph);
+        QVERIFY(waitForLayout(canvas));
+        const int boxes = canvas.boxCount();
+        canvas.expandAll();
+        canvas.cancelLayout();
+        QVERIFY(!canvas.isLayoutRunning());
+        QTest::qWait(300);
+        QCOMPARE(canvas.boxCount(), boxes);
+        QVERIFY(!canvas.isGroupExpanded(0));
+    }
+};
+
+QTEST_MAIN(TestGraphCanvas)
+#include "tst_graph_canvas.moc"

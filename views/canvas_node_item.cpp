@@ -1,0 +1,98 @@
+#include "canvas_node_item.h"
+
+#include "canvas_style.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+namespace fxs {
+
+namespace {
+// Below this zoom text is unreadable: boxes are drawn plain, which also keeps huge views fast.
+constexpr qreal kTextLevelOfDetail = 0.45;
+constexpr qreal kRadius = 4;
+} // namespace
+
+CanvasNodeItem::CanvasNodeItem(size_t nodeIndex, const NodeLabel &label, const QRectF &rect)
+    : m_nodeIndex(nodeIndex), m_rect(rect), m_name(QString::fromStdString(label.name)),
+      m_target(QString::fromStdString(label.target)), m_shape(QString::fromStdString(label.shape)),
+      m_category(label.category)
+{
+    setZValue(2);
+    setToolTip(m_name + QLatin1Char('\n') + m_target + (m_shape.isEmpty() ? QString() : QLatin1Char('\n') + m_shape));
+}
+
+void CanvasNodeItem::setHighlight(CanvasHighlight highlight)
+{
+    if (highlight != m_highlight) {
+        m_highlight = highlight;
+        update();
+    }
+}
+
+void CanvasNodeItem::setCurrent(bool current)
+{
+    if (current != m_current) {
+        m_current = current;
+        setZValue(current ? 3 : 2);
+        update();
+    }
+}
+
+QRectF CanvasNodeItem::boundingRect() const
+{
+    return m_rect.adjusted(-3, -3, 3, 3); // room for the selection outline
+}
+
+void CanvasNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    const CategoryColors colors = categoryColors(m_category);
+    const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    QColor border = colors.border;
+    qreal borderWidth = 1.2;
+    if (m_highlight == CanvasHighlight::Input) {
+        border = canvas::inputHighlight();
+        borderWidth = 2.4;
+    } else if (m_highlight == CanvasHighlight::Output) {
+        border = canvas::outputHighlight();
+        borderWidth = 2.4;
+    } else if (m_highlight == CanvasHighlight::Hovered) {
+        borderWidth = 2.4;
+    }
+    if (lod < kTextLevelOfDetail) {
+        painter->setPen(m_current ? QPen(canvas::selection(), 3 / lod) : QPen(border, borderWidth));
+        painter->setBrush(m_highlight == CanvasHighlight::None && !m_current ? colors.border.lighter(150) : border);
+        painter->drawRect(m_rect);
+        return;
+    }
+    if (m_current) {
+        painter->setPen(QPen(canvas::selection(), 3));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(m_rect.adjusted(-1.5, -1.5, 1.5, 1.5), kRadius + 1, kRadius + 1);
+    }
+    painter->setPen(QPen(border, borderWidth));
+    painter->setBrush(colors.fill);
+    painter->drawRoundedRect(m_rect, kRadius, kRadius);
+    // A stripe in the category colour on the left: kinds stay apart at a glance.
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(colors.border);
+    painter->drawRoundedRect(QRectF(m_rect.left() + 1, m_rect.top() + 1, 3.5, m_rect.height() - 2), 1.5, 1.5);
+
+    const QRectF text = m_rect.adjusted(9, 3, -5, -3);
+    const qreal lines = m_shape.isEmpty() ? 2 : 3;
+    const qreal lineHeight = text.height() / lines;
+    auto drawLine = [&](int line, const QFont &font, const QColor &color, const QString &s) {
+        painter->setFont(font);
+        painter->setPen(color);
+        const QString elided = QFontMetricsF(font).elidedText(s, Qt::ElideMiddle, text.width());
+        painter->drawText(QRectF(text.left(), text.top() + line * lineHeight, text.width(), lineHeight),
+            Qt::AlignLeft | Qt::AlignVCenter, elided);
+    };
+    drawLine(0, canvas::nameFont(), QColor(0x21, 0x21, 0x21), m_name);
+    drawLine(1, canvas::detailFont(), colors.text, m_target);
+    if (!m_shape.isEmpty())
+        drawLine(2, canvas::shapeFont(), QColor(0x61, 0x61, 0x61), m_shape);
+}
+
+} // namespace fxs

@@ -1,0 +1,37 @@
+#pragma once
+// One FX node on the graph canvas: a rounded box coloured by its category with its name, short
+// target and shape; only the box when zoomed far out (level of detail).
+
+#include "canvas_highlight.h"
+#include "node_label.h"
+
+#include <QGraphicsItem>
+
+namespace fxs {
+
+class CanvasNodeItem : public QGraphicsItem
+{
+public:
+    CanvasNodeItem(size_t nodeIndex, const NodeLabel &label, const QRectF &rect);
+
+    size_t nodeIndex() const { return m_nodeIndex; }
+    const QString &name() const { return m_name; }
+    void setHighlight(CanvasHighlight highlight);
+    void setCurrent(bool current); // the selected node
+    bool isCurrent() const { return m_current; }
+
+    QRectF boundingRect() const override;
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+private:
+    size_t m_nodeIndex;
+    QRectF m_rect;
+    QString m_name;
+    QString m_target;
+    QString m_shape;
+    NodeCategory m_category;
+    CanvasHighlight m_highlight = CanvasHighlight::None;
+    bool m_current = false;
+};
+
+} // namespace fxs

@@ -1,0 +1,85 @@
+#include "canvas_style.h"
+
+#include <QCoreApplication>
+
+namespace fxs {
+
+CategoryColors categoryColors(NodeCategory category)
+{
+    // Material-like hues: a light fill to keep text readable, a saturated border to tell kinds apart
+    // when zoomed out (where only the fill and border are drawn).
+    auto make = [](unsigned fill, unsigned border, unsigned text) {
+        return CategoryColors{QColor::fromRgb(fill), QColor::fromRgb(border), QColor::fromRgb(text)};
+    };
+    switch (category) {
+    case NodeCategory::Placeholder: return make(0xe8f5e9, 0x43a047, 0x2e7d32);
+    case NodeCategory::Output: return make(0xffebee, 0xe53935, 0xc62828);
+    case NodeCategory::GetAttr: return make(0xe0f2f1, 0x00897b, 0x00695c);
+    case NodeCategory::CallModule: return make(0xf3e5f5, 0x8e24aa, 0x6a1b9a);
+    case NodeCategory::CallMethod: return make(0xefebe9, 0x6d4c41, 0x4e342e);
+    case NodeCategory::Aten: return make(0xe3f2fd, 0x1e88e5, 0x1565c0);
+    case NodeCategory::Prims: return make(0xe8eaf6, 0x5c6bc0, 0x3949ab);
+    case NodeCategory::Npu: return make(0xfff3e0, 0xfb8c00, 0xe65100);
+    case NodeCategory::Operator: return make(0xeceff1, 0x78909c, 0x455a64);
+    case NodeCategory::HigherOrder: return make(0xfce4ec, 0xd81b60, 0xad1457);
+    case NodeCategory::Function: return make(0xfffde7, 0xfbc02d, 0x8d6e00);
+    }
+    return make(0xffffff, 0x9e9e9e, 0x424242);
+}
+
+QString categoryName(NodeCategory category)
+{
+    switch (category) {
+    case NodeCategory::Placeholder: return QCoreApplication::translate("fxs::Canvas", "input");
+    case NodeCategory::Output: return QCoreApplication::translate("fxs::Canvas", "output");
+    case NodeCategory::GetAttr: return QStringLiteral("get_attr");
+    case NodeCategory::CallModule: return QStringLiteral("call_module");
+    case NodeCategory::CallMethod: return QStringLiteral("call_method");
+    case NodeCategory::Aten: return QStringLiteral("aten");
+    case NodeCategory::Prims: return QStringLiteral("prims");
+    case NodeCategory::Npu: return QStringLiteral("npu");
+    case NodeCategory::Operator: return QStringLiteral("operator");
+    case NodeCategory::HigherOrder: return QStringLiteral("higher_order");
+    case NodeCategory::Function: return QCoreApplication::translate("fxs::Canvas", "other function");
+    }
+    return {};
+}
+
+namespace canvas {
+
+// Pixel sizes in scene units (points), so text scales with the zoom like the boxes do; the layout's
+// size estimate (node_label.cpp) assumes these sizes.
+QFont nameFont()
+{
+    QFont font;
+    font.setPixelSize(10);
+    font.setBold(true);
+    return font;
+}
+
+QFont detailFont()
+{
+    QFont font;
+    font.setPixelSize(10);
+    return font;
+}
+
+QFont shapeFont()
+{
+    QFont font(QStringLiteral("monospace"));
+    font.setStyleHint(QFont::Monospace);
+    font.setPixelSize(9);
+    return font;
+}
+
+QFont groupTitleFont()
+{
+    QFont font;
+    font.setPixelSize(11);
+    font.setBold(true);
+    return font;
+}
+
+} // namespace canvas
+
+} // namespace fxs

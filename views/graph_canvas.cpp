@@ -1,0 +1,704 @@
+#include "graph_canvas.h"
+
+#include "canvas_edge_item.h"
+#include "canvas_group_item.h"
+#include "canvas_minimap.h"
+#include "canvas_node_item.h"
+#include "canvas_style.h"
+
+#include "node_grouping.h"
+#include "node_label.h"
+#include "scene_layout.h"
+
+#include "ir/graph.h"
+#include "util/progress.h"
+
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QGraphicsEllipseItem>
+#include <QGraphicsScene>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QProgressBar>
+#include <QScrollBar>
+#include <QTimer>
+#include <QToolButton>
+#include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+
+namespace fxs {
+
+namespace {
+// Graphs up to this size open with every group expanded: the whole graph is readable at once.
+constexpr size_t kExpandAllBelow = 300;
+constexpr qreal kMinZoom = 0.01;
+constexpr qreal kMaxZoom = 4.0;
+// The first view fits the graph when that leaves text readable, else shows its top at this zoom.
+constexpr qreal kReadableZoom = 0.8;
+constexpr int kSceneItemRole = 0;
+} // namespace
+
+// What a layout job hands back to the UI thread: immutable values only.
+struct GraphCanvas::Outcome {
+    std::shared_ptr<const Grouping> grouping;
+    std::vector<bool> expanded;
+    std::shared_ptr<const std::map<size_t, std::shared_ptr<const GroupInterior>>> interiors;
+    std::shared_ptr<const SceneLayout> layout;
+    QString error;
+    bool canceled = false;
+    qint64 milliseconds = 0;
+};
+
+struct GraphCanvas::Job {
+    std::atomic<bool> cancel{false};
+    std::atomic<int> permille{0};
+};
+
+GraphCanvas::GraphCanvas(QWidget *parent)
+    : QGraphicsView(parent), m_minimap(new CanvasMinimap(this)), m_progress(new QWidget(this)),
+      m_progressLabel(new QLabel(m_progress)), m_progressBar(new QProgressBar(m_progress)),
+      m_progressTimer(new QTimer(this)), m_progressDelay(new QTimer(this))
+{
+    setObjectName(QStringLiteral("graphCanvas"));
+    setScene(new QGraphicsScene(this));
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setResizeAnchor(QGraphicsView::AnchorViewCenter);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setOptimizationFlags(QGraphicsView::DontAdjustForAntialiasing);
+    setBackgroundBrush(canvas::background());
+    setFrameShape(QFrame::NoFrame);
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    viewport()->setCursor(Qt::ArrowCursor);
+
+    connect(m_minimap, &CanvasMinimap::centerRequested, this, [this](const QPointF &p) { centerOn(p); });
+    m_minimap->hide();
+
+    // The progress overlay: shown only when a layout takes long enough to notice.
+    m_progress->setObjectName(QStringLiteral("layoutProgress"));
+    m_progress->setAutoFillBackground(true);
+    auto *cancel = new QToolButton(m_progress);
+    cancel->setText(tr("Cancel"));
+    cancel->setAutoRaise(true);
+    connect(cancel, &QToolButton::clicked, this, &GraphCanvas::cancelLayout);
+    m_progressLabel->setText(tr("Laying out…"));
+    m_progressBar->setRange(0, 0);
+    m_progressBar->setTextVisible(false);
+    m_progressBar->setFixedWidth(120);
+    auto *row = new QHBoxLayout(m_progress);
+    row->setContentsMargins(8, 4, 4, 4);
+    row->addWidget(m_progressLabel);
+    row->addWidget(m_progressBar);
+    row->addWidget(cancel);
+    m_progress->adjustSize();
+    m_progress->hide();
+    m_progressDelay->setSingleShot(true);
+    m_progressDelay->setInterval(150);
+    connect(m_progressDelay, &QTimer::timeout, this, [this] {
+        if (isLayoutRunning()) {
+            placeOverlays();
+            m_progress->show();
+        }
+    });
+    m_progressTimer->setInterval(100);
+    connect(m_progressTimer, &QTimer::timeout, this, [this] {
+        if (!m_job)
+            return;
+        const int permille = m_job->permille.load();
+        if (permille > 0 && permille < 1000) {
+            m_progressBar->setRange(0, 1000);
+            m_progressBar->setValue(permille);
+        }
+    });
+}
+
+GraphCanvas::~GraphCanvas()
+{
+    // A running job holds only its own copies; telling it to stop is all that is needed.
+    if (m_job)
+        m_job->cancel = true;
+}
+
+void GraphCanvas::setGraph(std::shared_ptr<const Graph> graph)
+{
+    m_graph = std::move(graph);
+    m_grouping.reset();
+    m_interiors.reset();
+    m_expanded.clear();
+    m_currentNode = -1;
+    m_pendingSelect = -1;
+    m_firstView = true;
+    m_layout.reset();
+    scene()->clear();
+    m_items.clear();
+    m_edges.clear();
+    m_edgesOfItem.clear();
+    m_portsOfFrame.clear();
+    m_highlighted.clear();
+    m_highlightedEdges.clear();
+    m_hovered = -1;
+    m_minimap->hide();
+    if (!m_graph) {
+        cancelLayout();
+        return;
+    }
+    requestLayout({}, -1);
+}
+
+int GraphCanvas::groupCount() const
+{
+    return m_grouping ? int(m_grouping->groups.size()) : 0;
+}
+
+bool GraphCanvas::isGroupExpanded(int group) const
+{
+    return group >= 0 && size_t(group) < m_expanded.size() && m_expanded[size_t(group)];
+}
+
+void GraphCanvas::setGroupExpanded(int group, bool expanded)
+{
+    if (!m_grouping || group < 0 || group >= groupCount())
+        return;
+    // Toggles build on the latest request, so quick successive toggles all take effect.
+    std::vector<bool> next = isLayoutRunning() && m_requested.size() == m_expanded.size() ? m_requested : m_expanded;
+    if (next[size_t(group)] == expanded)
+        return;
+    next[size_t(group)] = expanded;
+    requestLayout(std::move(next), group);
+}
+
+void GraphCanvas::expandAll()
+{
+    if (m_grouping)
+        requestLayout(std::vector<bool>(m_grouping->groups.size(), true), -1);
+}
+
+void GraphCanvas::collapseAll()
+{
+    if (m_grouping)
+        requestLayout(std::vector<bool>(m_grouping->groups.size(), false), -1);
+}
+
+void GraphCanvas::requestLayout(std::vector<bool> expanded, int anchorGroup)
+{
+    if (m_job)
+        m_job->cancel = true; // the superseded job stops at its next progress report
+    const quint64 job = ++m_lastJob;
+    m_currentJob = job;
+    m_requested = expanded;
+    m_anchorGroup = -1;
+    if (anchorGroup >= 0 && m_layout && size_t(anchorGroup) < m_layout->groupItem.size()
+        && m_layout->groupItem[size_t(anchorGroup)] >= 0) {
+        // Remember where the toggled group is on screen, to put it back there afterwards.
+        const LayoutRect &r = m_layout->items[size_t(m_layout->groupItem[size_t(anchorGroup)])].rect;
+        m_anchorGroup = anchorGroup;
+        m_anchorRect = QRectF(r.x, r.y, r.width, r.height);
+        m_anchorOffset = mapToScene(viewport()->rect().center()) - m_anchorRect.topLeft();
+    }
+    auto state = std::make_shared<Job>();
+    m_job = state;
+
+    auto future = QtConcurrent::run([graph = m_graph, grouping = m_grouping, expanded = std::move(expanded),
+                                        interiors = m_interiors, state]() mutable -> Outcome {
+        Outcome out;
+        QElapsedTimer timer;
+        timer.start();
+        try {
+            ProgressScope progress([state](double fraction) {
+                state->permille = int(fraction * 1000);
+                return !state->cancel.load();
+            });
+            if (!grouping)
+                grouping = std::make_shared<const Grouping>(groupNodes(*graph));
+            if (expanded.size() != grouping->groups.size())
+                expanded.assign(grouping->groups.size(), graph->size() <= kExpandAllBelow);
+            InteriorCache cache = interiors ? *interiors : InteriorCache{};
+            auto scene = layoutScene(*graph, *grouping, expanded, cache);
+            if (scene.ok()) {
+                out.layout = std::make_shared<const SceneLayout>(std::move(scene).value());
+                out.grouping = grouping;
+                out.expanded = std::move(expanded);
+                out.interiors = std::make_shared<const InteriorCache>(std::move(cache));
+            } else {
+                out.canceled = isCanceled(scene.error());
+                out.error = QString::fromStdString(scene.error().toString());
+            }
+        } catch (const std::exception &e) {
+            out.error = tr("layout failed: %1").arg(QString::fromLocal8Bit(e.what()));
+        }
+        out.milliseconds = timer.elapsed();
+        return out;
+    });
+    auto *watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
+        watcher->deleteLater();
+        finishLayout(job, watcher->result());
+    });
+    watcher->setFuture(future);
+
+    m_progressBar->setRange(0, 0);
+    m_progressTimer->start();
+    if (!m_progress->isVisible())
+        m_progressDelay->start();
+    Q_EMIT layoutStarted();
+}
+
+void GraphCanvas::cancelLayout()
+{
+    if (m_job)
+        m_job->cancel = true;
+    m_job.reset();
+    m_currentJob = 0;
+    m_requested = m_expanded;
+    m_pendingSelect = -1;
+    m_progressTimer->stop();
+    m_progressDelay->stop();
+    m_progress->hide();
+}
+
+void GraphCanvas::finishLayout(quint64 job, const Outcome &outcome)
+{
+    if (job != m_currentJob)
+        return; // superseded or cancelled: a newer request owns the picture
+    m_currentJob = 0;
+    m_job.reset();
+    m_progressTimer->stop();
+    m_progressDelay->stop();
+    m_progress->hide();
+    if (!outcome.layout) {
+        m_pendingSelect = -1;
+        m_requested = m_expanded;
+        if (!outcome.canceled)
+            Q_EMIT layoutFailed(outcome.error);
+        return;
+    }
+    m_grouping = outcome.grouping;
+    m_expanded = outcome.expanded;
+    m_requested = m_expanded;
+    m_interiors = outcome.interiors;
+    m_layout = outcome.layout;
+    m_lastLayoutMs = outcome.milliseconds;
+    rebuildScene();
+
+    if (m_firstView) {
+        m_firstView = false;
+        showFirstView();
+    } else if (m_anchorGroup >= 0 && size_t(m_anchorGroup) < m_layout->groupItem.size()) {
+        const LayoutRect &r = m_layout->items[size_t(m_layout->groupItem[size_t(m_anchorGroup)])].rect;
+        centerOn(QPointF(r.x, r.y) + m_anchorOffset);
+    }
+    m_anchorGroup = -1;
+    if (m_pendingSelect >= 0) {
+        const int node = m_pendingSelect;
+        m_pendingSelect = -1;
+        if (size_t(node) < m_layout->nodeItem.size() && m_layout->nodeItem[size_t(node)] >= 0) {
+            setCurrentNode(node);
+            centreOnItem(m_items[size_t(m_layout->nodeItem[size_t(node)])]);
+        }
+    }
+    updateMinimapRect();
+    Q_EMIT layoutFinished(outcome.milliseconds);
+}
+
+void GraphCanvas::rebuildScene()
+{
+    const SceneLayout &layout = *m_layout;
+    m_highlighted.clear();
+    m_highlightedEdges.clear();
+    m_hovered = -1;
+    scene()->clear();
+    m_items.assign(layout.items.size(), nullptr);
+    m_edges.assign(layout.edges.size(), nullptr);
+    m_edgesOfItem.assign(layout.items.size(), {});
+    m_portsOfFrame.assign(layout.items.size(), {});
+    // Items are added without an index rebuild per item; the BSP index is built once on first paint.
+    scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
+    for (size_t i = 0; i < layout.items.size(); ++i) {
+        const SceneItem &item = layout.items[i];
+        const QRectF rect(item.rect.x, item.rect.y, item.rect.width, item.rect.height);
+        QGraphicsItem *g = nullptr;
+        switch (item.kind) {
+        case SceneItemKind::Node: {
+            auto *node = new CanvasNodeItem(item.index, nodeLabel(*m_graph->nodes()[item.index]), rect);
+            node->setCurrent(int(item.index) == m_currentNode);
+            g = node;
+            break;
+        }
+        case SceneItemKind::CollapsedGroup:
+        case SceneItemKind::GroupFrame:
+            g = new CanvasGroupItem(
+                item.index, m_grouping->groups[item.index], item.kind == SceneItemKind::GroupFrame, rect);
+            break;
+        case SceneItemKind::Port: {
+            auto *port = new QGraphicsEllipseItem(rect);
+            port->setPen(QPen(canvas::groupBorder(), 1));
+            port->setBrush(Qt::white);
+            port->setZValue(1.8);
+            g = port;
+            if (item.frame >= 0)
+                m_portsOfFrame[size_t(item.frame)].push_back(int(i));
+            break;
+        }
+        }
+        g->setData(kSceneItemRole, int(i));
+        scene()->addItem(g);
+        m_items[i] = g;
+    }
+    for (size_t e = 0; e < layout.edges.size(); ++e) {
+        auto *edge = new CanvasEdgeItem(layout.edges[e]);
+        scene()->addItem(edge);
+        m_edges[e] = edge;
+        m_edgesOfItem[size_t(layout.edges[e].path.from)].push_back(int(e));
+        m_edgesOfItem[size_t(layout.edges[e].path.to)].push_back(int(e));
+    }
+    scene()->setItemIndexMethod(QGraphicsScene::BspTreeIndex);
+    const LayoutRect &b = layout.bounds;
+    const qreal margin = 60;
+    setSceneRect(QRectF(b.x, b.y, b.width, b.height).adjusted(-margin, -margin, margin, margin));
+    m_minimap->renderScene(scene(), sceneRect());
+    m_minimap->setVisible(true);
+    placeOverlays();
+}
+
+void GraphCanvas::showFirstView()
+{
+    const QRectF rect = sceneRect();
+    const QRectF view = viewport()->rect();
+    const qreal fit = std::min(view.width() / rect.width(), view.height() / rect.height());
+    if (fit >= 0.4) {
+        fitToView();
+        return;
+    }
+    // A tall graph: readable text beats seeing everything; start at its top (the inputs).
+    const qreal zoom = std::max(fit, kReadableZoom);
+    setTransform(QTransform::fromScale(zoom, zoom));
+    centerOn(QPointF(rect.center().x(), rect.top() + view.height() / zoom / 2));
+}
+
+qreal GraphCanvas::zoom() const
+{
+    return transform().m11();
+}
+
+void GraphCanvas::scaleBy(qreal factor)
+{
+    const qreal target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
+    factor = target / zoom();
+    if (std::abs(factor - 1) < 1e-6)
+        return;
+    scale(factor, factor);
+    updateMinimapRect();
+}
+
+void GraphCanvas::fitToView()
+{
+    if (!m_layout)
+        return;
+    fitInView(sceneRect(), Qt::KeepAspectRatio);
+    if (zoom() > 1.5)
+        setTransform(QTransform::fromScale(1.5, 1.5));
+    centerOn(sceneRect().center());
+    updateMinimapRect();
+}
+
+void GraphCanvas::zoomIn()
+{
+    const auto anchor = transformationAnchor();
+    setTransformationAnchor(QGraphicsView::AnchorViewCenter);
+    scaleBy(1.25);
+    setTransformationAnchor(anchor);
+}
+
+void GraphCanvas::zoomOut()
+{
+    const auto anchor = transformationAnchor();
+    setTransformationAnchor(QGraphicsView::AnchorViewCenter);
+    scaleBy(1 / 1.25);
+    setTransformationAnchor(anchor);
+}
+
+void GraphCanvas::resetZoom()
+{
+    const QPointF centre = mapToScene(viewport()->rect().center());
+    setTransform(QTransform());
+    centerOn(centre);
+    updateMinimapRect();
+}
+
+int GraphCanvas::boxCount() const
+{
+    if (!m_layout)
+        return 0;
+    return int(std::count_if(m_layout->items.begin(), m_layout->items.end(),
+        [](const SceneItem &item) { return item.kind != SceneItemKind::Port; }));
+}
+
+int GraphCanvas::visibleNodeCount() const
+{
+    if (!m_layout)
+        return 0;
+    return int(std::count_if(m_layout->items.begin(), m_layout->items.end(),
+        [](const SceneItem &item) { return item.kind == SceneItemKind::Node; }));
+}
+
+CanvasNodeItem *GraphCanvas::nodeItem(const QString &name) const
+{
+    if (!m_graph || !m_layout)
+        return nullptr;
+    const Node *node = m_graph->find(name.toStdString());
+    if (!node || node->index() >= m_layout->nodeItem.size() || m_layout->nodeItem[node->index()] < 0)
+        return nullptr;
+    return static_cast<CanvasNodeItem *>(m_items[size_t(m_layout->nodeItem[node->index()])]);
+}
+
+CanvasGroupItem *GraphCanvas::groupItem(int group) const
+{
+    if (!m_layout || group < 0 || size_t(group) >= m_layout->groupItem.size() || m_layout->groupItem[size_t(group)] < 0)
+        return nullptr;
+    return static_cast<CanvasGroupItem *>(m_items[size_t(m_layout->groupItem[size_t(group)])]);
+}
+
+QString GraphCanvas::selectedNode() const
+{
+    if (!m_graph || m_currentNode < 0 || size_t(m_currentNode) >= m_graph->size())
+        return {};
+    return QString::fromStdString(m_graph->nodes()[size_t(m_currentNode)]->name());
+}
+
+bool GraphCanvas::selectNode(const QString &name)
+{
+    if (!m_graph)
+        return false;
+    const Node *node = m_graph->find(name.toStdString());
+    if (!node)
+        return false;
+    const int index = int(node->index());
+    if (m_layout && size_t(index) < m_layout->nodeItem.size() && m_layout->nodeItem[size_t(index)] >= 0
+        && !isLayoutRunning()) {
+        setCurrentNode(index);
+        centreOnItem(m_items[size_t(m_layout->nodeItem[size_t(index)])]);
+        return true;
+    }
+    // Not on screen yet: select it when the layout that shows it arrives.
+    m_pendingSelect = index;
+    if (m_grouping && m_grouping->groupOf[size_t(index)] >= 0 && !isGroupExpanded(m_grouping->groupOf[size_t(index)]))
+        setGroupExpanded(m_grouping->groupOf[size_t(index)], true);
+    return true;
+}
+
+void GraphCanvas::setCurrentNode(int node)
+{
+    if (m_layout && m_currentNode >= 0 && size_t(m_currentNode) < m_layout->nodeItem.size()) {
+        const int old = m_layout->nodeItem[size_t(m_currentNode)];
+        if (old >= 0)
+            static_cast<CanvasNodeItem *>(m_items[size_t(old)])->setCurrent(false);
+    }
+    m_currentNode = node;
+    if (m_layout && node >= 0 && size_t(node) < m_layout->nodeItem.size()) {
+        const int item = m_layout->nodeItem[size_t(node)];
+        if (item >= 0)
+            static_cast<CanvasNodeItem *>(m_items[size_t(item)])->setCurrent(true);
+    }
+}
+
+void GraphCanvas::centreOnItem(QGraphicsItem *item)
+{
+    if (!item)
+        return;
+    // Zoom in to readable first when the view is too far out to see the node.
+    if (zoom() < kReadableZoom) {
+        setTransform(QTransform::fromScale(kReadableZoom, kReadableZoom));
+    }
+    centerOn(item);
+    updateMinimapRect();
+}
+
+int GraphCanvas::sceneItemAt(const QPoint &viewPos) const
+{
+    // Topmost node or group box under the cursor; edges and ports are not targets.
+    for (QGraphicsItem *item : items(viewPos)) {
+        if (dynamic_cast<CanvasNodeItem *>(item) || dynamic_cast<CanvasGroupItem *>(item))
+            return item->data(kSceneItemRole).toInt();
+    }
+    return -1;
+}
+
+void GraphCanvas::setHovered(int sceneItem)
+{
+    if (sceneItem == m_hovered)
+        return;
+    for (QGraphicsItem *item : m_highlighted) {
+        if (auto *node = dynamic_cast<CanvasNodeItem *>(item))
+            node->setHighlight(CanvasHighlight::None);
+        else if (auto *group = dynamic_cast<CanvasGroupItem *>(item))
+            group->setHighlight(CanvasHighlight::None);
+    }
+    for (CanvasEdgeItem *edge : m_highlightedEdges)
+        edge->setHighlight(CanvasHighlight::None);
+    m_highlighted.clear();
+    m_highlightedEdges.clear();
+    m_hovered = sceneItem;
+    if (sceneItem < 0 || !m_layout)
+        return;
+
+    auto highlight = [this](int index, CanvasHighlight how) {
+        if (index < 0)
+            return;
+        QGraphicsItem *item = m_items[size_t(index)];
+        if (auto *node = dynamic_cast<CanvasNodeItem *>(item))
+            node->setHighlight(how);
+        else if (auto *group = dynamic_cast<CanvasGroupItem *>(item))
+            group->setHighlight(how);
+        else
+            return;
+        m_highlighted.push_back(item);
+    };
+    const SceneItem &hovered = m_layout->items[size_t(sceneItem)];
+    // The graph nodes the hovered box stands for.
+    std::vector<size_t> nodes;
+    if (hovered.kind == SceneItemKind::Node)
+        nodes.push_back(hovered.index);
+    else
+        nodes = m_grouping->groups[hovered.index].nodes;
+    auto visibleItemOf = [this](size_t node) {
+        const int item = m_layout->nodeItem[node];
+        if (item >= 0)
+            return item;
+        const int group = m_grouping->groupOf[node];
+        return group >= 0 ? m_layout->groupItem[size_t(group)] : -1;
+    };
+    for (size_t n : nodes) {
+        const Node &node = *m_graph->nodes()[n];
+        for (const Node *in : node.inputNodes()) {
+            const int item = visibleItemOf(in->index());
+            if (item != sceneItem)
+                highlight(item, CanvasHighlight::Input);
+        }
+        for (const Node *user : node.users()) {
+            const int item = visibleItemOf(user->index());
+            if (item != sceneItem)
+                highlight(item, CanvasHighlight::Output);
+        }
+    }
+    highlight(sceneItem, CanvasHighlight::Hovered);
+    std::vector<int> ends{sceneItem};
+    ends.insert(ends.end(), m_portsOfFrame[size_t(sceneItem)].begin(), m_portsOfFrame[size_t(sceneItem)].end());
+    for (int end : ends)
+        for (int e : m_edgesOfItem[size_t(end)]) {
+            CanvasEdgeItem *edge = m_edges[size_t(e)];
+            edge->setHighlight(edge->toItem() == end ? CanvasHighlight::Input : CanvasHighlight::Output);
+            m_highlightedEdges.push_back(edge);
+        }
+}
+
+void GraphCanvas::wheelEvent(QWheelEvent *event)
+{
+    const int delta = event->angleDelta().y() != 0 ? event->angleDelta().y() : event->angleDelta().x();
+    if (delta == 0) {
+        QGraphicsView::wheelEvent(event);
+        return;
+    }
+    scaleBy(std::pow(1.0015, delta));
+    event->accept();
+}
+
+void GraphCanvas::keyPressEvent(QKeyEvent *event)
+{
+    switch (event->key()) {
+    case Qt::Key_F: fitToView(); return;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomIn(); return;
+    case Qt::Key_Minus: zoomOut(); return;
+    case Qt::Key_0: resetZoom(); return;
+    default: QGraphicsView::keyPressEvent(event);
+    }
+}
+
+void GraphCanvas::mousePressEvent(QMouseEvent *event)
+{
+    m_pressPos = event->pos();
+    QGraphicsView::mousePressEvent(event);
+}
+
+void GraphCanvas::mouseMoveEvent(QMouseEvent *event)
+{
+    QGraphicsView::mouseMoveEvent(event);
+    if (event->buttons() == Qt::NoButton)
+        setHovered(sceneItemAt(event->pos()));
+}
+
+void GraphCanvas::mouseReleaseEvent(QMouseEvent *event)
+{
+    QGraphicsView::mouseReleaseEvent(event);
+    viewport()->setCursor(Qt::ArrowCursor);
+    if (event->button() != Qt::LeftButton || (event->pos() - m_pressPos).manhattanLength() > 4)
+        return; // a drag that panned the view
+    const int index = sceneItemAt(event->pos());
+    if (index < 0 || !m_layout)
+        return;
+    const SceneItem &item = m_layout->items[size_t(index)];
+    if (item.kind == SceneItemKind::Node) {
+        setCurrentNode(int(item.index));
+        Q_EMIT nodeSelected(QString::fromStdString(m_graph->nodes()[item.index]->name()));
+    } else if (auto *group = dynamic_cast<CanvasGroupItem *>(m_items[size_t(index)])) {
+        if (group->toggleRect().contains(mapToScene(event->pos())))
+            setGroupExpanded(int(group->groupIndex()), !group->isExpanded());
+    }
+}
+
+void GraphCanvas::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    const int index = sceneItemAt(event->pos());
+    if (index >= 0) {
+        if (auto *group = dynamic_cast<CanvasGroupItem *>(m_items[size_t(index)])) {
+            if (!group->toggleRect().contains(mapToScene(event->pos()))) // the release already toggled
+                setGroupExpanded(int(group->groupIndex()), !group->isExpanded());
+            return;
+        }
+    }
+    QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+void GraphCanvas::leaveEvent(QEvent *event)
+{
+    setHovered(-1);
+    QGraphicsView::leaveEvent(event);
+}
+
+void GraphCanvas::resizeEvent(QResizeEvent *event)
+{
+    QGraphicsView::resizeEvent(event);
+    placeOverlays();
+    updateMinimapRect();
+}
+
+void GraphCanvas::scrollContentsBy(int dx, int dy)
+{
+    QGraphicsView::scrollContentsBy(dx, dy);
+    updateMinimapRect();
+}
+
+void GraphCanvas::updateMinimapRect()
+{
+    m_minimap->setVisibleRect(mapToScene(viewport()->rect()).boundingRect());
+}
+
+void GraphCanvas::placeOverlays()
+{
+    const QRect area = viewport()->geometry();
+    m_minimap->move(area.right() - m_minimap->width() - 12, area.bottom() - m_minimap->height() - 12);
+    m_progress->adjustSize();
+    m_progress->move(area.right() - m_progress->width() - 12, area.top() + 12);
+    m_minimap->raise();
+    m_progress->raise();
+}
+
+} // namespace fxs

@@ -1,0 +1,144 @@
+#pragma once
+// The graph canvas: a zoomable, pannable picture of one FX graph laid out by Graphviz off the UI
+// thread. Big graphs show as groups (by module, source location or chunks) that expand in place;
+// hovering highlights a node's inputs and users; clicking selects. It renders what fxscope_layout
+// computes and computes nothing itself.
+
+#include <QGraphicsView>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+class QLabel;
+class QProgressBar;
+class QTimer;
+class QToolButton;
+
+namespace fxs {
+
+class CanvasEdgeItem;
+class CanvasGroupItem;
+class CanvasMinimap;
+class CanvasNodeItem;
+class Graph;
+struct Grouping;
+struct GroupInterior;
+struct SceneLayout;
+
+class GraphCanvas : public QGraphicsView
+{
+    Q_OBJECT
+public:
+    explicit GraphCanvas(QWidget *parent = nullptr);
+    ~GraphCanvas() override;
+
+    // Shows `graph` (nullptr clears). Groups are collapsed when the graph is large; the layout runs
+    // in the background and replaces the picture when it is done.
+    void setGraph(std::shared_ptr<const Graph> graph);
+    const Graph *graph() const { return m_graph.get(); }
+    // Valid once the first layout of the graph finished.
+    const Grouping *grouping() const { return m_grouping.get(); }
+    const SceneLayout *sceneLayout() const { return m_layout.get(); }
+
+    int groupCount() const;
+    bool isGroupExpanded(int group) const;
+    // Lays out again with `group` expanded or collapsed, keeping that group where it is on screen.
+    void setGroupExpanded(int group, bool expanded);
+
+    bool isLayoutRunning() const { return m_currentJob != 0; }
+    // Node and group boxes currently in the scene (edges and ports not counted).
+    int boxCount() const;
+    int visibleNodeCount() const;
+    qint64 lastLayoutMilliseconds() const { return m_lastLayoutMs; }
+    CanvasNodeItem *nodeItem(const QString &name) const;
+    CanvasGroupItem *groupItem(int group) const;
+    CanvasMinimap *minimap() const { return m_minimap; }
+
+    QString selectedNode() const;
+    // Selects and centres the node, expanding its group first when collapsed. Does not emit
+    // nodeSelected (that signal reports the user's clicks). False when the graph has no such node.
+    bool selectNode(const QString &name);
+
+    qreal zoom() const;
+
+public Q_SLOTS:
+    void fitToView();
+    void zoomIn();
+    void zoomOut();
+    void resetZoom();
+    void expandAll();
+    void collapseAll();
+    // Stops the running layout; the picture shown stays.
+    void cancelLayout();
+
+Q_SIGNALS:
+    // The user clicked a node.
+    void nodeSelected(const QString &name);
+    void layoutStarted();
+    void layoutFinished(qint64 milliseconds);
+    void layoutFailed(const QString &message);
+
+protected:
+    void wheelEvent(QWheelEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    struct Outcome;
+    struct Job;
+    void requestLayout(std::vector<bool> expanded, int anchorGroup);
+    void finishLayout(quint64 job, const Outcome &outcome);
+    void rebuildScene();
+    void showFirstView();
+    void setHovered(int sceneItem);
+    void setCurrentNode(int node);
+    void centreOnItem(QGraphicsItem *item);
+    int sceneItemAt(const QPoint &viewPos) const;
+    void scaleBy(qreal factor);
+    void updateMinimapRect();
+    void placeOverlays();
+
+    std::shared_ptr<const Graph> m_graph;
+    std::shared_ptr<const Grouping> m_grouping;
+    std::shared_ptr<const SceneLayout> m_layout;
+    std::vector<bool> m_expanded;  // what m_layout shows
+    std::vector<bool> m_requested; // what the running job lays out
+    // Interiors laid out so far, immutable and shared with jobs.
+    std::shared_ptr<const std::map<size_t, std::shared_ptr<const GroupInterior>>> m_interiors;
+
+    std::vector<QGraphicsItem *> m_items;              // per SceneLayout item
+    std::vector<CanvasEdgeItem *> m_edges;             // per SceneLayout edge
+    std::vector<std::vector<int>> m_edgesOfItem;       // per SceneLayout item: incident edges
+    std::vector<std::vector<int>> m_portsOfFrame;      // per SceneLayout item (frames): their ports
+    std::vector<QGraphicsItem *> m_highlighted;
+    std::vector<CanvasEdgeItem *> m_highlightedEdges;
+    int m_hovered = -1;
+    int m_currentNode = -1;   // node index
+    int m_pendingSelect = -1; // node index to select once its group is laid out
+    bool m_firstView = true;
+
+    quint64 m_lastJob = 0;
+    quint64 m_currentJob = 0;
+    std::shared_ptr<Job> m_job;
+    int m_anchorGroup = -1;
+    QRectF m_anchorRect;
+    QPointF m_anchorOffset;
+    qint64 m_lastLayoutMs = 0;
+
+    QPoint m_pressPos;
+    CanvasMinimap *m_minimap;
+    QWidget *m_progress;
+    QLabel *m_progressLabel;
+    QProgressBar *m_progressBar;
+    QTimer *m_progressTimer;
+    QTimer *m_progressDelay;
+};
+
+} // namespace fxs

@@ -1,0 +1,43 @@
+#pragma once
+// One Graphviz `dot` layout of a small flat graph of boxes (a group's interior or the group-level
+// graph), copied into plain structs. Graphviz is not thread-safe: every call is serialised by one
+// process-wide mutex, so any thread may call layoutFlat().
+
+#include "layout_types.h"
+
+#include "util/result.h"
+
+#include <vector>
+
+namespace fxs {
+
+struct FlatLayoutInput {
+    enum class Rank { Any, First, Last }; // First/Last pin a box to the top or bottom rank (ports)
+    struct Item {
+        double width = 0;  // points
+        double height = 0; // points
+        Rank rank = Rank::Any;
+    };
+    struct Edge {
+        int from = -1;
+        int to = -1;
+        int weight = 1; // heavier edges are kept shorter and straighter
+    };
+    std::vector<Item> items;
+    std::vector<Edge> edges;
+    double nodeSeparation = 14; // points between boxes of one rank
+    double rankSeparation = 28; // points between ranks
+};
+
+struct FlatLayout {
+    std::vector<LayoutRect> items; // same order as the input's items; top-left corners
+    std::vector<LayoutEdge> edges; // same order as the input's edges
+    LayoutRect bounds;             // contains every item and every edge point; starts at (0, 0)
+};
+
+// Lays out with dot, top to bottom. Checks fxs::progressCanceled() before starting and returns
+// canceledError() then; a running dot call is not interruptible, which is why callers keep graphs
+// small (groups of at most a few hundred boxes).
+Result<FlatLayout> layoutFlat(const FlatLayoutInput &input);
+
+} // namespace fxs
