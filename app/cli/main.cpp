@@ -1,6 +1,7 @@
 // fxscope-cli: everything the GUI shows, headless. The subcommands and their JSON are a stable contract
 // (DESIGN.md); exit codes: 0 success, 1 usage, 2 bad input, 3 runtime failure.
 
+#include "apply_command.h"
 #include "command_line.h"
 #include "convert_command.h"
 #include "devices_command.h"
@@ -27,6 +28,8 @@ commands:
   patterns PATTERN_FILE... [--json]                 the patterns a file registers, in the order they are tried
   match    GRAPH --patterns FILE... [--pattern NAME] [--subgraph] [--json]
                                                     every candidate match, its verdict, stage and reasons
+  apply    GRAPH --patterns FILE... [--steps N] [--all] [-o OUT] [--json]
+                                                    apply the matches step by step; each step and the per-op diff
 
 GRAPH is any FX dump: print(gm.graph) text, print_readable/TORCH_LOGS code, a TORCH_TRACE log,
 torch.export JSON or .pt2, a TorchAir graph dump, or fxscope JSON. The format is read from the content.
@@ -56,6 +59,8 @@ int main(int argc, char **argv)
         return fxs::cli::runPatterns(args);
     if (command == "match")
         return fxs::cli::runMatch(args);
+    if (command == "apply")
+        return fxs::cli::runApply(args);
     if (command == "convert")
         return fxs::cli::runConvert(args);
     if (command == "devices")

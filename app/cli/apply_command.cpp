@@ -1,0 +1,156 @@
+#include "apply_command.h"
+
+#include "command_line.h"
+#include "graph_selection.h"
+#include "io/dot_writer.h"
+#include "io/fxscope_json.h"
+#include "io/loader.h"
+#include "io/readable_writer.h"
+#include "ir/lint.h"
+#include "patterns/pattern_file.h"
+#include "rewrite/graph_diff.h"
+#include "rewrite/session.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace fxs::cli {
+
+namespace {
+
+std::string extensionOf(const std::string &path)
+{
+    auto dot = path.rfind('.');
+    auto slash = path.rfind('/');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+        return {};
+    return path.substr(dot + 1);
+}
+
+Json names(const std::vector<std::string> &list)
+{
+    Json out = Json::array();
+    for (const auto &n : list)
+        out.push(n);
+    return out;
+}
+
+std::string joined(const std::vector<std::string> &list)
+{
+    std::string out;
+    for (const auto &n : list)
+        out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+} // namespace
+
+int runApply(const std::vector<std::string> &args)
+{
+    CommandLine cmd;
+    const char *usage = "usage: fxscope-cli apply GRAPH --patterns FILE... [--steps N] [--all] [-o OUT.{json,py,dot}] "
+                        "[--graph NAME|INDEX] [--json]\n"
+                        "FILE is a JSON pattern file, 'builtin' or 'builtin:NAME'; without --steps every match is "
+                        "applied (--all)\n";
+    auto err = cmd.parse(args, {"--patterns", "--steps", "-o", "--output", "--graph"}, {"--json", "--all"});
+    if (err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
+        std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
+        return UsageError;
+    }
+    size_t maxSteps = std::numeric_limits<size_t>::max();
+    if (auto steps = cmd.value("--steps")) {
+        char *end = nullptr;
+        long long n = std::strtoll(steps->c_str(), &end, 10);
+        if (steps->empty() || *end || n < 0) {
+            std::fprintf(stderr, "%s--steps expects a count >= 0, found '%s'\n", usage, steps->c_str());
+            return UsageError;
+        }
+        if (!cmd.flag("--all"))
+            maxSteps = size_t(n);
+    }
+    auto out = cmd.value("-o") ? cmd.value("-o") : cmd.value("--output");
+    std::string ext = out ? extensionOf(*out) : std::string();
+    if (out && ext != "json" && ext != "py" && ext != "dot") {
+        std::fprintf(stderr, "%sexpected an output ending in .json, .py or .dot, found '%s'\n", usage, out->c_str());
+        return UsageError;
+    }
+    std::vector<std::string> specs = cmd.values("--patterns");
+    for (size_t i = 1; i < cmd.positional().size(); ++i)
+        specs.push_back(cmd.positional()[i]);
+    auto registry = std::make_shared<PatternRegistry>();
+    for (const auto &spec : specs)
+        if (auto st = loadPatternSpec(spec, *registry); !st) {
+            std::fprintf(stderr, "%s\n", st.error().toString().c_str());
+            return BadInput;
+        }
+    auto file = loadGraphFile(cmd.positional()[0]);
+    if (!file) {
+        std::fprintf(stderr, "%s\n", file.error().toString().c_str());
+        return BadInput;
+    }
+    std::string error;
+    const NamedGraph *named = selectGraph(file.value(), cmd, error);
+    if (!named) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return UsageError;
+    }
+
+    Session session(named->graph->clone(), registry);
+    auto applied = session.run(maxSteps);
+    bool failed = !applied;
+    if (failed)
+        std::fprintf(stderr, "%s\n", applied.error().toString().c_str());
+    GraphDiff diff = diffGraphs(*named->graph, session.graph());
+
+    if (cmd.flag("--json")) {
+        Json steps = Json::array();
+        for (size_t i = 0; i < session.revision(); ++i) {
+            const SessionStep &s = session.history()[i];
+            steps.push(Json::object({{"pattern", s.name},
+                                     {"anchor", s.anchor},
+                                     {"removed", names(s.removed)},
+                                     {"added", names(s.added)},
+                                     {"nodes_before", s.nodesBefore},
+                                     {"nodes_after", s.nodesAfter}}));
+        }
+        Json root = Json::object({{"graph", named->name},
+                                  {"steps", std::move(steps)},
+                                  {"nodes_before", named->graph->size()},
+                                  {"nodes_after", session.graph().size()},
+                                  {"ops", diff.toJson()["ops"]},
+                                  {"lint", names(lint(session.graph()))}});
+        if (failed)
+            root.set("error", applied.error().toString());
+        std::printf("%s\n", root.dump(1).c_str());
+    } else {
+        for (size_t i = 0; i < session.revision(); ++i) {
+            const SessionStep &s = session.history()[i];
+            std::printf("step %zu: %s at %s  (%zu -> %zu nodes)\n  removed: %s\n  added:   %s\n", i + 1, s.name.c_str(),
+                        s.anchor.c_str(), s.nodesBefore, s.nodesAfter, joined(s.removed).c_str(),
+                        joined(s.added).c_str());
+        }
+        std::printf("%s%zu step%s applied\n\n%s", session.revision() ? "\n" : "", session.revision(),
+                    session.revision() == 1 ? "" : "s", diff.opTable().c_str());
+    }
+
+    if (out) {
+        std::string bytes;
+        if (ext == "json") {
+            GraphFile one;
+            one.format = file->format;
+            one.graphs.push_back({named->name, named->kind, session.graph().clone(), named->line});
+            bytes = writeFxscopeJson(one);
+        } else if (ext == "py") {
+            bytes = writeReadable(session.graph());
+        } else {
+            bytes = writeDot(session.graph(), named->name);
+        }
+        if (auto written = writeFileAtomically(*out, bytes); !written) {
+            std::fprintf(stderr, "%s\n", written.error().toString().c_str());
+            return RuntimeFailure;
+        }
+    }
+    return failed ? RuntimeFailure : Success;
+}
+
+} // namespace fxs::cli

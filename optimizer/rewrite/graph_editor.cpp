@@ -1,0 +1,124 @@
+#include "graph_editor.h"
+
+#include "ir/topological_sort.h"
+
+namespace fxs {
+
+void substituteNode(Argument &arg, const Node *from, const Argument &to)
+{
+    if (arg.isNode()) {
+        if (arg.node() == from)
+            arg = to;
+        return;
+    }
+    for (auto &item : arg.items())
+        substituteNode(item, from, to);
+}
+
+Node *GraphEditor::insertBefore(Node *before, OpKind op, std::string name, std::string target,
+                                std::vector<Argument> args, Kwargs kwargs)
+{
+    EditOp e;
+    e.kind = EditOp::Kind::Insert;
+    e.name = name;
+    e.op = op;
+    e.target = target;
+    e.args = StoredArgs::capture(args, kwargs);
+    Node *n = m_graph.insertBefore(before, op, std::move(name), std::move(target), std::move(args), std::move(kwargs));
+    e.index = n->index();
+    m_record.add(std::move(e));
+    return n;
+}
+
+bool GraphEditor::erase(Node *node)
+{
+    if (!node || !node->users().empty())
+        return false;
+    EditOp e;
+    e.kind = EditOp::Kind::Erase;
+    e.name = node->name();
+    e.index = node->index();
+    e.op = node->op();
+    e.target = node->target();
+    e.args = StoredArgs::capture(node->args(), node->kwargs());
+    e.meta = node->meta();
+    if (!m_graph.erase(node))
+        return false;
+    m_record.add(std::move(e));
+    return true;
+}
+
+void GraphEditor::setArgs(Node *node, std::vector<Argument> args, Kwargs kwargs)
+{
+    EditOp e;
+    e.kind = EditOp::Kind::SetArgs;
+    e.name = node->name();
+    e.argsBefore = StoredArgs::capture(node->args(), node->kwargs());
+    e.args = StoredArgs::capture(args, kwargs);
+    m_graph.setArgs(node, std::move(args), std::move(kwargs));
+    m_record.add(std::move(e));
+}
+
+void GraphEditor::setMeta(Node *node, NodeMeta meta)
+{
+    EditOp e;
+    e.kind = EditOp::Kind::SetMeta;
+    e.name = node->name();
+    e.metaBefore = node->meta();
+    e.meta = meta;
+    node->meta() = std::move(meta);
+    m_record.add(std::move(e));
+}
+
+void GraphEditor::replaceUses(Node *from, const Argument &to, const std::unordered_set<const Node *> &skip)
+{
+    std::vector<Node *> users = from->users();
+    for (Node *user : users) {
+        if (skip.count(user))
+            continue;
+        std::vector<Argument> args = user->args();
+        Kwargs kwargs = user->kwargs();
+        for (auto &a : args)
+            substituteNode(a, from, to);
+        for (auto &kv : kwargs)
+            substituteNode(kv.second, from, to);
+        setArgs(user, std::move(args), std::move(kwargs));
+    }
+}
+
+Status GraphEditor::sortIfNeeded(const std::vector<Node *> &touched)
+{
+    bool needed = false;
+    for (const Node *n : touched) {
+        for (const Node *input : n->inputNodes())
+            if (input && input->index() >= n->index())
+                needed = true;
+        if (needed)
+            break;
+    }
+    if (!needed)
+        return Ok{};
+    std::vector<std::string> before;
+    before.reserve(m_graph.size());
+    for (const auto &n : m_graph.nodes())
+        before.push_back(n->name());
+    if (!stableTopologicalSort(m_graph))
+        return Error{"", 0, 0, "the rewritten graph has a cycle; stable_topological_sort cannot order it"};
+    size_t first = 0, last = before.size();
+    while (first < last && m_graph.nodes()[first]->name() == before[first])
+        ++first;
+    while (last > first && m_graph.nodes()[last - 1]->name() == before[last - 1])
+        --last;
+    if (first == last)
+        return Ok{};
+    EditOp e;
+    e.kind = EditOp::Kind::Reorder;
+    e.index = first;
+    e.orderBefore.assign(before.begin() + std::ptrdiff_t(first), before.begin() + std::ptrdiff_t(last));
+    for (size_t i = first; i < last; ++i)
+        e.orderAfter.push_back(m_graph.nodes()[i]->name());
+    m_record.add(std::move(e));
+    return Ok{};
+}
+
+} // namespace fxs

@@ -1,0 +1,43 @@
+#pragma once
+// Changes a graph through the Graph API while recording every change as an EditRecord, so that rewrites and
+// passes written against it get undo/redo for free.
+
+#include "edit_record.h"
+
+#include <unordered_set>
+
+namespace fxs {
+
+class GraphEditor
+{
+public:
+    explicit GraphEditor(Graph &graph) : m_graph(graph) { }
+
+    Graph &graph() { return m_graph; }
+    const Graph &graph() const { return m_graph; }
+
+    Node *insertBefore(Node *before, OpKind op, std::string name, std::string target, std::vector<Argument> args = {},
+                       Kwargs kwargs = {});
+    // Records the node's args and meta, then erases it; false (nothing recorded) when it still has users.
+    bool erase(Node *node);
+    void setArgs(Node *node, std::vector<Argument> args, Kwargs kwargs);
+    void setMeta(Node *node, NodeMeta meta);
+    // Replaces the uses of `from` by `to` (a node, a literal, a tuple of nodes) in every user not in `skip`.
+    void replaceUses(Node *from, const Argument &to, const std::unordered_set<const Node *> &skip = {});
+
+    // Inductor's stable_topological_sort after a change, run only when an edge of a `touched` node points
+    // backwards (otherwise it would keep the order). Records just the window of nodes that moved.
+    Status sortIfNeeded(const std::vector<Node *> &touched);
+
+    const EditRecord &record() const { return m_record; }
+    EditRecord take() { return std::move(m_record); }
+
+private:
+    Graph &m_graph;
+    EditRecord m_record;
+};
+
+// Substitutes `to` for every reference to `from` inside `arg`, recursively through lists, tuples and dicts.
+void substituteNode(Argument &arg, const Node *from, const Argument &to);
+
+} // namespace fxs

@@ -1,0 +1,110 @@
+#pragma once
+// A fusion session: one graph, a pattern registry and a history of steps (pattern replacements and passes), each
+// kept as an EditRecord so undo/redo cost and memory follow the size of the step, not the graph. Steps follow the
+// order Inductor applies matches in: one sweep over the matcher's accepted candidates (anchors last to first,
+// patterns in registration order), each re-validated on the current graph before it is applied, and a fresh
+// matcher run when the sweep is exhausted, until nothing is accepted. lint() runs after every step; a failing step
+// stays in the history (to inspect or undo) and stops the session.
+
+#include "edit_record.h"
+#include "graph_editor.h"
+#include "match/matcher.h"
+
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fxs {
+
+struct SessionStep {
+    std::string kind;    // "pattern" or "pass"
+    std::string name;    // the pattern or pass
+    std::string anchor;  // the match's anchor; empty for a pass
+    std::vector<std::string> removed, added;
+    size_t nodesBefore = 0, nodesAfter = 0;
+    EditRecord edits;
+};
+
+struct SessionOptions {
+    MatcherOptions matcher;
+    bool lintEachStep = true; // off only for bulk runs that lint once at the end (benchmarks, huge graphs)
+};
+
+// A pass run as a session step: changes the graph through the editor, returns whether it changed anything.
+using SessionPass = std::function<Result<bool>(GraphEditor &editor)>;
+
+class Session
+{
+public:
+    Session(std::unique_ptr<Graph> graph, std::shared_ptr<const PatternRegistry> registry, SessionOptions options = {});
+
+    const Graph &graph() const { return *m_graph; }
+    size_t revision() const { return m_position; }                  // steps applied
+    const std::vector<SessionStep> &history() const { return m_history; } // from revision() on: redoable
+    bool canUndo() const { return m_position > 0; }
+    bool canRedo() const { return m_position < m_history.size(); }
+    // Why the session stopped (a step broke lint); empty while it runs. Undo clears it.
+    const std::string &stoppedReason() const { return m_stopped; }
+
+    // The matcher's verdicts on the current revision, recomputed after every change.
+    Result<const MatchReport *> report();
+
+    // The next accepted match in Inductor's order; false when none is left (fixed point).
+    Result<bool> step();
+    // Steps over one pattern: applies its matches until it has none; returns how many.
+    Result<size_t> stepOver(const std::string &pattern);
+    // Applies the candidate of `pattern` at `anchor`, which the current report must accept.
+    Status applyCandidate(const std::string &pattern, const std::string &anchor);
+    // Up to maxSteps steps; returns how many were applied.
+    Result<size_t> run(size_t maxSteps);
+    Result<size_t> runToEnd() { return run(std::numeric_limits<size_t>::max()); }
+    // Runs `pass` as one step (recorded only when it changed the graph); returns whether it did.
+    Result<bool> applyPass(const std::string &name, const SessionPass &pass);
+
+    Status undo();
+    Status redo();
+    Status reset();                      // undo everything
+    Status goTo(size_t revision);        // undo or redo to that revision
+    // Only the first `steps` steps applied: the recorded ones replayed, more matched afresh; returns the revision.
+    Result<size_t> bisect(size_t steps);
+
+    void setPatternEnabled(const std::string &pattern, bool enabled);
+    bool isPatternEnabled(const std::string &pattern) const { return !m_disabled.count(pattern); }
+
+    // A copy of the graph at `revision` (0 = the graph the session started with), built by replaying edits.
+    Result<std::unique_ptr<Graph>> graphAt(size_t revision) const;
+
+private:
+    struct Pending {
+        PatternEntryPtr entry;
+        std::string anchor;
+        std::vector<std::string> nodes;
+        bool done = false;
+    };
+
+    Status refill();
+    Result<bool> advance(const std::string *onlyPattern);
+    Status applyMatch(const PatternEntry &entry, Node *anchor, const Match &match);
+    Status push(SessionStep step);
+    Status checkRunning() const;
+    void invalidate();
+    const PatternRegistry &activeRegistry();
+
+    std::unique_ptr<Graph> m_graph;
+    std::shared_ptr<const PatternRegistry> m_registry;
+    SessionOptions m_options;
+    std::set<std::string> m_disabled;
+    std::unique_ptr<PatternRegistry> m_active; // m_registry without the disabled patterns
+    std::vector<SessionStep> m_history;
+    size_t m_position = 0;
+    std::string m_stopped;
+    std::optional<MatchReport> m_report;
+    std::vector<Pending> m_queue;
+    size_t m_queuePos = 0;
+};
+
+} // namespace fxs

@@ -1,0 +1,268 @@
+// The fusion session: undo/redo restore the canonical dump exactly, redo cleared by a new step, bisect, stepping
+// over a pattern, a chosen candidate, disabled patterns, passes as steps, lint failures that stop the session,
+// diffs between revisions, and a 100k-node chain whose steps' edit records stay O(step).
+
+#include "io/loader.h"
+#include "ir/canonical_printer.h"
+#include "ir/lint.h"
+#include "patterns/builtin_patterns.h"
+#include "rewrite/dead_code.h"
+#include "rewrite/graph_diff.h"
+#include "rewrite/session.h"
+
+#include <QtTest>
+
+using namespace fxs;
+
+namespace {
+
+const std::string kLlama = std::string(FXSCOPE_SOURCE_DIR) + "/resources/samples/llama_block.py";
+
+std::unique_ptr<Graph> llama()
+{
+    auto file = loadGraphFile(kLlama);
+    if (!file)
+        qFatal("%s", file.error().toString().c_str());
+    return std::move(file->graphs.front().graph);
+}
+
+std::shared_ptr<PatternRegistry> builtins(const std::string &name = {})
+{
+    auto r = std::make_shared<PatternRegistry>();
+    if (auto st = registerBuiltinPatterns(*r, name); !st)
+        qFatal("%s", st.error().toString().c_str());
+    return r;
+}
+
+// x -> (silu(x) * x) -> (silu * .) -> ...: `pairs` SwiGLU matches, 2 * pairs + 2 nodes.
+std::unique_ptr<Graph> swigluChain(size_t pairs)
+{
+    auto g = std::make_unique<Graph>();
+    Node *prev = g->append(OpKind::Placeholder, "x", "x");
+    for (size_t i = 0; i < pairs; ++i) {
+        Node *silu = g->append(OpKind::CallFunction, "silu_" + std::to_string(i), "torch.ops.aten.silu.default",
+                               {Argument::ofNode(prev)});
+        prev = g->append(OpKind::CallFunction, "mul_" + std::to_string(i), "torch.ops.aten.mul.Tensor",
+                         {Argument::ofNode(silu), Argument::ofNode(prev)});
+    }
+    g->append(OpKind::Output, "output", "output", {Argument::tuple({Argument::ofNode(prev)})});
+    return g;
+}
+
+} // namespace
+
+class TestSession : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void undoRedoExact_data()
+    {
+        QTest::addColumn<int>("steps");
+        QTest::newRow("1 step") << 1;
+        QTest::newRow("2 steps") << 2;
+        QTest::newRow("3 steps") << 3;
+    }
+    void undoRedoExact()
+    {
+        QFETCH(int, steps);
+        Session s(llama(), builtins());
+        std::vector<std::string> dumps{printCanonical(s.graph())};
+        for (int i = 0; i < steps; ++i) {
+            auto r = s.step();
+            QVERIFY(r && r.value());
+            QVERIFY(lint(s.graph()).empty());
+            dumps.push_back(printCanonical(s.graph()));
+        }
+        for (int i = steps; i > 0; --i) {
+            QVERIFY(s.undo());
+            QCOMPARE(printCanonical(s.graph()), dumps[size_t(i - 1)]);
+        }
+        QVERIFY(!s.canUndo());
+        for (int i = 1; i <= steps; ++i) {
+            QVERIFY(s.redo());
+            QCOMPARE(printCanonical(s.graph()), dumps[size_t(i)]);
+        }
+        QVERIFY(s.reset());
+        QCOMPARE(printCanonical(s.graph()), dumps[0]);
+        QVERIFY(s.goTo(size_t(steps)));
+        QCOMPARE(printCanonical(s.graph()), dumps.back());
+    }
+
+    void newStepClearsRedo()
+    {
+        Session s(llama(), builtins());
+        QCOMPARE(s.run(3).value(), size_t(3));
+        QVERIFY(s.undo());
+        QVERIFY(s.undo());
+        QVERIFY(s.canRedo());
+        QCOMPARE(s.history().size(), size_t(3));
+        auto r = s.step();
+        QVERIFY(r && r.value());
+        QVERIFY(!s.canRedo());
+        QCOMPARE(s.history().size(), size_t(2));
+        QCOMPARE(s.revision(), size_t(2));
+        QVERIFY(!s.step().value() || s.revision() == 3);
+    }
+
+    void bisect()
+    {
+        Session s(llama(), builtins());
+        std::vector<std::string> dumps{printCanonical(s.graph())};
+        while (s.step().value())
+            dumps.push_back(printCanonical(s.graph()));
+        QCOMPARE(dumps.size(), size_t(4));
+        for (size_t n : {size_t(1), size_t(0), size_t(2), size_t(3)}) {
+            auto r = s.bisect(n);
+            QVERIFY(r);
+            QCOMPARE(r.value(), n);
+            QCOMPARE(printCanonical(s.graph()), dumps[n]);
+        }
+        // Past the recorded history, bisect matches afresh and stops at the fixed point.
+        QCOMPARE(s.bisect(10).value(), size_t(3));
+    }
+
+    void stepOverAndChosenCandidate()
+    {
+        Session s(llama(), builtins());
+        auto n = s.stepOver("rms_norm_cast");
+        QVERIFY(n);
+        QCOMPARE(n.value(), size_t(2));
+        for (const auto &st : s.history())
+            QCOMPARE(st.name, std::string("rms_norm_cast"));
+        QVERIFY(!s.stepOver("no_such_pattern"));
+
+        Session c(llama(), builtins());
+        // The earliest rms_norm_cast site first, out of Inductor's order.
+        auto rep = c.report();
+        QVERIFY(rep);
+        const PatternReport *pr = rep.value()->find("rms_norm_cast");
+        std::string first;
+        for (const auto &cand : pr->candidates)
+            if (cand.accepted)
+                first = cand.anchor; // candidates run last to first: the last accepted is the earliest
+        QVERIFY(c.applyCandidate("rms_norm_cast", first));
+        QCOMPARE(c.history()[0].anchor, first);
+        std::string rejected;
+        for (const auto &cand : c.report().value()->find("swiglu")->candidates)
+            if (!cand.accepted)
+                rejected = cand.anchor;
+        if (!rejected.empty())
+            QVERIFY(!c.applyCandidate("swiglu", rejected));
+        QVERIFY(!c.applyCandidate("swiglu", "no_such_node"));
+    }
+
+    void disablePattern()
+    {
+        Session s(llama(), builtins());
+        s.setPatternEnabled("rms_norm_cast", false);
+        QVERIFY(!s.isPatternEnabled("rms_norm_cast"));
+        QCOMPARE(s.runToEnd().value(), size_t(1));
+        QCOMPARE(s.history()[0].name, std::string("swiglu"));
+        QVERIFY(!s.report().value()->find("rms_norm_cast"));
+        s.setPatternEnabled("rms_norm_cast", true);
+        QCOMPARE(s.runToEnd().value(), size_t(2));
+        QCOMPARE(s.graph().size(), size_t(95));
+    }
+
+    void passAsStep()
+    {
+        auto g = llama();
+        // A dead node to eliminate.
+        Node *x = g->placeholders().front();
+        g->insertBefore(g->outputNode(), OpKind::CallFunction, "dead", "torch.ops.aten.neg.default", {Argument::ofNode(x)});
+        std::string before = printCanonical(*g);
+        Session s(std::move(g), builtins());
+        auto dce = [](GraphEditor &e) -> Result<bool> { return !eliminateDeadCode(e).empty(); };
+        auto r = s.applyPass("dce", dce);
+        QVERIFY(r && r.value());
+        QCOMPARE(s.history()[0].kind, std::string("pass"));
+        QCOMPARE(s.history()[0].removed, std::vector<std::string>{"dead"});
+        QVERIFY(!s.applyPass("dce", dce).value()); // nothing left: no step
+        QCOMPARE(s.revision(), size_t(1));
+        QVERIFY(s.undo());
+        QCOMPARE(printCanonical(s.graph()), before);
+    }
+
+    void lintFailureStops()
+    {
+        Session s(llama(), builtins());
+        QVERIFY(s.step().value());
+        // A broken pass: a node after the output.
+        auto bad = [](GraphEditor &e) -> Result<bool> {
+            Node *x = e.graph().placeholders().front();
+            e.insertBefore(nullptr, OpKind::CallFunction, "late", "torch.ops.aten.neg.default", {Argument::ofNode(x)});
+            return true;
+        };
+        auto r = s.applyPass("bad", bad);
+        QVERIFY(!r);
+        QVERIFY2(r.error().message.find("step 2 (pass 'bad')") != std::string::npos, r.error().message.c_str());
+        QVERIFY(!s.stoppedReason().empty());
+        QVERIFY(!s.step()); // refused while stopped
+        QVERIFY(s.undo());
+        QVERIFY(s.stoppedReason().empty());
+        QVERIFY(lint(s.graph()).empty());
+        QVERIFY(s.step().value());
+    }
+
+    void diffBetweenRevisions()
+    {
+        Session s(llama(), builtins());
+        QCOMPARE(s.runToEnd().value(), size_t(3));
+        auto g0 = s.graphAt(0);
+        auto g1 = s.graphAt(1);
+        auto g2 = s.graphAt(2);
+        QVERIFY(g0 && g1 && g2);
+        QCOMPARE(g0.value()->size(), size_t(107));
+        // Between revisions 1 and 2 exactly step 2's nodes were removed and added.
+        GraphDiff d = diffGraphs(*g1.value(), *g2.value());
+        std::vector<std::string> removed, added;
+        for (const auto &n : d.removed)
+            removed.push_back(n.name);
+        for (const auto &n : d.added)
+            added.push_back(n.name);
+        std::vector<std::string> expectRemoved = s.history()[1].removed, expectAdded = s.history()[1].added;
+        std::sort(removed.begin(), removed.end());
+        std::sort(expectRemoved.begin(), expectRemoved.end());
+        QCOMPARE(removed, expectRemoved);
+        QCOMPARE(added, expectAdded);
+        for (const auto &n : d.added)
+            QCOMPARE(n.pattern, std::string("rms_norm_cast"));
+        // Revision 0 to the end equals the diff of the original and the fused graph.
+        GraphDiff all = diffGraphs(*g0.value(), s.graph());
+        QCOMPARE(all.nodesAfter, size_t(95));
+        QCOMPARE(all.opCounts["torch.ops.npu.npu_rms_norm.default"].second, size_t(2));
+        QVERIFY(s.graphAt(4).ok() == false);
+    }
+
+    void hundredThousandNodeChain()
+    {
+        const size_t pairs = 50000;
+        Session s(swigluChain(pairs), builtins("swiglu"), SessionOptions{{}, false});
+        QCOMPARE(s.graph().size(), 2 * pairs + 2);
+        auto rep = s.report();
+        QVERIFY(rep);
+        QCOMPARE(rep.value()->find("swiglu")->acceptedCount(), pairs);
+        const size_t steps = 300;
+        std::string beforeLast;
+        for (size_t i = 0; i < steps; ++i) {
+            if (i + 1 == steps)
+                beforeLast = printCanonical(s.graph());
+            auto r = s.step();
+            QVERIFY(r && r.value());
+            // O(step): a SwiGLU step inserts 2 nodes, erases 2, rewires the 2 users, sets 2 metas, whatever the
+            // graph's size.
+            const EditRecord &e = s.history().back().edits;
+            QVERIFY2(e.size() <= 8 && e.nodeCount() <= 8, std::to_string(e.size()).c_str());
+        }
+        QCOMPARE(s.graph().size(), 2 * pairs + 2);
+        QVERIFY(lint(s.graph()).empty());
+        QVERIFY(s.undo());
+        QCOMPARE(printCanonical(s.graph()), beforeLast);
+        QVERIFY(s.redo());
+        QVERIFY(lint(s.graph()).empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "tst_session.moc"
