@@ -80,8 +80,7 @@ Result<SafetensorsHeader> readSafetensorsHeader(const std::string &path)
 
 } // namespace
 
-class TestCapture : public QObject
-{
+class TestCapture : public QObject {
     Q_OBJECT
 
 private:

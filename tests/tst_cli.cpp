@@ -22,7 +22,7 @@ Run cli(const QStringList &args)
     p.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"), args);
     p.waitForFinished(120000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+        p.readAllStandardError()};
 }
 
 QString corpus(const char *relative)
@@ -37,8 +37,7 @@ QJsonObject json(const Run &r)
 
 } // namespace
 
-class TestCli : public QObject
-{
+class TestCli : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void infoJsonContract()
@@ -78,10 +77,10 @@ private Q_SLOTS:
         QCOMPARE(cli({"info"}).exitCode, 1);
         QCOMPARE(cli({"info", "--bogus", "x"}).exitCode, 1);
         QCOMPARE(cli({"info", "--graph", "nope", corpus("torch_trace/tlparse__simple.log")}).exitCode, 1);
-        QCOMPARE(cli({"convert", corpus("fx_text/torchair_docs__graph_dump_md__select_scatter_fx_graph.txt"), "-o",
-                      "x.txt"})
-                     .exitCode,
-                 1);
+        QCOMPARE(
+            cli({"convert", corpus("fx_text/torchair_docs__graph_dump_md__select_scatter_fx_graph.txt"), "-o", "x.txt"})
+                .exitCode,
+            1);
     }
 
     void badInputNamesFileLineColumn()
@@ -120,9 +119,12 @@ private Q_SLOTS:
     void convertRoundTrips_data()
     {
         QTest::addColumn<QString>("input");
-        QTest::newRow("readable") << corpus("readable/tlparse__cache_hit_miss__1-0__dynamo_output_graph_flex_attention_hop.py");
-        QTest::newRow("fx_text") << corpus("fx_text/unknown_repo_test_subgraphs__resnet18_feature_extractor_typed_placeholder_dict_return.txt");
-        QTest::newRow("torchair") << corpus("torchair_py/torchair_docs__presentation_md__dynamic_true_dynamic_ge_graph.py");
+        QTest::newRow("readable") << corpus(
+            "readable/tlparse__cache_hit_miss__1-0__dynamo_output_graph_flex_attention_hop.py");
+        QTest::newRow("fx_text") << corpus(
+            "fx_text/unknown_repo_test_subgraphs__resnet18_feature_extractor_typed_placeholder_dict_return.txt");
+        QTest::newRow("torchair") << corpus(
+            "torchair_py/torchair_docs__presentation_md__dynamic_true_dynamic_ge_graph.py");
         QTest::newRow("export") << QStringLiteral(FXSCOPE_TEST_DATA_DIR "/export/cond.pt2");
     }
     void convertRoundTrips()
@@ -151,7 +153,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QString svg = dir.filePath("g.svg");
-        Run r = cli({"convert", corpus("fx_text/torchair_docs__graph_dump_md__select_scatter_fx_graph.txt"), "-o", svg});
+        Run r
+            = cli({"convert", corpus("fx_text/torchair_docs__graph_dump_md__select_scatter_fx_graph.txt"), "-o", svg});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QFile f(svg);
         QVERIFY(f.open(QIODevice::ReadOnly));

@@ -8,8 +8,7 @@
 
 using namespace fxs;
 
-class TestGolden : public QObject
-{
+class TestGolden : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void canonical_data()
@@ -25,8 +24,10 @@ private Q_SLOTS:
             {"fx_text/torchair_docs__presentation_md__dynamic_true_fx_graph.txt", "fx_text_torchair_backward"},
             {"fx_text/pytorch_test_export__vmap_nonstrict__ep_graph.txt", "fx_text_vmap"},
             {"fx_text/tlparse__cache_hit_miss__1-0__inductor_output_code_graph_fragments.txt", "fx_text_fragment"},
-            {"readable/tlparse__cache_hit_miss__1-0__dynamo_output_graph_flex_attention_hop.py", "readable_flex_attention"},
-            {"readable/pytorch_test_export__cond_branches_return_constant_int__print_readable_normalized.py", "readable_cond"},
+            {"readable/tlparse__cache_hit_miss__1-0__dynamo_output_graph_flex_attention_hop.py",
+                "readable_flex_attention"},
+            {"readable/pytorch_test_export__cond_branches_return_constant_int__print_readable_normalized.py",
+                "readable_cond"},
             {"readable/tlparse__export_log__exported_program_print.txt", "readable_exported_program"},
             {"readable/unknown_repo__pt2_0_era_aot_forward_timm_loss_unquoted_annotations.py", "readable_unquoted"},
             {"torch_trace/tlparse__simple.log", "torch_trace_simple"},

@@ -147,8 +147,8 @@ private Q_SLOTS:
         canvas.centerOn(item);
         // A plain move event: QTest::mouseMove moves the cursor, which offscreen may not report.
         const QPointF at = canvas.mapFromScene(item->boundingRect().center());
-        QMouseEvent move(QEvent::MouseMove, at, canvas.viewport()->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
-            Qt::NoModifier);
+        QMouseEvent move(
+            QEvent::MouseMove, at, canvas.viewport()->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
         QApplication::sendEvent(canvas.viewport(), &move);
         int highlightedEdges = 0;
         for (QGraphicsItem *i : canvas.scene()->items())

@@ -21,9 +21,9 @@ std::unique_ptr<Graph> smallGraph()
     Node *y = g->append(OpKind::Placeholder, "y", "y");
     x->meta().val = ValueMeta::parseAnnotation("f32[4, s0][s0, 1]cpu").value();
     Node *add = g->append(OpKind::CallFunction, "add", "torch.ops.aten.add.Tensor",
-                          {Argument::ofNode(x), Argument::ofNode(y)}, {{"alpha", Argument::ofInt(2)}});
-    Node *mul = g->append(OpKind::CallFunction, "mul", "torch.ops.aten.mul.Tensor",
-                          {Argument::ofNode(add), Argument::ofFloat(0.5)});
+        {Argument::ofNode(x), Argument::ofNode(y)}, {{"alpha", Argument::ofInt(2)}});
+    Node *mul = g->append(
+        OpKind::CallFunction, "mul", "torch.ops.aten.mul.Tensor", {Argument::ofNode(add), Argument::ofFloat(0.5)});
     g->append(OpKind::Output, "output", "output", {Argument::tuple({Argument::ofNode(mul), Argument::ofNode(add)})});
     return g;
 }
@@ -33,16 +33,15 @@ std::unique_ptr<Graph> chain(size_t length)
     auto g = std::make_unique<Graph>();
     Node *prev = g->append(OpKind::Placeholder, "x", "x");
     for (size_t i = 0; i < length; ++i)
-        prev = g->append(OpKind::CallFunction, "relu_" + std::to_string(i), "torch.ops.aten.relu.default",
-                         {Argument::ofNode(prev)});
+        prev = g->append(
+            OpKind::CallFunction, "relu_" + std::to_string(i), "torch.ops.aten.relu.default", {Argument::ofNode(prev)});
     g->append(OpKind::Output, "output", "output", {Argument::ofNode(prev)});
     return g;
 }
 
 } // namespace
 
-class TestIr : public QObject
-{
+class TestIr : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void usersAreDerived()
@@ -85,10 +84,11 @@ private Q_SLOTS:
         auto g = smallGraph();
         // A second node with an existing name hides the first from lookup.
         g->insertBefore(g->outputNode(), OpKind::CallFunction, "add", "torch.ops.aten.neg.default",
-                        {Argument::ofNode(g->find("x"))});
+            {Argument::ofNode(g->find("x"))});
         auto problems = lint(*g);
         auto mentions = [](const std::vector<std::string> &list, const std::string &text) {
-            return std::any_of(list.begin(), list.end(), [&](const std::string &p) { return p.find(text) != std::string::npos; });
+            return std::any_of(
+                list.begin(), list.end(), [&](const std::string &p) { return p.find(text) != std::string::npos; });
         };
         QVERIFY(mentions(problems, "duplicate node name 'add'"));
 
@@ -163,18 +163,16 @@ private Q_SLOTS:
         Node *mul = g->find("mul");
         std::vector<Argument> args = mul->args();
         args.push_back(Argument::list({Argument::ofFloat(HUGE_VAL), Argument::ofFloat(-HUGE_VAL),
-                                       Argument::ofFloat(std::nan("")), Argument::ofFloat(1e-05),
-                                       Argument::ofFloat(3.0), Argument::ofInt(3)}));
-        args.push_back(Argument::dict({{"memory_format", Argument::ofText(Argument::Kind::MemoryFormat,
-                                                                          "torch.contiguous_format")},
-                                       {"k", Argument::ofString("sum")}}));
+            Argument::ofFloat(std::nan("")), Argument::ofFloat(1e-05), Argument::ofFloat(3.0), Argument::ofInt(3)}));
+        args.push_back(Argument::dict(
+            {{"memory_format", Argument::ofText(Argument::Kind::MemoryFormat, "torch.contiguous_format")},
+                {"k", Argument::ofString("sum")}}));
         args.push_back(Argument::slice(Argument::none(), Argument::ofInt(512), Argument::none()));
         args.push_back(Argument::tuple({Argument::ellipsis(), Argument::ofText(Argument::Kind::SymExpr, "2*s0"),
-                                        Argument::ofText(Argument::Kind::Dtype, "torch.bfloat16"),
-                                        Argument::ofText(Argument::Kind::Device, "cuda:0"),
-                                        Argument::ofText(Argument::Kind::Layout, "torch.strided"),
-                                        Argument::ofText(Argument::Kind::Verbatim, "Point(x=1, y=2)"),
-                                        Argument::ofBool(true)}));
+            Argument::ofText(Argument::Kind::Dtype, "torch.bfloat16"),
+            Argument::ofText(Argument::Kind::Device, "cuda:0"),
+            Argument::ofText(Argument::Kind::Layout, "torch.strided"),
+            Argument::ofText(Argument::Kind::Verbatim, "Point(x=1, y=2)"), Argument::ofBool(true)}));
         g->setArgs(mul, args);
         mul->meta().source = SourceLocation{"model.py", 12, "forward", "x * 0.5"};
         mul->meta().nnModuleStack = {{"L__self___mlp", "mlp", "torch.nn.modules.linear.Linear"}};
@@ -182,7 +180,8 @@ private Q_SLOTS:
         mul->meta().extra.set("seq_nr", Json(7));
         ValueMeta tuple;
         tuple.kind = ValueMeta::Kind::Tuple;
-        tuple.items = {ValueMeta::parseAnnotation("f32[4]").value(), ValueMeta::parseAnnotation("Sym(u0 >= 0)").value()};
+        tuple.items
+            = {ValueMeta::parseAnnotation("f32[4]").value(), ValueMeta::parseAnnotation("Sym(u0 >= 0)").value()};
         g->find("add")->meta().val = tuple;
         auto sub = std::make_unique<Graph>();
         Node *a = sub->append(OpKind::Placeholder, "a", "a");
@@ -200,7 +199,7 @@ private Q_SLOTS:
         QCOMPARE(writeFxscopeJson(back.value()), json);
         const Node *rmul = back->graphs[0].graph->find("mul");
         QVERIFY(rmul->meta() == file.graphs[0].graph->find("mul")->meta());
-        QVERIFY(rmul->args() .size() == 6);
+        QVERIFY(rmul->args().size() == 6);
         QVERIFY(std::isnan(rmul->args()[2].items()[2].toDouble()));
         QCOMPARE(rmul->args()[2].items()[4].kind(), Argument::Kind::Float);
         QCOMPARE(rmul->args()[2].items()[5].kind(), Argument::Kind::Int);
@@ -214,13 +213,14 @@ private Q_SLOTS:
             << "{\"fxscope\": 1, \"graphs\": [{\"name\": \"g\", \"graph\": {\"nodes\": [\n"
                "  {\"name\": \"a\", \"op\": \"call_function\", \"target\": \"t\", \"args\": [{\"node\": \"zz\"}]}]}}]}"
             << "e.json:2:73: expected a reference to an earlier node, found unknown node \"zz\"";
-        QTest::newRow("bad op")
-            << "{\"fxscope\": 1, \"graphs\": [{\"graph\": {\"nodes\": [{\"name\": \"a\", \"op\": \"call\", \"target\": \"t\"}]}}]}"
-            << "e.json:1:68: expected op to be placeholder, get_attr, call_function, call_method, call_module or output, found \"call\"";
-        QTest::newRow("duplicate")
-            << "{\"fxscope\": 1, \"graphs\": [{\"graph\": {\"nodes\": [{\"name\": \"a\", \"op\": \"placeholder\", \"target\": \"a\"},"
-               "{\"name\": \"a\", \"op\": \"placeholder\", \"target\": \"a\"}]}}]}"
-            << "e.json:1:107: expected a unique node name, found 'a' again";
+        QTest::newRow("bad op") << "{\"fxscope\": 1, \"graphs\": [{\"graph\": {\"nodes\": [{\"name\": \"a\", \"op\": "
+                                   "\"call\", \"target\": \"t\"}]}}]}"
+                                << "e.json:1:68: expected op to be placeholder, get_attr, call_function, call_method, "
+                                   "call_module or output, found \"call\"";
+        QTest::newRow("duplicate") << "{\"fxscope\": 1, \"graphs\": [{\"graph\": {\"nodes\": [{\"name\": \"a\", "
+                                      "\"op\": \"placeholder\", \"target\": \"a\"},"
+                                      "{\"name\": \"a\", \"op\": \"placeholder\", \"target\": \"a\"}]}}]}"
+                                   << "e.json:1:107: expected a unique node name, found 'a' again";
         QTest::newRow("newer version") << "{\"fxscope\": 9, \"graphs\": []}"
                                        << "e.json:1:13: expected fxscope JSON version 1 or older, found version 9";
     }

@@ -6,8 +6,7 @@
 
 using namespace fxs;
 
-class TestJson : public QObject
-{
+class TestJson : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void roundTrip_data()
@@ -73,12 +72,18 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("missing comma") << "{\n  \"a\": 1\n  \"b\": 2}" << "f.json:3:3: expected ',' or '}' in object, found '\"'";
-        QTest::newRow("truncated") << "[1, 2" << "f.json:1:6: expected ',' or ']' in array, found end of input";
-        QTest::newRow("bad literal") << "[tru]" << "f.json:1:2: expected a JSON value, found 't'";
-        QTest::newRow("trailing") << "{} x" << "f.json:1:4: expected end of JSON, found 'x'";
-        QTest::newRow("unterminated string") << "\"abc" << "f.json:1:5: expected '\"' closing the string, found end of input";
-        QTest::newRow("binary") << QString::fromLatin1("\x01\x02") << "f.json:1:1: expected a JSON value, found byte 0x01";
+        QTest::newRow("missing comma") << "{\n  \"a\": 1\n  \"b\": 2}"
+                                       << "f.json:3:3: expected ',' or '}' in object, found '\"'";
+        QTest::newRow("truncated") << "[1, 2"
+                                   << "f.json:1:6: expected ',' or ']' in array, found end of input";
+        QTest::newRow("bad literal") << "[tru]"
+                                     << "f.json:1:2: expected a JSON value, found 't'";
+        QTest::newRow("trailing") << "{} x"
+                                  << "f.json:1:4: expected end of JSON, found 'x'";
+        QTest::newRow("unterminated string") << "\"abc"
+                                             << "f.json:1:5: expected '\"' closing the string, found end of input";
+        QTest::newRow("binary") << QString::fromLatin1("\x01\x02")
+                                << "f.json:1:1: expected a JSON value, found byte 0x01";
     }
     void errorsNameLineAndColumn()
     {

@@ -27,7 +27,8 @@ std::unique_ptr<Graph> smallGraph()
     Node *x = g->append(OpKind::Placeholder, "x", "x");
     Node *a = g->append(OpKind::CallFunction, "relu", "torch.ops.aten.relu.default", {Argument::ofNode(x)});
     Node *b = g->append(OpKind::CallFunction, "sigmoid", "torch.ops.aten.sigmoid.default", {Argument::ofNode(x)});
-    Node *c = g->append(OpKind::CallFunction, "add", "torch.ops.aten.add.Tensor", {Argument::ofNode(a), Argument::ofNode(b)});
+    Node *c = g->append(
+        OpKind::CallFunction, "add", "torch.ops.aten.add.Tensor", {Argument::ofNode(a), Argument::ofNode(b)});
     g->append(OpKind::Output, "output", "output", {Argument::tuple({Argument::ofNode(c)})});
     return g;
 }
@@ -117,13 +118,20 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("target");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("aten") << "torch.ops.aten.mm.default" << "aten.mm";
-        QTest::newRow("overload") << "torch.ops.aten.add.Tensor" << "aten.add";
-        QTest::newRow("schema") << "aten::add.Tensor" << "aten.add";
-        QTest::newRow("prims") << "torch.ops.prims.convert_element_type.default" << "prims.convert_element_type";
-        QTest::newRow("npu") << "torch.ops.npu.npu_rms_norm.default" << "npu.npu_rms_norm";
-        QTest::newRow("operator") << "operator.getitem" << "operator.getitem";
-        QTest::newRow("hop") << "torch.ops.higher_order.flex_attention" << "higher_order.flex_attention";
+        QTest::newRow("aten") << "torch.ops.aten.mm.default"
+                              << "aten.mm";
+        QTest::newRow("overload") << "torch.ops.aten.add.Tensor"
+                                  << "aten.add";
+        QTest::newRow("schema") << "aten::add.Tensor"
+                                << "aten.add";
+        QTest::newRow("prims") << "torch.ops.prims.convert_element_type.default"
+                               << "prims.convert_element_type";
+        QTest::newRow("npu") << "torch.ops.npu.npu_rms_norm.default"
+                             << "npu.npu_rms_norm";
+        QTest::newRow("operator") << "operator.getitem"
+                                  << "operator.getitem";
+        QTest::newRow("hop") << "torch.ops.higher_order.flex_attention"
+                             << "higher_order.flex_attention";
     }
     void labels()
     {
@@ -137,7 +145,8 @@ private Q_SLOTS:
         auto g = std::make_unique<Graph>();
         Node *x = g->append(OpKind::Placeholder, "x", "x");
         Node *a = g->append(OpKind::CallFunction, "a", "torch.ops.aten.relu.default", {Argument::ofNode(x)});
-        Node *p = g->append(OpKind::CallFunction, "p", "torch.ops.prims.convert_element_type.default", {Argument::ofNode(a)});
+        Node *p = g->append(
+            OpKind::CallFunction, "p", "torch.ops.prims.convert_element_type.default", {Argument::ofNode(a)});
         Node *n = g->append(OpKind::CallFunction, "n", "torch.ops.npu.npu_rms_norm.default", {Argument::ofNode(p)});
         Node *o = g->append(OpKind::CallFunction, "o", "operator.getitem", {Argument::ofNode(n), Argument::ofInt(0)});
         TensorMeta t;

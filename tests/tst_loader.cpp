@@ -25,21 +25,22 @@ std::string chainCode(size_t n)
 
 } // namespace
 
-class TestLoader : public QObject
-{
+class TestLoader : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void sniffsByContentNotExtension_data()
     {
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("format");
-        QTest::newRow("fx text") << QByteArray("graph():\n    %x : [num_users=1] = placeholder[target=x]\n    return (x,)\n")
+        QTest::newRow("fx text") << QByteArray(
+            "graph():\n    %x : [num_users=1] = placeholder[target=x]\n    return (x,)\n")
                                  << "fx_text";
         QTest::newRow("readable") << QByteArray("def forward(self, x):\n    return (x,)\n") << "readable";
-        QTest::newRow("print(ep)") << QByteArray("ExportedProgram:\n    class GraphModule(torch.nn.Module):\n") << "readable";
-        QTest::newRow("torch trace")
-            << QByteArray("V1206 15:18:15.925000 1500233 torch/_dynamo/utils.py:1288] {\"chromium_event\": {}}\n")
-            << "torch_trace";
+        QTest::newRow("print(ep)") << QByteArray("ExportedProgram:\n    class GraphModule(torch.nn.Module):\n")
+                                   << "readable";
+        QTest::newRow("torch trace") << QByteArray(
+            "V1206 15:18:15.925000 1500233 torch/_dynamo/utils.py:1288] {\"chromium_event\": {}}\n")
+                                     << "torch_trace";
         QTest::newRow("export json") << QByteArray("{\"graph_module\": {}, \"schema_version\": {}}") << "export_json";
         QTest::newRow("fxscope json") << QByteArray("  {\"fxscope\": 1, \"graphs\": []}") << "fxscope_json";
         QTest::newRow("torchair") << QByteArray("## FX Code: t = torch.ops.aten.t.default(x)\n") << "torchair_py";
@@ -59,8 +60,9 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("message");
         QTest::newRow("empty") << QByteArray() << "x:1:1: expected an FX graph dump, found an empty file";
-        QTest::newRow("binary") << QByteArray("\x7f" "ELF\x02\x01\x01\x00\x00\x00", 10)
-                                << "x:1:1: expected an FX graph dump (text, JSON or a .pt2 zip), found binary data";
+        QTest::newRow("binary") << QByteArray("\x7f"
+                                              "ELF\x02\x01\x01\x00\x00\x00",
+            10) << "x:1:1: expected an FX graph dump (text, JSON or a .pt2 zip), found binary data";
         QTest::newRow("other json") << QByteArray("{\"a\": 1}")
                                     << "x:1:1: expected fxscope JSON (a \"fxscope\" key) or torch.export JSON "
                                        "(\"graph_module\"), found other JSON";

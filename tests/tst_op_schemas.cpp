@@ -5,8 +5,7 @@
 
 using namespace fxs;
 
-class TestOpSchemas : public QObject
-{
+class TestOpSchemas : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void builtinNpuFusionOps()
@@ -30,8 +29,9 @@ private Q_SLOTS:
         QStringList names;
         for (const auto &a : conv->arguments)
             names << QString::fromStdString(a.name);
-        QCOMPARE(names, QStringList({"input", "weight", "bias", "stride", "padding", "dilation", "transposed",
-                                     "output_padding", "groups"}));
+        QCOMPARE(names,
+            QStringList({"input", "weight", "bias", "stride", "padding", "dilation", "transposed", "output_padding",
+                "groups"}));
         const OpSchema *addInplace = OpSchemaTable::instance().find("aten.add_.Tensor");
         QVERIFY(addInplace && addInplace->isMutable());
         // Overload packets now know every overload LibTorch registers.

@@ -99,12 +99,14 @@ int countRmsSites(const Graph &g, double eps)
     return count;
 }
 
-QString corpus(const char *rel) { return QStringLiteral(FXSCOPE_CORPUS_DIR "/") + rel; }
+QString corpus(const char *rel)
+{
+    return QStringLiteral(FXSCOPE_CORPUS_DIR "/") + rel;
+}
 
 } // namespace
 
-class TestPatternMatcher : public QObject
-{
+class TestPatternMatcher : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -142,27 +144,36 @@ void TestPatternMatcher::rejectionStages_data()
         add = torch.ops.aten.add.Tensor(mean, 1e-06)
         rsqrt = torch.ops.aten.rsqrt.default(add)
         return rsqrt
-)" << "rsqrt" << "accepted" << "generic pattern matched 4 nodes";
-    QTest::newRow("function_mismatch") << R"(class G(torch.nn.Module):
+)"
+                           << "rsqrt"
+                           << "accepted"
+                           << "generic pattern matched 4 nodes";
+    QTest::newRow("function_mismatch")
+        << R"(class G(torch.nn.Module):
     def forward(self, a: "f32[4, 16]"):
         pow_1 = torch.ops.aten.pow.Tensor_Scalar(a, 2)
         mean = torch.ops.aten.sum.dim_IntList(pow_1, [-1], True)
         add = torch.ops.aten.add.Tensor(mean, 1e-06)
         rsqrt = torch.ops.aten.rsqrt.default(add)
         return rsqrt
-)" << "rsqrt" << "generic"
-                                       << "function_mismatch: expected call_function aten.mean.dim, found call_function "
-                                          "aten.sum.dim_IntList at mean (path: rsqrt → args[0] add → args[0] mean)";
-    QTest::newRow("intermediate used outside") << R"(class G(torch.nn.Module):
+)"
+        << "rsqrt"
+        << "generic"
+        << "function_mismatch: expected call_function aten.mean.dim, found call_function "
+           "aten.sum.dim_IntList at mean (path: rsqrt → args[0] add → args[0] mean)";
+    QTest::newRow("intermediate used outside")
+        << R"(class G(torch.nn.Module):
     def forward(self, a: "f32[4, 16]"):
         pow_1 = torch.ops.aten.pow.Tensor_Scalar(a, 2)
         mean = torch.ops.aten.mean.dim(pow_1, [-1], True)
         add = torch.ops.aten.add.Tensor(mean, 1e-06)
         rsqrt = torch.ops.aten.rsqrt.default(add)
         return (rsqrt, mean)
-)" << "rsqrt" << "generic"
-                                               << "multiple_users: mean is an intermediate node of the match with 2 users "
-                                                  "(add, output) but the traced pattern has 1; used outside the match by: output";
+)"
+        << "rsqrt"
+        << "generic"
+        << "multiple_users: mean is an intermediate node of the match with 2 users "
+           "(add, output) but the traced pattern has 1; used outside the match by: output";
     QTest::newRow("constant_args keepdim") << R"(class G(torch.nn.Module):
     def forward(self, a: "f32[4, 16]"):
         pow_1 = torch.ops.aten.pow.Tensor_Scalar(a, 2)
@@ -170,27 +181,35 @@ void TestPatternMatcher::rejectionStages_data()
         add = torch.ops.aten.add.Tensor(mean, 1e-06)
         rsqrt = torch.ops.aten.rsqrt.default(add)
         return rsqrt
-)" << "rsqrt" << "generic"
+)"
+                                           << "rsqrt"
+                                           << "generic"
                                            << "constant_args: mean.args[2] is False, the pattern has the literal True";
-    QTest::newRow("args_structure kwarg") << R"(class G(torch.nn.Module):
+    QTest::newRow("args_structure kwarg")
+        << R"(class G(torch.nn.Module):
     def forward(self, a: "f32[4, 16]"):
         pow_1 = torch.ops.aten.pow.Tensor_Scalar(a, 2)
         mean = torch.ops.aten.mean.dim(pow_1, [-1], keepdim = True)
         add = torch.ops.aten.add.Tensor(mean, 1e-06)
         rsqrt = torch.ops.aten.rsqrt.default(add)
         return rsqrt
-)" << "rsqrt" << "generic"
-                                          << "function_mismatch: mean passes 2 positional arguments, the pattern expects 3";
-    QTest::newRow("eps differs") << R"(class G(torch.nn.Module):
+)"
+        << "rsqrt"
+        << "generic"
+        << "function_mismatch: mean passes 2 positional arguments, the pattern expects 3";
+    QTest::newRow("eps differs")
+        << R"(class G(torch.nn.Module):
     def forward(self, a: "f32[4, 16]"):
         pow_1 = torch.ops.aten.pow.Tensor_Scalar(a, 2)
         mean = torch.ops.aten.mean.dim(pow_1, [-1], True)
         add = torch.ops.aten.add.Tensor(mean, 1e-05)
         rsqrt = torch.ops.aten.rsqrt.default(add)
         return rsqrt
-)" << "rsqrt" << "specific"
-                                 << "specific pattern (real literals): constant_args: add.args[1] is 1e-05, the pattern has "
-                                    "the literal 1e-06 (path: rsqrt → args[0] add → args[1] 1e-05)";
+)"
+        << "rsqrt"
+        << "specific"
+        << "specific pattern (real literals): constant_args: add.args[1] is 1e-05, the pattern has "
+           "the literal 1e-06 (path: rsqrt → args[0] add → args[1] 1e-05)";
     QTest::newRow("dim differs") << R"(class G(torch.nn.Module):
     def forward(self, a: "f32[4, 16]"):
         pow_1 = torch.ops.aten.pow.Tensor_Scalar(a, 2)
@@ -198,9 +217,12 @@ void TestPatternMatcher::rejectionStages_data()
         add = torch.ops.aten.add.Tensor(mean, 1e-06)
         rsqrt = torch.ops.aten.rsqrt.default(add)
         return rsqrt
-)" << "rsqrt" << "specific"
+)"
+                                 << "rsqrt"
+                                 << "specific"
                                  << "constant_args: mean.args[1][0] is 1, the pattern has the literal -1";
-    QTest::newRow("repeated pattern differs") << R"(class G(torch.nn.Module):
+    QTest::newRow("repeated pattern differs")
+        << R"(class G(torch.nn.Module):
     def forward(self, a: "f32[4, 16]", b: "f32[4, 16]"):
         pow_1 = torch.ops.aten.pow.Tensor_Scalar(a, 2)
         mean = torch.ops.aten.mean.dim(pow_1, [-1], True)
@@ -208,9 +230,11 @@ void TestPatternMatcher::rejectionStages_data()
         rsqrt = torch.ops.aten.rsqrt.default(add)
         mul = torch.ops.aten.mul.Tensor(b, rsqrt)
         return mul
-)" << "mul" << "generic"
-                                              << "repeated pattern differs: the same sub-pattern was already bound to b, here "
-                                                 "it meets a";
+)"
+        << "mul"
+        << "generic"
+        << "repeated pattern differs: the same sub-pattern was already bound to b, here "
+           "it meets a";
 }
 
 void TestPatternMatcher::rejectionStages()
@@ -262,8 +286,8 @@ void TestPatternMatcher::mutationBarrier()
     QVERIFY(v);
     QCOMPARE(v->stage, MatchStage::MutationStream);
     QVERIFY2(allReasons(*v).find("pattern match crosses mutation barrier - discard (mutation regions: pow_1=0, mean=1")
-                 != std::string::npos,
-             allReasons(*v).c_str());
+            != std::string::npos,
+        allReasons(*v).c_str());
     // The name rule without a schema: foo_ and foo_.Tensor mutate, foo__ and set_grad don't alone.
     auto probe = code(R"(class G(torch.nn.Module):
     def forward(self, a: "f32[4]"):
@@ -296,7 +320,7 @@ void TestPatternMatcher::torchairStreamLabel()
     QVERIFY(v);
     QCOMPARE(v->stage, MatchStage::MutationStream);
     QVERIFY2(allReasons(*v).find("Cross-stream operation detected in pattern match.") != std::string::npos,
-             allReasons(*v).c_str());
+        allReasons(*v).c_str());
     QVERIFY(allReasons(*v).find("\"_user_stream_label_1\": add") != std::string::npos);
 
     // PM-main's own check on meta["custom"]["stream"], before the second stage.
@@ -325,8 +349,8 @@ void TestPatternMatcher::retraceRequiresGrad()
     const Verdict *v = verdictAt(report, "rstd", "rsqrt");
     QCOMPARE(v->stage, MatchStage::Retrace);
     QVERIFY2(allReasons(*v).find("input 'x' is a of dtype torch.int64 but its example input requires grad")
-                 != std::string::npos,
-             allReasons(*v).c_str());
+            != std::string::npos,
+        allReasons(*v).c_str());
 }
 
 void TestPatternMatcher::extraCheckExplains()
@@ -349,8 +373,9 @@ void TestPatternMatcher::extraCheckExplains()
         if (QByteArray(dim) == "4096") {
             QCOMPARE(v->stage, MatchStage::ExtraCheck);
             QVERIFY(!v->accepted);
-            QVERIFY2(allReasons(*v).find("a_shape[-1] == 7168 → False because a_shape[-1] is 4096") != std::string::npos,
-                     allReasons(*v).c_str());
+            QVERIFY2(
+                allReasons(*v).find("a_shape[-1] == 7168 → False because a_shape[-1] is 4096") != std::string::npos,
+                allReasons(*v).c_str());
         } else {
             QVERIFY2(v->accepted, allReasons(*v).c_str());
             QCOMPARE(v->nodes, (std::vector<std::string>{"add", "npu_rms_norm", "getitem"}));
@@ -416,7 +441,8 @@ void TestPatternMatcher::overlapWithEarlierMatch()
     // inner (anchor add) is rejected for users (add has 2); outer needs add with 2 users too: rejected.
     report = runOne(second, *g2);
     QCOMPARE(verdictAt(report, "outer", "rsqrt")->stage, MatchStage::Generic);
-    QVERIFY(allReasons(*verdictAt(report, "outer", "rsqrt")).find("used outside the match by: add_1") != std::string::npos);
+    QVERIFY(
+        allReasons(*verdictAt(report, "outer", "rsqrt")).find("used outside the match by: add_1") != std::string::npos);
 }
 
 void TestPatternMatcher::pythonEqualityLiterals()
@@ -467,11 +493,12 @@ void TestPatternMatcher::packetsAndRegistrationOrder()
         return e;
     };
     QVERIFY(registry.add(entry("first", packet)));
-    QVERIFY(registry.add(entry("second", callFunction("torch.ops.aten.add.Scalar",
-                                                      {PatternValue::of(argPattern()), PatternValue::of(ignored())}))));
-    QVERIFY(registry.add(entry("prepended", callFunction("aten.add.Scalar", {PatternValue::of(argPattern()),
-                                                                            PatternValue::of(Argument::ofInt(2))})),
-                         true));
+    QVERIFY(registry.add(entry("second",
+        callFunction("torch.ops.aten.add.Scalar", {PatternValue::of(argPattern()), PatternValue::of(ignored())}))));
+    QVERIFY(registry.add(
+        entry("prepended",
+            callFunction("aten.add.Scalar", {PatternValue::of(argPattern()), PatternValue::of(Argument::ofInt(2))})),
+        true));
     const auto *slot = registry.entriesFor(OpKind::CallFunction, "aten.add.Scalar");
     QVERIFY(slot);
     QCOMPARE(slot->size(), size_t(3));
@@ -490,8 +517,8 @@ void TestPatternMatcher::packetsAndRegistrationOrder()
 
     // VarArgs captures everything.
     PatternMatcher matcher;
-    MatchResult r = matcher.match(*callVarArgs(OpKind::CallFunction, {"aten.add"}, PatternExpr::kMultiple),
-                                  g->find("add_1"));
+    MatchResult r
+        = matcher.match(*callVarArgs(OpKind::CallFunction, {"aten.add"}, PatternExpr::kMultiple), g->find("add_1"));
     QVERIFY(r.ok);
     QCOMPARE(r.match.args.size(), size_t(2));
     // ListOf over a cat's inputs; non_list on a tensor.
@@ -503,7 +530,7 @@ void TestPatternMatcher::packetsAndRegistrationOrder()
         return cat
 )");
     auto listPattern = callFunction("aten.cat.default",
-                                    {PatternValue::of(listOf(callFunction("aten.neg.default", {PatternValue::of(argPattern())})))});
+        {PatternValue::of(listOf(callFunction("aten.neg.default", {PatternValue::of(argPattern())})))});
     r = matcher.match(*listPattern, cat->find("cat"));
     QVERIFY(r.ok);
     QCOMPARE(r.match.nodes.size(), size_t(3));
@@ -527,9 +554,9 @@ void TestPatternMatcher::genericPatternIgnoresLiterals()
     auto generic = fxToPattern(*search, options);
     QVERIFY(generic);
     QCOMPARE(generic.value()->repr(1000),
-             std::string("CallFunction(prims.convert_element_type.default, CallFunction(operator.getitem, "
-                         "CallFunction(aten.var_mean.correction, CallFunction(aten.view.default, KeywordArg('x'), *), *, "
-                         "correction=*, keepdim=True), 1), *)"));
+        std::string("CallFunction(prims.convert_element_type.default, CallFunction(operator.getitem, "
+                    "CallFunction(aten.var_mean.correction, CallFunction(aten.view.default, KeywordArg('x'), *), *, "
+                    "correction=*, keepdim=True), 1), *)"));
     options.ignoreTypes = false;
     auto specific = fxToPattern(*search, options);
     QVERIFY(specific);
@@ -552,7 +579,8 @@ void TestPatternMatcher::genericPatternIgnoresLiterals()
 
 void TestPatternMatcher::t5RmsNormEveryInstance()
 {
-    auto file = loadGraphFile(corpus("readable/learn_torch_compile__tb_hf_T5_training_cpu__aot_joint_graph.py").toStdString());
+    auto file = loadGraphFile(
+        corpus("readable/learn_torch_compile__tb_hf_T5_training_cpu__aot_joint_graph.py").toStdString());
     QVERIFY(file);
     const Graph &g = *file->graphs.front().graph;
     const int expected = countRmsSites(g, 1e-6);
@@ -573,7 +601,8 @@ void TestPatternMatcher::t5RmsNormEveryInstance()
 void TestPatternMatcher::t5FullRmsNormRejectedByUsers()
 {
     // The full weight * (x * rsqrt(...)) pattern cannot fuse in a joint graph: the backward uses mul_1.
-    auto file = loadGraphFile(corpus("readable/learn_torch_compile__tb_hf_T5_training_cpu__aot_joint_graph.py").toStdString());
+    auto file = loadGraphFile(
+        corpus("readable/learn_torch_compile__tb_hf_T5_training_cpu__aot_joint_graph.py").toStdString());
     QVERIFY(file);
     PatternRegistry registry;
     QVERIFY(registerBuiltinPatterns(registry, "rms_norm"));
@@ -622,8 +651,8 @@ void TestPatternMatcher::chainOf100kNodes()
     Node *prev = g.append(OpKind::Placeholder, "x", "x");
     const int n = 100000;
     for (int i = 0; i < n; ++i)
-        prev = g.append(OpKind::CallFunction, "neg_" + std::to_string(i), "torch.ops.aten.neg.default",
-                        {Argument::ofNode(prev)});
+        prev = g.append(
+            OpKind::CallFunction, "neg_" + std::to_string(i), "torch.ops.aten.neg.default", {Argument::ofNode(prev)});
     g.append(OpKind::Output, "output", "output", {Argument::ofNode(prev)});
     PatternRegistry registry;
     ReplacementSpec spec;
@@ -665,12 +694,10 @@ void TestPatternMatcher::jsonPatternFile()
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
     Json search{std::string(kRmsSearch)};
-    Json root = Json::object(
-        {{"fxscope_patterns", 1},
-         {"patterns", Json::array({Json::object({{"name", "rstd_json"},
-                                                 {"search", search},
-                                                 {"replace", search},
-                                                 {"extra_check", "def extra_check(match):\n    return True"}})})}});
+    Json root = Json::object({{"fxscope_patterns", 1},
+        {"patterns",
+            Json::array({Json::object({{"name", "rstd_json"}, {"search", search}, {"replace", search},
+                {"extra_check", "def extra_check(match):\n    return True"}})})}});
     f.write(root.dump(1).c_str());
     f.close();
     PatternRegistry registry;
@@ -685,7 +712,8 @@ void TestPatternMatcher::jsonPatternFile()
     QVERIFY(again.error().message.find("unique pattern name") != std::string::npos);
 
     QVERIFY(!loadPatternJson("{\"patterns\": []}", "x.json", registry));
-    Status missing = loadPatternJson("{\"fxscope_patterns\": 1, \"patterns\": [{\"name\": \"a\"}]}", "x.json", registry);
+    Status missing
+        = loadPatternJson("{\"fxscope_patterns\": 1, \"patterns\": [{\"name\": \"a\"}]}", "x.json", registry);
     QVERIFY(!missing);
     QCOMPARE(missing.error().line, 1);
     QVERIFY(missing.error().message.find("expected a graph") != std::string::npos);

@@ -62,19 +62,28 @@ std::string addRmsNormGraph(int lastDim)
 {
     std::string d = std::to_string(lastDim);
     return "class GraphModule(torch.nn.Module):\n"
-           "    def forward(self, x1: \"f16[1, 4, " + d + "]\", x2: \"f16[1, 4, " + d + "]\", gamma: \"f16[" + d + "]\"):\n"
-           "        add: \"f16[1, 4, " + d + "]\" = torch.ops.aten.add.Tensor(x1, x2)\n"
-           "        npu_rms_norm = torch.ops.npu.npu_rms_norm.default(add, gamma)\n"
-           "        getitem: \"f16[1, 4, " + d + "]\" = npu_rms_norm[0]\n"
-           "        mul: \"f16[1, 4, " + d + "]\" = torch.ops.aten.mul.Tensor(getitem, 2)\n"
-           "        add_1: \"f16[1, 4, " + d + "]\" = torch.ops.aten.add.Tensor(add, mul)\n"
-           "        return (add_1,)\n";
+           "    def forward(self, x1: \"f16[1, 4, "
+        + d + "]\", x2: \"f16[1, 4, " + d + "]\", gamma: \"f16[" + d
+        + "]\"):\n"
+          "        add: \"f16[1, 4, "
+        + d
+        + "]\" = torch.ops.aten.add.Tensor(x1, x2)\n"
+          "        npu_rms_norm = torch.ops.npu.npu_rms_norm.default(add, gamma)\n"
+          "        getitem: \"f16[1, 4, "
+        + d
+        + "]\" = npu_rms_norm[0]\n"
+          "        mul: \"f16[1, 4, "
+        + d
+        + "]\" = torch.ops.aten.mul.Tensor(getitem, 2)\n"
+          "        add_1: \"f16[1, 4, "
+        + d
+        + "]\" = torch.ops.aten.add.Tensor(add, mul)\n"
+          "        return (add_1,)\n";
 }
 
 } // namespace
 
-class TestRewrite : public QObject
-{
+class TestRewrite : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -111,9 +120,9 @@ private Q_SLOTS:
         QVERIFY(isGetitem(*getitem));
         QCOMPARE(getitem->users().size(), oldOut->users().size());
         for (const Node *u : oldOut->users())
-            QVERIFY(std::find_if(getitem->users().begin(), getitem->users().end(),
-                                 [&](const Node *x) { return x->name() == u->name(); })
-                    != getitem->users().end());
+            QVERIFY(std::find_if(getitem->users().begin(), getitem->users().end(), [&](const Node *x) {
+                return x->name() == u->name();
+            }) != getitem->users().end());
         // Meta: the getitem takes the replaced output's val; the tuple-valued op's val stays unknown.
         QVERIFY(getitem->meta().val);
         QCOMPARE(*getitem->meta().val, *oldOut->meta().val);
@@ -259,7 +268,7 @@ private Q_SLOTS:
         QString out = dir.filePath("fused.json");
         QProcess p;
         p.start(QString(FXSCOPE_BIN_DIR) + "/fxscope-cli",
-                {"apply", QString::fromStdString(kLlama), "--patterns", "builtin", "--all", "-o", out, "--json"});
+            {"apply", QString::fromStdString(kLlama), "--patterns", "builtin", "--all", "-o", out, "--json"});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         auto root = Json::parse(p.readAllStandardOutput().toStdString());
@@ -279,15 +288,15 @@ private Q_SLOTS:
         QVERIFY(lint(*reloaded).empty());
 
         p.start(QString(FXSCOPE_BIN_DIR) + "/fxscope-cli",
-                {"apply", QString::fromStdString(kLlama), "--patterns", "builtin", "--steps", "1", "--json"});
+            {"apply", QString::fromStdString(kLlama), "--patterns", "builtin", "--steps", "1", "--json"});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         root = Json::parse(p.readAllStandardOutput().toStdString());
         QCOMPARE(root.value()["steps"].items().size(), size_t(1));
         QCOMPARE(root.value()["nodes_after"].toInt(), int64_t(107));
 
-        p.start(QString(FXSCOPE_BIN_DIR) + "/fxscope-cli", {"apply", QString::fromStdString(kLlama), "--patterns",
-                                                            "builtin", "--steps", "x"});
+        p.start(QString(FXSCOPE_BIN_DIR) + "/fxscope-cli",
+            {"apply", QString::fromStdString(kLlama), "--patterns", "builtin", "--steps", "x"});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
     }

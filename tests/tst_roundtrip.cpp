@@ -41,8 +41,7 @@ std::string readableCore(const Graph &graph)
 
 } // namespace
 
-class TestRoundTrip : public QObject
-{
+class TestRoundTrip : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void corpus_data()

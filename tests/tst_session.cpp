@@ -40,10 +40,10 @@ std::unique_ptr<Graph> swigluChain(size_t pairs)
     auto g = std::make_unique<Graph>();
     Node *prev = g->append(OpKind::Placeholder, "x", "x");
     for (size_t i = 0; i < pairs; ++i) {
-        Node *silu = g->append(OpKind::CallFunction, "silu_" + std::to_string(i), "torch.ops.aten.silu.default",
-                               {Argument::ofNode(prev)});
+        Node *silu = g->append(
+            OpKind::CallFunction, "silu_" + std::to_string(i), "torch.ops.aten.silu.default", {Argument::ofNode(prev)});
         prev = g->append(OpKind::CallFunction, "mul_" + std::to_string(i), "torch.ops.aten.mul.Tensor",
-                         {Argument::ofNode(silu), Argument::ofNode(prev)});
+            {Argument::ofNode(silu), Argument::ofNode(prev)});
     }
     g->append(OpKind::Output, "output", "output", {Argument::tuple({Argument::ofNode(prev)})});
     return g;
@@ -51,8 +51,7 @@ std::unique_ptr<Graph> swigluChain(size_t pairs)
 
 } // namespace
 
-class TestSession : public QObject
-{
+class TestSession : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -170,7 +169,8 @@ private Q_SLOTS:
         auto g = llama();
         // A dead node to eliminate.
         Node *x = g->placeholders().front();
-        g->insertBefore(g->outputNode(), OpKind::CallFunction, "dead", "torch.ops.aten.neg.default", {Argument::ofNode(x)});
+        g->insertBefore(
+            g->outputNode(), OpKind::CallFunction, "dead", "torch.ops.aten.neg.default", {Argument::ofNode(x)});
         std::string before = printCanonical(*g);
         Session s(std::move(g), builtins());
         auto dce = [](GraphEditor &e) -> Result<bool> { return !eliminateDeadCode(e).empty(); };

@@ -33,7 +33,7 @@ struct Case {
 };
 
 SubgraphMatchResult run(const Graph &pattern, const Graph &graph, SubgraphMatcherOptions options = {},
-                        const std::vector<MatchFilter> &filters = {})
+    const std::vector<MatchFilter> &filters = {})
 {
     auto matcher = SubgraphMatcher::create(pattern, options);
     if (!matcher)
@@ -56,8 +56,7 @@ std::string joined(const std::vector<std::string> &v)
 
 Q_DECLARE_METATYPE(SubgraphMatcherOptions)
 
-class TestSubgraphMatcher : public QObject
-{
+class TestSubgraphMatcher : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -94,21 +93,24 @@ void TestSubgraphMatcher::verdicts_data()
                               << "        relu = torch.ops.aten.relu.default(a)\n"
                                  "        neg = torch.ops.aten.neg.default(relu)\n"
                                  "        return neg\n"
-                              << "a" << none << "neg" << "accepted"
+                              << "a" << none << "neg"
+                              << "accepted"
                               << "match 0: 2 nodes, contained, acyclic, no overlap, every filter passed";
     QTest::newRow("target differs")
         << kChain << "x"
         << "        sigmoid = torch.ops.aten.sigmoid.default(a)\n"
            "        neg = torch.ops.aten.neg.default(sigmoid)\n"
            "        return neg\n"
-        << "a" << none << "neg" << "structure"
+        << "a" << none << "neg"
+        << "structure"
         << "structure: pattern node relu calls aten.relu.default, graph node sigmoid calls aten.sigmoid.default\n"
            "path: neg → sigmoid";
     QTest::newRow("op differs")
         << kChain << "x"
         << "        neg = torch.ops.aten.neg.default(a)\n"
            "        return neg\n"
-        << "a" << none << "neg" << "structure"
+        << "a" << none << "neg"
+        << "structure"
         << "structure: pattern node relu is call_function, graph node a is placeholder\npath: neg → a";
     QTest::newRow("not fully contained")
         << kChain << "x"
@@ -116,94 +118,122 @@ void TestSubgraphMatcher::verdicts_data()
            "        neg = torch.ops.aten.neg.default(relu)\n"
            "        add = torch.ops.aten.add.Tensor(neg, relu)\n"
            "        return add\n"
-        << "a" << none << "neg" << "contained"
+        << "a" << none << "neg"
+        << "contained"
         << "not fully contained: relu is used by add outside the match (only placeholders and returned nodes may "
            "have users outside)";
     // relu is returned, so its user sigmoid may lie outside; but sigmoid feeds add, inside the match.
-    QTest::newRow("would form a cycle")
-        << "        relu = torch.ops.aten.relu.default(x)\n"
-           "        add = torch.ops.aten.add.Tensor(relu, y)\n"
-           "        return (relu, add)\n"
-        << "x, y"
-        << "        relu = torch.ops.aten.relu.default(a)\n"
-           "        sigmoid = torch.ops.aten.sigmoid.default(relu)\n"
-           "        add = torch.ops.aten.add.Tensor(relu, sigmoid)\n"
-           "        return (add,)\n"
-        << "a" << none << "add" << "cycle" << "would form a cycle if fused: relu → sigmoid (outside) → add";
-    QTest::newRow("overlapped by match 0")
-        << "        relu = torch.ops.aten.relu.default(x)\n"
-           "        neg = torch.ops.aten.neg.default(relu)\n"
-           "        return (relu, neg)\n"
-        << "x"
-        << "        relu = torch.ops.aten.relu.default(a)\n"
-           "        neg = torch.ops.aten.neg.default(relu)\n"
-           "        neg_1 = torch.ops.aten.neg.default(relu)\n"
-           "        return (neg, neg_1)\n"
-        << "a" << none << "neg_1" << "overlap" << "overlapped by match 0 (anchor neg): relu is already in it";
-    QTest::newRow("literal differs")
-        << "        add = torch.ops.aten.add.Tensor(x, 1.0)\n        return add\n" << "x"
-        << "        add = torch.ops.aten.add.Tensor(a, 2.0)\n        return add\n" << "a" << none << "add"
-        << "structure" << "structure: literal add.args[1] = 1.0 (float), graph add.args[1] = 2.0 (float)";
+    QTest::newRow("would form a cycle") << "        relu = torch.ops.aten.relu.default(x)\n"
+                                           "        add = torch.ops.aten.add.Tensor(relu, y)\n"
+                                           "        return (relu, add)\n"
+                                        << "x, y"
+                                        << "        relu = torch.ops.aten.relu.default(a)\n"
+                                           "        sigmoid = torch.ops.aten.sigmoid.default(relu)\n"
+                                           "        add = torch.ops.aten.add.Tensor(relu, sigmoid)\n"
+                                           "        return (add,)\n"
+                                        << "a" << none << "add"
+                                        << "cycle"
+                                        << "would form a cycle if fused: relu → sigmoid (outside) → add";
+    QTest::newRow("overlapped by match 0") << "        relu = torch.ops.aten.relu.default(x)\n"
+                                              "        neg = torch.ops.aten.neg.default(relu)\n"
+                                              "        return (relu, neg)\n"
+                                           << "x"
+                                           << "        relu = torch.ops.aten.relu.default(a)\n"
+                                              "        neg = torch.ops.aten.neg.default(relu)\n"
+                                              "        neg_1 = torch.ops.aten.neg.default(relu)\n"
+                                              "        return (neg, neg_1)\n"
+                                           << "a" << none << "neg_1"
+                                           << "overlap"
+                                           << "overlapped by match 0 (anchor neg): relu is already in it";
+    QTest::newRow("literal differs") << "        add = torch.ops.aten.add.Tensor(x, 1.0)\n        return add\n"
+                                     << "x"
+                                     << "        add = torch.ops.aten.add.Tensor(a, 2.0)\n        return add\n"
+                                     << "a" << none << "add"
+                                     << "structure"
+                                     << "structure: literal add.args[1] = 1.0 (float), graph add.args[1] = 2.0 (float)";
     QTest::newRow("literals are type-strict")
-        << "        add = torch.ops.aten.add.Tensor(x, 1)\n        return add\n" << "x"
-        << "        add = torch.ops.aten.add.Tensor(a, 1.0)\n        return add\n" << "a" << none << "add"
-        << "structure" << "structure: literal add.args[1] = 1 (int), graph add.args[1] = 1.0 (float)";
-    QTest::newRow("ignore_literals")
-        << "        add = torch.ops.aten.add.Tensor(x, 1.0)\n        return add\n" << "x"
-        << "        add = torch.ops.aten.add.Tensor(a, 2.0)\n        return add\n" << "a" << ignore << "add"
-        << "accepted" << "match 0: 1 nodes, contained, acyclic, no overlap, every filter passed";
-    QTest::newRow("literal vs node")
-        << "        add = torch.ops.aten.add.Tensor(x, 1.0)\n        return add\n" << "x"
-        << "        add = torch.ops.aten.add.Tensor(a, b)\n        return add\n" << "a, b" << none << "add"
-        << "structure" << "structure: add.args[1] is the literal 1.0 (float), add.args[1] is the node b";
+        << "        add = torch.ops.aten.add.Tensor(x, 1)\n        return add\n"
+        << "x"
+        << "        add = torch.ops.aten.add.Tensor(a, 1.0)\n        return add\n"
+        << "a" << none << "add"
+        << "structure"
+        << "structure: literal add.args[1] = 1 (int), graph add.args[1] = 1.0 (float)";
+    QTest::newRow("ignore_literals") << "        add = torch.ops.aten.add.Tensor(x, 1.0)\n        return add\n"
+                                     << "x"
+                                     << "        add = torch.ops.aten.add.Tensor(a, 2.0)\n        return add\n"
+                                     << "a" << ignore << "add"
+                                     << "accepted"
+                                     << "match 0: 1 nodes, contained, acyclic, no overlap, every filter passed";
+    QTest::newRow("literal vs node") << "        add = torch.ops.aten.add.Tensor(x, 1.0)\n        return add\n"
+                                     << "x"
+                                     << "        add = torch.ops.aten.add.Tensor(a, b)\n        return add\n"
+                                     << "a, b" << none << "add"
+                                     << "structure"
+                                     << "structure: add.args[1] is the literal 1.0 (float), add.args[1] is the node b";
     QTest::newRow("sequence length")
-        << "        mean = torch.ops.aten.mean.dim(x, [-1], True)\n        return mean\n" << "x"
-        << "        mean = torch.ops.aten.mean.dim(a, [-1, -2], True)\n        return mean\n" << "a" << none << "mean"
-        << "structure" << "structure: mean.args[1] is a sequence of 1 items, mean.args[1] has 2";
+        << "        mean = torch.ops.aten.mean.dim(x, [-1], True)\n        return mean\n"
+        << "x"
+        << "        mean = torch.ops.aten.mean.dim(a, [-1, -2], True)\n        return mean\n"
+        << "a" << none << "mean"
+        << "structure"
+        << "structure: mean.args[1] is a sequence of 1 items, mean.args[1] has 2";
     QTest::newRow("schema-normalised kwargs")
-        << "        mean = torch.ops.aten.mean.dim(x, [-1], True)\n        return mean\n" << "x"
-        << "        mean = torch.ops.aten.mean.dim(a, [-1], keepdim = False)\n        return mean\n" << "a" << none
-        << "mean" << "structure" << "structure: literal mean.keepdim = True (bool), graph mean.keepdim = False (bool)";
+        << "        mean = torch.ops.aten.mean.dim(x, [-1], True)\n        return mean\n"
+        << "x"
+        << "        mean = torch.ops.aten.mean.dim(a, [-1], keepdim = False)\n        return mean\n"
+        << "a" << none << "mean"
+        << "structure"
+        << "structure: literal mean.keepdim = True (bool), graph mean.keepdim = False (bool)";
     QTest::newRow("graph node already matched (injective)")
-        << "        add = torch.ops.aten.add.Tensor(x, y)\n        return add\n" << "x, y"
-        << "        add = torch.ops.aten.add.Tensor(a, a)\n        return add\n" << "a" << none << "add"
+        << "        add = torch.ops.aten.add.Tensor(x, y)\n        return add\n"
+        << "x, y"
+        << "        add = torch.ops.aten.add.Tensor(a, a)\n        return add\n"
+        << "a" << none << "add"
         << "structure"
         << "structure: graph node a is already matched to pattern node x, so it cannot also match y\npath: add → a";
     QTest::newRow("pattern node already matched")
-        << "        mul = torch.ops.aten.mul.Tensor(x, x)\n        return mul\n" << "x"
-        << "        mul = torch.ops.aten.mul.Tensor(a, b)\n        return mul\n" << "a, b" << none << "mul"
-        << "structure" << "structure: pattern node x is already matched to a, here it meets b\npath: mul → b";
+        << "        mul = torch.ops.aten.mul.Tensor(x, x)\n        return mul\n"
+        << "x"
+        << "        mul = torch.ops.aten.mul.Tensor(a, b)\n        return mul\n"
+        << "a, b" << none << "mul"
+        << "structure"
+        << "structure: pattern node x is already matched to a, here it meets b\npath: mul → b";
     QTest::newRow("placeholder is a wildcard")
-        << "        relu = torch.ops.aten.relu.default(x)\n        return relu\n" << "x"
+        << "        relu = torch.ops.aten.relu.default(x)\n        return relu\n"
+        << "x"
         << "        neg = torch.ops.aten.neg.default(a)\n        relu = torch.ops.aten.relu.default(neg)\n"
            "        return relu\n"
-        << "a" << none << "relu" << "accepted" << "match 0: 1 nodes, contained, acyclic, no overlap, every filter passed";
+        << "a" << none << "relu"
+        << "accepted"
+        << "match 0: 1 nodes, contained, acyclic, no overlap, every filter passed";
     QTest::newRow("match_placeholder")
-        << "        relu = torch.ops.aten.relu.default(x)\n        return relu\n" << "x"
+        << "        relu = torch.ops.aten.relu.default(x)\n        return relu\n"
+        << "x"
         << "        neg = torch.ops.aten.neg.default(a)\n        relu = torch.ops.aten.relu.default(neg)\n"
            "        return relu\n"
-        << "a" << placeholders << "relu" << "structure"
+        << "a" << placeholders << "relu"
+        << "structure"
         << "structure: pattern node x is placeholder, graph node neg is call_function\npath: relu → neg";
-    QTest::newRow("match_output")
-        << "        relu = torch.ops.aten.relu.default(x)\n"
-           "        neg = torch.ops.aten.neg.default(relu)\n"
-           "        return (neg,)\n"
-        << "x"
-        << "        relu = torch.ops.aten.relu.default(a)\n"
-           "        neg = torch.ops.aten.neg.default(relu)\n"
-           "        return (neg, a)\n"
-        << "a" << output << "output" << "structure"
-        << "structure: output.args[0] is a sequence of 1 items, output.args[0] has 2";
-    QTest::newRow("match_output accepted")
-        << "        relu = torch.ops.aten.relu.default(x)\n"
-           "        neg = torch.ops.aten.neg.default(relu)\n"
-           "        return (neg,)\n"
-        << "x"
-        << "        relu = torch.ops.aten.relu.default(a)\n"
-           "        neg = torch.ops.aten.neg.default(relu)\n"
-           "        return (neg,)\n"
-        << "a" << output << "output" << "accepted"
-        << "match 0: 2 nodes, contained, acyclic, no overlap, every filter passed";
+    QTest::newRow("match_output") << "        relu = torch.ops.aten.relu.default(x)\n"
+                                     "        neg = torch.ops.aten.neg.default(relu)\n"
+                                     "        return (neg,)\n"
+                                  << "x"
+                                  << "        relu = torch.ops.aten.relu.default(a)\n"
+                                     "        neg = torch.ops.aten.neg.default(relu)\n"
+                                     "        return (neg, a)\n"
+                                  << "a" << output << "output"
+                                  << "structure"
+                                  << "structure: output.args[0] is a sequence of 1 items, output.args[0] has 2";
+    QTest::newRow("match_output accepted") << "        relu = torch.ops.aten.relu.default(x)\n"
+                                              "        neg = torch.ops.aten.neg.default(relu)\n"
+                                              "        return (neg,)\n"
+                                           << "x"
+                                           << "        relu = torch.ops.aten.relu.default(a)\n"
+                                              "        neg = torch.ops.aten.neg.default(relu)\n"
+                                              "        return (neg,)\n"
+                                           << "a" << output << "output"
+                                           << "accepted"
+                                           << "match 0: 2 nodes, contained, acyclic, no overlap, every filter passed";
 }
 
 void TestSubgraphMatcher::verdicts()
@@ -243,7 +273,7 @@ void TestSubgraphMatcher::filterReasonAndOverlapBeforeFilters()
                   "        neg = torch.ops.aten.neg.default(relu)\n"
                   "        neg_1 = torch.ops.aten.neg.default(relu)\n"
                   "        return (neg, neg_1)\n",
-                  "a");
+        "a");
     MatchFilter notFirst{"not_neg", [](const InternalMatch &m, const Graph &, const Graph &) {
                              const Node *anchor = m.anchors.front();
                              return FilterVerdict{anchor->name() != "neg", "the anchor is " + anchor->name()};
@@ -254,9 +284,9 @@ void TestSubgraphMatcher::filterReasonAndOverlapBeforeFilters()
     QCOMPARE(joined(r.report.candidates[0].reasons()), std::string("filter not_neg returned false: the anchor is neg"));
     // neg_1 would pass the filter, but PyTorch removed it as overlapping before the filters ran.
     QCOMPARE(joined(r.report.candidates[1].reasons()),
-             std::string("overlapped by match 0 (anchor neg): relu is already in it\n"
-                         "note: match 0 was then rejected by a filter; replace_pattern_with_filters removes overlaps "
-                         "before it filters, so this candidate is lost anyway"));
+        std::string("overlapped by match 0 (anchor neg): relu is already in it\n"
+                    "note: match 0 was then rejected by a filter; replace_pattern_with_filters removes overlaps "
+                    "before it filters, so this candidate is lost anyway"));
 }
 
 void TestSubgraphMatcher::removeOverlappingOff()
@@ -268,7 +298,7 @@ void TestSubgraphMatcher::removeOverlappingOff()
                   "        neg = torch.ops.aten.neg.default(relu)\n"
                   "        neg_1 = torch.ops.aten.neg.default(relu)\n"
                   "        return (neg, neg_1)\n",
-                  "a");
+        "a");
     SubgraphMatcherOptions keep;
     keep.removeOverlappingMatches = false;
     QCOMPARE(run(*p, *g).matches.size(), size_t(1));
@@ -280,7 +310,7 @@ void TestSubgraphMatcher::bindingsAndInternalMatch()
     auto p = code("        add = torch.ops.aten.add.Tensor(x, y)\n        return add\n", "x, y");
     auto g = code("        neg = torch.ops.aten.neg.default(a)\n        add = torch.ops.aten.add.Tensor(neg, 2.5)\n"
                   "        return add\n",
-                  "a");
+        "a");
     SubgraphMatchResult r = run(*p, *g);
     QCOMPARE(r.matches.size(), size_t(1));
     const InternalMatch &m = r.matches[0];
@@ -322,8 +352,8 @@ void TestSubgraphMatcher::longChainOn100kGraph()
     Graph pattern;
     Node *prev = pattern.append(OpKind::Placeholder, "x", "x");
     for (int i = 0; i < chain - 1; ++i)
-        prev = pattern.append(OpKind::CallFunction, pattern.uniqueName("neg"), "torch.ops.aten.neg.default",
-                              {Argument::ofNode(prev)});
+        prev = pattern.append(
+            OpKind::CallFunction, pattern.uniqueName("neg"), "torch.ops.aten.neg.default", {Argument::ofNode(prev)});
     prev = pattern.append(OpKind::CallFunction, "relu", "torch.ops.aten.relu.default", {Argument::ofNode(prev)});
     pattern.append(OpKind::Output, "output", "output", {Argument::ofNode(prev)});
 
@@ -334,16 +364,16 @@ void TestSubgraphMatcher::longChainOn100kGraph()
     while (int(graph.size()) + chain + 1 < total) {
         const bool shortBlock = blocks % 5 == 4;
         for (int i = 0; i < chain - 1 - (shortBlock ? 1 : 0); ++i)
-            cur = graph.append(OpKind::CallFunction, graph.uniqueName("neg"), "torch.ops.aten.neg.default",
-                               {Argument::ofNode(cur)});
-        cur = graph.append(OpKind::CallFunction, graph.uniqueName("relu"), "torch.ops.aten.relu.default",
-                           {Argument::ofNode(cur)});
+            cur = graph.append(
+                OpKind::CallFunction, graph.uniqueName("neg"), "torch.ops.aten.neg.default", {Argument::ofNode(cur)});
+        cur = graph.append(
+            OpKind::CallFunction, graph.uniqueName("relu"), "torch.ops.aten.relu.default", {Argument::ofNode(cur)});
         ++blocks;
         nearMisses += shortBlock;
     }
     while (int(graph.size()) + 1 < total)
-        cur = graph.append(OpKind::CallFunction, graph.uniqueName("neg"), "torch.ops.aten.neg.default",
-                           {Argument::ofNode(cur)});
+        cur = graph.append(
+            OpKind::CallFunction, graph.uniqueName("neg"), "torch.ops.aten.neg.default", {Argument::ofNode(cur)});
     graph.append(OpKind::Output, "output", "output", {Argument::ofNode(cur)});
     QCOMPARE(int(graph.size()), total);
 
@@ -367,8 +397,9 @@ void TestSubgraphMatcher::cliSubgraphJson()
     if (!QFile::exists(cli))
         QSKIP("fxscope-cli is not built");
     QProcess p;
-    p.start(cli, {"match", FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py", "--patterns", "builtin",
-                  "--subgraph", "--json"});
+    p.start(cli,
+        {"match", FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py", "--patterns", "builtin", "--subgraph",
+            "--json"});
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 0);
     auto json = Json::parse(p.readAllStandardOutput().toStdString());

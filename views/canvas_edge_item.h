@@ -11,8 +11,7 @@ namespace fxs {
 
 struct SceneEdge;
 
-class CanvasEdgeItem : public QGraphicsItem
-{
+class CanvasEdgeItem : public QGraphicsItem {
 public:
     explicit CanvasEdgeItem(const SceneEdge &edge);
 

@@ -82,8 +82,8 @@ void CanvasGroupItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *o
             return;
         painter->setPen(canvas::groupBorder().darker(130));
         painter->setFont(canvas::groupTitleFont());
-        const QRectF title(m_rect.left() + kBadge + 12, m_rect.top() + 2, m_rect.width() - kBadge - 18,
-            SceneMetrics::kFrameTitle);
+        const QRectF title(
+            m_rect.left() + kBadge + 12, m_rect.top() + 2, m_rect.width() - kBadge - 18, SceneMetrics::kFrameTitle);
         const QString text = QCoreApplication::translate("fxs::Canvas", "%1  ·  %2 nodes").arg(m_label).arg(m_count);
         painter->drawText(title, Qt::AlignLeft | Qt::AlignVCenter,
             QFontMetricsF(painter->font()).elidedText(text, Qt::ElideMiddle, title.width()));

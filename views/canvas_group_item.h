@@ -11,8 +11,7 @@ namespace fxs {
 
 struct NodeGroup;
 
-class CanvasGroupItem : public QGraphicsItem
-{
+class CanvasGroupItem : public QGraphicsItem {
 public:
     CanvasGroupItem(size_t groupIndex, const NodeGroup &group, bool expanded, const QRectF &rect);
 

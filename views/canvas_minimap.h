@@ -9,8 +9,7 @@ class QGraphicsScene;
 
 namespace fxs {
 
-class CanvasMinimap : public QWidget
-{
+class CanvasMinimap : public QWidget {
     Q_OBJECT
 public:
     explicit CanvasMinimap(QWidget *parent = nullptr);

@@ -9,8 +9,7 @@
 
 namespace fxs {
 
-class CanvasNodeItem : public QGraphicsItem
-{
+class CanvasNodeItem : public QGraphicsItem {
 public:
     CanvasNodeItem(size_t nodeIndex, const NodeLabel &label, const QRectF &rect);
 

@@ -23,15 +23,42 @@ QFont nameFont();
 QFont detailFont();
 QFont shapeFont();
 QFont groupTitleFont();
-inline QColor background() { return QColor(0xf7, 0xf8, 0xfa); }
-inline QColor edge() { return QColor(0x8a, 0x96, 0xa3); }
-inline QColor inputHighlight() { return QColor(0x1e, 0x88, 0xe5); }
-inline QColor outputHighlight() { return QColor(0xe5, 0x39, 0x35); }
-inline QColor selection() { return QColor(0xff, 0x8f, 0x00); }
-inline QColor groupBorder() { return QColor(0x78, 0x90, 0x9c); }
-inline QColor groupFill() { return QColor(0xec, 0xef, 0xf1); }
-inline QColor frameFill() { return QColor(0x90, 0xa4, 0xae, 24); }
-inline QColor frameBorder() { return QColor(0xb0, 0xbe, 0xc5); }
+inline QColor background()
+{
+    return QColor(0xf7, 0xf8, 0xfa);
+}
+inline QColor edge()
+{
+    return QColor(0x8a, 0x96, 0xa3);
+}
+inline QColor inputHighlight()
+{
+    return QColor(0x1e, 0x88, 0xe5);
+}
+inline QColor outputHighlight()
+{
+    return QColor(0xe5, 0x39, 0x35);
+}
+inline QColor selection()
+{
+    return QColor(0xff, 0x8f, 0x00);
+}
+inline QColor groupBorder()
+{
+    return QColor(0x78, 0x90, 0x9c);
+}
+inline QColor groupFill()
+{
+    return QColor(0xec, 0xef, 0xf1);
+}
+inline QColor frameFill()
+{
+    return QColor(0x90, 0xa4, 0xae, 24);
+}
+inline QColor frameBorder()
+{
+    return QColor(0xb0, 0xbe, 0xc5);
+}
 } // namespace canvas
 
 } // namespace fxs

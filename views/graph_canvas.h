@@ -26,8 +26,7 @@ struct Grouping;
 struct GroupInterior;
 struct SceneLayout;
 
-class GraphCanvas : public QGraphicsView
-{
+class GraphCanvas : public QGraphicsView {
     Q_OBJECT
 public:
     explicit GraphCanvas(QWidget *parent = nullptr);
@@ -108,19 +107,19 @@ private:
     std::shared_ptr<const Graph> m_graph;
     std::shared_ptr<const Grouping> m_grouping;
     std::shared_ptr<const SceneLayout> m_layout;
-    std::vector<bool> m_expanded;  // what m_layout shows
+    std::vector<bool> m_expanded; // what m_layout shows
     std::vector<bool> m_requested; // what the running job lays out
     // Interiors laid out so far, immutable and shared with jobs.
     std::shared_ptr<const std::map<size_t, std::shared_ptr<const GroupInterior>>> m_interiors;
 
-    std::vector<QGraphicsItem *> m_items;              // per SceneLayout item
-    std::vector<CanvasEdgeItem *> m_edges;             // per SceneLayout edge
-    std::vector<std::vector<int>> m_edgesOfItem;       // per SceneLayout item: incident edges
-    std::vector<std::vector<int>> m_portsOfFrame;      // per SceneLayout item (frames): their ports
+    std::vector<QGraphicsItem *> m_items; // per SceneLayout item
+    std::vector<CanvasEdgeItem *> m_edges; // per SceneLayout edge
+    std::vector<std::vector<int>> m_edgesOfItem; // per SceneLayout item: incident edges
+    std::vector<std::vector<int>> m_portsOfFrame; // per SceneLayout item (frames): their ports
     std::vector<QGraphicsItem *> m_highlighted;
     std::vector<CanvasEdgeItem *> m_highlightedEdges;
     int m_hovered = -1;
-    int m_currentNode = -1;   // node index
+    int m_currentNode = -1; // node index
     int m_pendingSelect = -1; // node index to select once its group is laid out
     bool m_firstView = true;
 

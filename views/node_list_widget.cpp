@@ -91,8 +91,8 @@ NodeListWidget::NodeListWidget(QWidget *parent)
 
     setFocusProxy(m_table);
     updateCount();
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        [this](const QModelIndex &current) {
+    connect(
+        m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
             if (m_selecting || !current.isValid())
                 return;
             Q_EMIT nodeSelected(current.data(NodeTableModel::NodeNameRole).toString());
@@ -111,8 +111,7 @@ bool NodeListWidget::selectNode(const QString &name)
         index = m_proxy->mapFromSource(m_model->index(row, NodeTableModel::NameColumn));
     }
     m_selecting = true;
-    m_table->selectionModel()->setCurrentIndex(
-        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_selecting = false;
     m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
     return true;

@@ -106,19 +106,12 @@ int runApply(const std::vector<std::string> &args)
         Json steps = Json::array();
         for (size_t i = 0; i < session.revision(); ++i) {
             const SessionStep &s = session.history()[i];
-            steps.push(Json::object({{"pattern", s.name},
-                                     {"anchor", s.anchor},
-                                     {"removed", names(s.removed)},
-                                     {"added", names(s.added)},
-                                     {"nodes_before", s.nodesBefore},
-                                     {"nodes_after", s.nodesAfter}}));
+            steps.push(Json::object({{"pattern", s.name}, {"anchor", s.anchor}, {"removed", names(s.removed)},
+                {"added", names(s.added)}, {"nodes_before", s.nodesBefore}, {"nodes_after", s.nodesAfter}}));
         }
-        Json root = Json::object({{"graph", named->name},
-                                  {"steps", std::move(steps)},
-                                  {"nodes_before", named->graph->size()},
-                                  {"nodes_after", session.graph().size()},
-                                  {"ops", diff.toJson()["ops"]},
-                                  {"lint", names(lint(session.graph()))}});
+        Json root = Json::object({{"graph", named->name}, {"steps", std::move(steps)},
+            {"nodes_before", named->graph->size()}, {"nodes_after", session.graph().size()},
+            {"ops", diff.toJson()["ops"]}, {"lint", names(lint(session.graph()))}});
         if (failed)
             root.set("error", applied.error().toString());
         std::printf("%s\n", root.dump(1).c_str());
@@ -126,11 +119,10 @@ int runApply(const std::vector<std::string> &args)
         for (size_t i = 0; i < session.revision(); ++i) {
             const SessionStep &s = session.history()[i];
             std::printf("step %zu: %s at %s  (%zu -> %zu nodes)\n  removed: %s\n  added:   %s\n", i + 1, s.name.c_str(),
-                        s.anchor.c_str(), s.nodesBefore, s.nodesAfter, joined(s.removed).c_str(),
-                        joined(s.added).c_str());
+                s.anchor.c_str(), s.nodesBefore, s.nodesAfter, joined(s.removed).c_str(), joined(s.added).c_str());
         }
         std::printf("%s%zu step%s applied\n\n%s", session.revision() ? "\n" : "", session.revision(),
-                    session.revision() == 1 ? "" : "s", diff.opTable().c_str());
+            session.revision() == 1 ? "" : "s", diff.opTable().c_str());
     }
 
     if (out) {

@@ -5,8 +5,7 @@
 namespace fxs::cli {
 
 std::optional<std::string> CommandLine::parse(const std::vector<std::string> &args,
-                                              const std::vector<std::string> &valueOptions,
-                                              const std::vector<std::string> &flagOptions)
+    const std::vector<std::string> &valueOptions, const std::vector<std::string> &flagOptions)
 {
     auto contains = [](const std::vector<std::string> &v, const std::string &s) {
         return std::find(v.begin(), v.end(), s) != v.end();

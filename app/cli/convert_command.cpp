@@ -37,8 +37,8 @@ int runConvert(const std::vector<std::string> &args)
     }
     std::string ext = extensionOf(*out);
     if (ext != "json" && ext != "py" && ext != "dot" && ext != "svg" && ext != "png") {
-        std::fprintf(stderr, "%sexpected an output ending in .json, .py, .dot, .svg or .png, found '%s'\n", usage,
-                     out->c_str());
+        std::fprintf(
+            stderr, "%sexpected an output ending in .json, .py, .dot, .svg or .png, found '%s'\n", usage, out->c_str());
         return UsageError;
     }
     auto file = loadGraphFile(cmd.positional()[0]);

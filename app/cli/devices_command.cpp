@@ -26,7 +26,8 @@ int runDevices(const std::vector<std::string> &args)
         for (const auto &d : devices)
             list.push(Json::object(
                 {{"name", d.name}, {"backend", d.backend}, {"available", d.available}, {"detail", d.detail}}));
-        std::printf("%s\n", Json::object({{"libtorch", runtime->libtorchVersion}, {"devices", std::move(list)}}).dump(2).c_str());
+        std::printf("%s\n",
+            Json::object({{"libtorch", runtime->libtorchVersion}, {"devices", std::move(list)}}).dump(2).c_str());
         return Success;
     }
     std::printf("LibTorch %s\n", runtime->libtorchVersion.c_str());

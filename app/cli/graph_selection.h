@@ -18,7 +18,8 @@ inline const NamedGraph *selectGraph(const GraphFile &file, const CommandLine &c
     } else if (file.graphs.size() == 1) {
         return &file.graphs.front();
     } else {
-        error = file.path + " holds " + std::to_string(file.graphs.size()) + " graphs; choose one with --graph NAME|INDEX:";
+        error = file.path + " holds " + std::to_string(file.graphs.size())
+            + " graphs; choose one with --graph NAME|INDEX:";
     }
     for (size_t i = 0; i < file.graphs.size(); ++i)
         error += "\n  " + std::to_string(i) + "  " + file.graphs[i].name;

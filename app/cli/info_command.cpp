@@ -12,8 +12,8 @@ namespace fxs::cli {
 
 namespace {
 
-const OpKind kOpOrder[] = {OpKind::Placeholder, OpKind::GetAttr,    OpKind::CallFunction,
-                           OpKind::CallMethod,  OpKind::CallModule, OpKind::Output};
+const OpKind kOpOrder[] = {
+    OpKind::Placeholder, OpKind::GetAttr, OpKind::CallFunction, OpKind::CallMethod, OpKind::CallModule, OpKind::Output};
 
 std::vector<std::string> outputNames(const Graph &graph)
 {
@@ -58,29 +58,23 @@ Json graphInfo(const NamedGraph &named)
     Json subgraphs = Json::array();
     for (const auto &s : g.subgraphs())
         subgraphs.push(Json::object({{"name", s.first}, {"nodes", s.second->size()}}));
-    return Json::object({{"name", named.name},
-                         {"kind", named.kind},
-                         {"line", named.line},
-                         {"nodes", g.size()},
-                         {"ops", std::move(ops)},
-                         {"inputs", std::move(inputs)},
-                         {"outputs", std::move(outputs)},
-                         {"subgraphs", std::move(subgraphs)},
-                         {"nested_nodes", countNested(g)}});
+    return Json::object({{"name", named.name}, {"kind", named.kind}, {"line", named.line}, {"nodes", g.size()},
+        {"ops", std::move(ops)}, {"inputs", std::move(inputs)}, {"outputs", std::move(outputs)},
+        {"subgraphs", std::move(subgraphs)}, {"nested_nodes", countNested(g)}});
 }
 
 void printText(const GraphFile &file, const std::vector<const NamedGraph *> &graphs)
 {
     std::printf("%s: %s, %zu graph%s\n", file.path.c_str(), file.format.c_str(), file.graphs.size(),
-                file.graphs.size() == 1 ? "" : "s");
+        file.graphs.size() == 1 ? "" : "s");
     for (const NamedGraph *named : graphs) {
         Json info = graphInfo(*named);
-        std::printf("\n%s%s\n", named->name.c_str(), named->kind.empty() || named->kind == named->name
-                                                         ? ""
-                                                         : (" (" + named->kind + ")").c_str());
+        std::printf("\n%s%s\n", named->name.c_str(),
+            named->kind.empty() || named->kind == named->name ? "" : (" (" + named->kind + ")").c_str());
         std::printf("  nodes    %zu", size_t(info["nodes"].toInt()));
         if (info["nested_nodes"].toInt())
-            std::printf(" (+%lld in %zu nested graphs)", (long long)info["nested_nodes"].toInt(), info["subgraphs"].size());
+            std::printf(
+                " (+%lld in %zu nested graphs)", (long long)info["nested_nodes"].toInt(), info["subgraphs"].size());
         std::printf("\n");
         for (const auto &op : info["ops"].members())
             std::printf("  %-14s %lld\n", op.first.c_str(), (long long)op.second.toInt());
@@ -96,8 +90,8 @@ int runInfo(const std::vector<std::string> &args)
 {
     CommandLine cmd;
     if (auto err = cmd.parse(args, {"--graph"}, {"--json"}); err || cmd.positional().size() != 1) {
-        std::fprintf(stderr, "usage: fxscope-cli info GRAPH [--graph NAME|INDEX] [--json]\n%s\n",
-                     err ? err->c_str() : "");
+        std::fprintf(
+            stderr, "usage: fxscope-cli info GRAPH [--graph NAME|INDEX] [--json]\n%s\n", err ? err->c_str() : "");
         return UsageError;
     }
     auto file = loadGraphFile(cmd.positional()[0]);
@@ -128,10 +122,8 @@ int runInfo(const std::vector<std::string> &args)
     Json warnings = Json::array();
     for (const auto &w : file->warnings)
         warnings.push(w.toString());
-    Json root = Json::object({{"path", file->path},
-                              {"format", file->format},
-                              {"graphs", std::move(list)},
-                              {"warnings", std::move(warnings)}});
+    Json root = Json::object({{"path", file->path}, {"format", file->format}, {"graphs", std::move(list)},
+        {"warnings", std::move(warnings)}});
     std::printf("%s\n", root.dump(2).c_str());
     return Success;
 }

@@ -22,7 +22,7 @@ void printTable(const MatchReport &report, double ms)
         for (const auto &c : p.candidates)
             ++byStage[matchStageName(c.stage)];
         std::printf("%s  (%s): %zu candidates, %zu accepted", p.name.c_str(), p.source.c_str(), p.candidates.size(),
-                    p.acceptedCount());
+            p.acceptedCount());
         for (const auto &kv : byStage)
             if (kv.first != std::string("accepted"))
                 std::printf(", %zu %s", kv.second, kv.first.c_str());
@@ -34,7 +34,7 @@ void printTable(const MatchReport &report, double ms)
             const std::vector<std::string> reasons = c.reasonTexts();
             std::string reason = reasons.empty() ? std::string() : reasons.front();
             std::printf("  %-24s %-9s %-16s %s\n", c.anchor.c_str(), c.accepted ? "ACCEPTED" : "rejected",
-                        matchStageName(c.stage), reason.c_str());
+                matchStageName(c.stage), reason.c_str());
             for (size_t i = 1; i < reasons.size(); ++i)
                 std::printf("  %-24s %-9s %-16s %s\n", "", "", "", reasons[i].c_str());
         }
@@ -75,7 +75,7 @@ int runSubgraph(const PatternRegistry &registry, const std::string &only, const 
         for (const auto &c : report.candidates)
             ++byStage[subgraphStageName(c.stage)];
         std::printf("%s  (%s, subgraph): %zu candidates, %zu accepted", report.name.c_str(), report.source.c_str(),
-                    report.candidates.size(), report.acceptedCount());
+            report.candidates.size(), report.acceptedCount());
         for (const auto &kv : byStage)
             if (kv.first != std::string("accepted"))
                 std::printf(", %zu %s", kv.second, kv.first.c_str());
@@ -84,17 +84,14 @@ int runSubgraph(const PatternRegistry &registry, const std::string &only, const 
             auto reasons = c.reasons();
             for (size_t i = 0; i < reasons.size(); ++i)
                 std::printf("  %-24s %-9s %-10s %s\n", i ? "" : c.anchorText().c_str(),
-                            i ? "" : (c.accepted ? "ACCEPTED" : "rejected"), i ? "" : subgraphStageName(c.stage),
-                            reasons[i].c_str());
+                    i ? "" : (c.accepted ? "ACCEPTED" : "rejected"), i ? "" : subgraphStageName(c.stage),
+                    reasons[i].c_str());
         }
         std::printf("\n");
     }
     if (json) {
-        Json root = Json::object({{"graph", named.name},
-                                  {"graph_nodes", named.graph->size()},
-                                  {"matcher", "subgraph"},
-                                  {"patterns", std::move(patterns)},
-                                  {"match_ms", totalMs}});
+        Json root = Json::object({{"graph", named.name}, {"graph_nodes", named.graph->size()}, {"matcher", "subgraph"},
+            {"patterns", std::move(patterns)}, {"match_ms", totalMs}});
         std::printf("%s\n", root.dump(1).c_str());
     } else {
         std::fprintf(stderr, "%zu nodes, matched in %.2f ms\n", named.graph->size(), totalMs);
@@ -107,12 +104,13 @@ int runSubgraph(const PatternRegistry &registry, const std::string &only, const 
 int runMatch(const std::vector<std::string> &args)
 {
     CommandLine cmd;
-    const char *usage = "usage: fxscope-cli match GRAPH --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--subgraph] "
-                        "[--json]\n"
-                        "FILE is a JSON pattern file, 'builtin' or 'builtin:NAME'; --subgraph matches each search graph "
-                        "with torch.fx's SubgraphMatcher instead of the Inductor pattern matcher\n";
-    if (auto err = cmd.parse(args, {"--patterns", "--pattern", "--graph"}, {"--json", "--subgraph"}); err
-        || cmd.positional().empty() || cmd.values("--patterns").empty()) {
+    const char *usage
+        = "usage: fxscope-cli match GRAPH --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--subgraph] "
+          "[--json]\n"
+          "FILE is a JSON pattern file, 'builtin' or 'builtin:NAME'; --subgraph matches each search graph "
+          "with torch.fx's SubgraphMatcher instead of the Inductor pattern matcher\n";
+    if (auto err = cmd.parse(args, {"--patterns", "--pattern", "--graph"}, {"--json", "--subgraph"});
+        err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;
     }

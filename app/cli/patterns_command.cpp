@@ -1,6 +1,7 @@
 #include "patterns_command.h"
 
 #include "command_line.h"
+#include "io/readable_writer.h"
 #include "patterns/pattern_file.h"
 #include "util/json.h"
 
@@ -26,9 +27,10 @@ int runPatterns(const std::vector<std::string> &args)
 {
     CommandLine cmd;
     if (auto err = cmd.parse(args, {}, {"--json"}); err || cmd.positional().empty()) {
-        std::fprintf(stderr, "usage: fxscope-cli patterns PATTERN_FILE... [--json]\n"
-                             "PATTERN_FILE is a JSON pattern file, 'builtin' or 'builtin:NAME'\n%s\n",
-                     err ? err->c_str() : "");
+        std::fprintf(stderr,
+            "usage: fxscope-cli patterns PATTERN_FILE... [--json]\n"
+            "PATTERN_FILE is a JSON or Python (.py) pattern file, 'builtin' or 'builtin:NAME'\n%s\n",
+            err ? err->c_str() : "");
         return UsageError;
     }
     PatternRegistry registry;
@@ -47,15 +49,15 @@ int runPatterns(const std::vector<std::string> &args)
             Json argnames = Json::array();
             for (const auto &a : e->argnames)
                 argnames.push(a);
-            list.push(Json::object({{"name", e->name},
-                                    {"source", e->source},
-                                    {"anchors", std::move(anchors)},
-                                    {"argnames", std::move(argnames)},
-                                    {"pattern", e->pattern->repr(4000)},
-                                    {"specific_pattern", e->specificPattern ? e->specificPattern->repr(4000) : ""},
-                                    {"replacement", graphTargets(e->replaceGraph.get())},
-                                    {"extra_check", e->extraCheckSource},
-                                    {"extra_check_evaluated", e->extraCheckEvaluated}}));
+            list.push(Json::object({{"name", e->name}, {"source", e->source}, {"anchors", std::move(anchors)},
+                {"argnames", std::move(argnames)}, {"pattern", e->pattern->repr(4000)},
+                {"specific_pattern", e->specificPattern ? e->specificPattern->repr(4000) : ""},
+                {"replacement", graphTargets(e->replaceGraph.get())}, {"extra_check", e->extraCheckSource},
+                {"extra_check_evaluated", e->extraCheckEvaluated}}));
+            Json warnings = Json::array();
+            for (const auto &w : e->warnings)
+                warnings.push(w);
+            list.items().back().set("warnings", std::move(warnings));
         }
         std::printf("%s\n", Json::object({{"patterns", std::move(list)}}).dump(2).c_str());
         return Success;
@@ -78,8 +80,26 @@ int runPatterns(const std::vector<std::string> &args)
             std::printf("   replace  %s\n", targets.c_str());
         }
         if (!e->extraCheckSource.empty())
-            std::printf("   check    %s\n", e->extraCheckEvaluated ? "C++ check with explanations"
-                                                                  : "Python source, not evaluated");
+            std::printf("   check    %s\n",
+                !e->extraCheckEvaluated ? "Python source, not evaluated"
+                    : e->source.find(".py:") != std::string::npos
+                    ? "Python extra_check, evaluated per candidate in the sandbox"
+                    : "C++ check with explanations");
+        for (const auto &w : e->warnings)
+            std::printf("   warning  %s\n", w.c_str());
+        // The traced graphs of a Python pattern file, as print_readable() code.
+        if (e->source.find(".py:") != std::string::npos) {
+            auto indent = [](const std::string &text) {
+                std::string out = "     ";
+                for (char c : text)
+                    out += c == '\n' ? std::string("\n     ") : std::string(1, c);
+                return out;
+            };
+            if (e->searchGraph)
+                std::printf("   search graph:\n%s\n", indent(writeReadable(*e->searchGraph, "SearchFn")).c_str());
+            if (e->replaceGraph)
+                std::printf("   replace graph:\n%s\n", indent(writeReadable(*e->replaceGraph, "ReplaceFn")).c_str());
+        }
     }
     return Success;
 }

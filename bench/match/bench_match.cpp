@@ -25,8 +25,9 @@ namespace {
 
 int usage()
 {
-    std::fprintf(stderr, "usage: bench_match GRAPH [--pattern FILE]... [--builtin NAME|all] [--inductor] "
-                         "[--ignore-literals] [--repeat N]\n");
+    std::fprintf(stderr,
+        "usage: bench_match GRAPH [--pattern FILE]... [--builtin NAME|all] [--inductor] "
+        "[--ignore-literals] [--repeat N]\n");
     return 1;
 }
 
@@ -112,13 +113,9 @@ int main(int argc, char **argv)
         auto report = fxs::Matcher(registry).run(graph);
         auto jsonMs = timeIt(skipJson ? 1 : repeat, [&] { (void)report->toJson().dump(); });
         total = median(ms);
-        patterns.push(fxs::Json::object({{"name", "builtin"},
-                                         {"matcher", "inductor"},
-                                         {"median_ms", median(ms)},
-                                         {"min_ms", *std::min_element(ms.begin(), ms.end())},
-                                         {"json_median_ms", median(jsonMs)},
-                                         {"matches", accepted},
-                                         {"candidates", candidates}}));
+        patterns.push(fxs::Json::object({{"name", "builtin"}, {"matcher", "inductor"}, {"median_ms", median(ms)},
+            {"min_ms", *std::min_element(ms.begin(), ms.end())}, {"json_median_ms", median(jsonMs)},
+            {"matches", accepted}, {"candidates", candidates}}));
     }
 
     // Pattern graphs for the SubgraphMatcher: files, then built-in search graphs.
@@ -149,18 +146,11 @@ int main(int argc, char **argv)
             candidates = r->report.candidates.size();
         });
         total += median(ms);
-        patterns.push(fxs::Json::object({{"name", name},
-                                         {"matcher", "subgraph"},
-                                         {"median_ms", median(ms)},
-                                         {"min_ms", *std::min_element(ms.begin(), ms.end())},
-                                         {"matches", matches},
-                                         {"candidates", candidates}}));
+        patterns.push(fxs::Json::object({{"name", name}, {"matcher", "subgraph"}, {"median_ms", median(ms)},
+            {"min_ms", *std::min_element(ms.begin(), ms.end())}, {"matches", matches}, {"candidates", candidates}}));
     }
-    fxs::Json out = fxs::Json::object({{"graph", graphPath},
-                                       {"nodes", graph.size()},
-                                       {"repeat", repeat},
-                                       {"patterns", std::move(patterns)},
-                                       {"total_median_ms", total}});
+    fxs::Json out = fxs::Json::object({{"graph", graphPath}, {"nodes", graph.size()}, {"repeat", repeat},
+        {"patterns", std::move(patterns)}, {"total_median_ms", total}});
     std::printf("%s\n", out.dump().c_str());
     return 0;
 }

@@ -51,7 +51,8 @@ void writeGraph(const Graph &graph, const std::string &prefix, const std::string
     }
     for (const auto &owned : graph.nodes())
         for (const Node *input : owned->inputNodes())
-            out += indent + "\"" + escape(prefix + input->name()) + "\" -> \"" + escape(prefix + owned->name()) + "\";\n";
+            out += indent + "\"" + escape(prefix + input->name()) + "\" -> \"" + escape(prefix + owned->name())
+                + "\";\n";
     for (const auto &sub : graph.subgraphs()) {
         std::string subPrefix = prefix + sub.first + ".";
         out += indent + "subgraph \"cluster_" + escape(subPrefix) + "\" {\n";

@@ -26,7 +26,8 @@ bool startsWithGlogRecord(std::string_view text)
     size_t pos = 0;
     for (int lines = 0; lines < 50 && pos < text.size(); ++lines) {
         size_t end = text.find('\n', pos);
-        std::string line(text.substr(pos, std::min<size_t>(end == std::string_view::npos ? text.size() - pos : end - pos, 400)));
+        std::string line(
+            text.substr(pos, std::min<size_t>(end == std::string_view::npos ? text.size() - pos : end - pos, 400)));
         if (std::regex_search(line, glog))
             return true;
         if (end == std::string_view::npos)
@@ -52,11 +53,12 @@ Result<std::string> sniffFormat(std::string_view bytes, const std::string &fileN
     if (first != std::string_view::npos && head[first] == '{') {
         if (head.find("\"fxscope\"") != std::string_view::npos)
             return std::string(format::FxscopeJson);
-        if (head.find("\"graph_module\"") != std::string_view::npos || head.find("\"schema_version\"") != std::string_view::npos
+        if (head.find("\"graph_module\"") != std::string_view::npos
+            || head.find("\"schema_version\"") != std::string_view::npos
             || head.find("\"tensor_values\"") != std::string_view::npos)
             return std::string(format::ExportJson);
         return Error{fileName, 1, int(first + 1),
-                     "expected fxscope JSON (a \"fxscope\" key) or torch.export JSON (\"graph_module\"), found other JSON"};
+            "expected fxscope JSON (a \"fxscope\" key) or torch.export JSON (\"graph_module\"), found other JSON"};
     }
     if (startsWithGlogRecord(head))
         return std::string(format::TorchTrace);
@@ -72,8 +74,8 @@ Result<std::string> sniffFormat(std::string_view bytes, const std::string &fileN
     if (fxText)
         return std::string(format::FxText);
     return Error{fileName, 1, 1,
-                 "expected an FX graph dump (print(gm.graph) text, readable code with 'def forward(', a TORCH_TRACE log, "
-                 "torch.export JSON/.pt2, a TorchAir graph dump or fxscope JSON), found none of their markers"};
+        "expected an FX graph dump (print(gm.graph) text, readable code with 'def forward(', a TORCH_TRACE log, "
+        "torch.export JSON/.pt2, a TorchAir graph dump or fxscope JSON), found none of their markers"};
 }
 
 } // namespace fxs

@@ -9,12 +9,12 @@
 namespace fxs {
 
 namespace format {
-inline constexpr const char *FxText = "fx_text";          // print(gm.graph)
-inline constexpr const char *Readable = "readable";       // print_readable / gm.code / TORCH_LOGS / depyf
-inline constexpr const char *TorchTrace = "torch_trace";  // TORCH_TRACE structured log
-inline constexpr const char *ExportJson = "export_json";  // torch.export serialized JSON
-inline constexpr const char *Pt2 = "pt2";                 // torch.export .pt2 zip archive
-inline constexpr const char *TorchAirPy = "torchair_py";  // TorchAir graph_dump .py
+inline constexpr const char *FxText = "fx_text"; // print(gm.graph)
+inline constexpr const char *Readable = "readable"; // print_readable / gm.code / TORCH_LOGS / depyf
+inline constexpr const char *TorchTrace = "torch_trace"; // TORCH_TRACE structured log
+inline constexpr const char *ExportJson = "export_json"; // torch.export serialized JSON
+inline constexpr const char *Pt2 = "pt2"; // torch.export .pt2 zip archive
+inline constexpr const char *TorchAirPy = "torchair_py"; // TorchAir graph_dump .py
 inline constexpr const char *FxscopeJson = "fxscope_json"; // our own lossless JSON
 } // namespace format
 

@@ -99,10 +99,9 @@ Json metaToJson(const NodeMeta &m)
     if (m.val)
         j.set("val", valueMetaToJson(*m.val));
     if (m.source)
-        j.set("source", Json::object({{"file", m.source->file},
-                                      {"line", m.source->line},
-                                      {"function", m.source->function},
-                                      {"code", m.source->code}}));
+        j.set("source",
+            Json::object({{"file", m.source->file}, {"line", m.source->line}, {"function", m.source->function},
+                {"code", m.source->code}}));
     if (!m.stackTrace.empty())
         j.set("stack_trace", m.stackTrace);
     if (!m.nnModuleStack.empty()) {
@@ -119,8 +118,7 @@ Json metaToJson(const NodeMeta &m)
 }
 
 // Reads JSON back into a graph; every error points at the offending JSON value.
-class Reader
-{
+class Reader {
 public:
     Reader(std::string_view text, const std::string &file) : m_position(text), m_file(file) { }
 
@@ -147,7 +145,8 @@ public:
     Result<std::unique_ptr<Graph>> readGraph(const Json &j, int depth)
     {
         if (depth > kMaxGraphNesting)
-            return error(j, "expected nested graphs at most " + std::to_string(kMaxGraphNesting) + " deep, found deeper");
+            return error(
+                j, "expected nested graphs at most " + std::to_string(kMaxGraphNesting) + " deep, found deeper");
         if (!j.isObject() || !j["nodes"].isArray())
             return error(j, "expected a graph object with a \"nodes\" array, found " + typeName(j));
         auto graph = std::make_unique<Graph>();
@@ -179,8 +178,10 @@ private:
             return error(name, "expected a unique node name, found '" + name.toString() + "' again");
         auto op = opKindFromName(jn["op"].toString());
         if (!op)
-            return error(jn["op"], "expected op to be placeholder, get_attr, call_function, call_method, call_module or "
-                                   "output, found " + jn["op"].dump());
+            return error(jn["op"],
+                "expected op to be placeholder, get_attr, call_function, call_method, call_module or "
+                "output, found "
+                    + jn["op"].dump());
         if (!jn["target"].isString())
             return error(jn, "expected node '" + name.toString() + "' to have a \"target\" string");
         std::vector<Argument> args;
@@ -214,12 +215,14 @@ private:
         case Json::Type::Int: return Argument::ofInt(j.toInt());
         case Json::Type::Float: return Argument::ofFloat(j.toDouble());
         case Json::Type::String: return Argument::ofString(j.toString());
-        case Json::Type::Array: return error(j, "expected an argument, found a bare array (lists are {\"list\": [...]})");
+        case Json::Type::Array:
+            return error(j, "expected an argument, found a bare array (lists are {\"list\": [...]})");
         case Json::Type::Object: break;
         }
         if (j.size() != 1)
-            return error(j, "expected a one-key argument object such as {\"node\": name}, found " + std::to_string(j.size())
-                                + " keys");
+            return error(j,
+                "expected a one-key argument object such as {\"node\": name}, found " + std::to_string(j.size())
+                    + " keys");
         const std::string &key = j.members()[0].first;
         const Json &v = j.members()[0].second;
         auto readItems = [&](std::vector<Argument> &out) -> Status {
@@ -234,8 +237,12 @@ private:
             return Ok{};
         };
         static const std::pair<const char *, K> textKinds[] = {
-            {"dtype", K::Dtype}, {"device", K::Device}, {"layout", K::Layout}, {"memory_format", K::MemoryFormat},
-            {"sym", K::SymExpr}, {"repr", K::Verbatim},
+            {"dtype", K::Dtype},
+            {"device", K::Device},
+            {"layout", K::Layout},
+            {"memory_format", K::MemoryFormat},
+            {"sym", K::SymExpr},
+            {"repr", K::Verbatim},
         };
         for (const auto &tk : textKinds)
             if (key == tk.first) {
@@ -262,7 +269,8 @@ private:
             if (!s)
                 return s.error();
             if (items.size() != 3)
-                return error(v, "expected [start, stop, step] for a slice, found " + std::to_string(items.size()) + " items");
+                return error(
+                    v, "expected [start, stop, step] for a slice, found " + std::to_string(items.size()) + " items");
             return Argument::slice(items[0], items[1], items[2]);
         }
         if (key == "dict") {
@@ -289,8 +297,10 @@ private:
                 return Argument::ofFloat(std::nan(""));
             return error(v, "expected \"inf\", \"-inf\" or \"nan\", found " + v.dump());
         }
-        return error(j, "expected an argument kind (node, list, tuple, dict, slice, dtype, device, layout, "
-                        "memory_format, sym, repr, float, ellipsis), found \"" + key + "\"");
+        return error(j,
+            "expected an argument kind (node, list, tuple, dict, slice, dtype, device, layout, "
+            "memory_format, sym, repr, float, ellipsis), found \""
+                + key + "\"");
     }
 
     Result<std::vector<SymInt>> readDims(const Json &j)
@@ -312,7 +322,8 @@ private:
     Result<ValueMeta> readValueMeta(const Json &j, int depth = 0)
     {
         if (!j.isObject() || j.size() != 1 || depth > kMaxGraphNesting)
-            return error(j, "expected {\"tensor\": ...}, {\"sym_int\": ...} or {\"tuple\": [...]}, found " + typeName(j));
+            return error(
+                j, "expected {\"tensor\": ...}, {\"sym_int\": ...} or {\"tuple\": [...]}, found " + typeName(j));
         const std::string &key = j.members()[0].first;
         const Json &v = j.members()[0].second;
         if (key == "tensor") {
@@ -366,8 +377,8 @@ private:
             m.val = std::move(v.value());
         }
         if (const Json *src = j.find("source"))
-            m.source = SourceLocation{(*src)["file"].toString(), int((*src)["line"].toInt()), (*src)["function"].toString(),
-                                      (*src)["code"].toString()};
+            m.source = SourceLocation{(*src)["file"].toString(), int((*src)["line"].toInt()),
+                (*src)["function"].toString(), (*src)["code"].toString()};
         m.stackTrace = j["stack_trace"].toString();
         for (const Json &e : j["nn_module_stack"].items())
             m.nnModuleStack.push_back({e["key"].toString(), e["path"].toString(), e["type"].toString()});
@@ -399,11 +410,8 @@ Json graphToJson(const Graph &graph)
         Json kwargs = Json::object();
         for (const auto &kv : n.kwargs())
             kwargs.set(kv.first, argumentToJson(kv.second));
-        Json node = Json::object({{"name", n.name()},
-                                  {"op", opKindName(n.op())},
-                                  {"target", n.target()},
-                                  {"args", std::move(args)},
-                                  {"kwargs", std::move(kwargs)}});
+        Json node = Json::object({{"name", n.name()}, {"op", opKindName(n.op())}, {"target", n.target()},
+            {"args", std::move(args)}, {"kwargs", std::move(kwargs)}});
         Json meta = metaToJson(n.meta());
         if (meta.size())
             node.set("meta", std::move(meta));
@@ -441,8 +449,9 @@ Result<GraphFile> parseFxscopeJson(std::string_view text, const std::string &fil
     if (!r["fxscope"].isInt())
         return reader.error(r, "expected an object with \"fxscope\": <format version>, found none");
     if (r["fxscope"].toInt() > kFormatVersion)
-        return reader.error(r["fxscope"], "expected fxscope JSON version " + std::to_string(kFormatVersion)
-                                              + " or older, found version " + r["fxscope"].dump());
+        return reader.error(r["fxscope"],
+            "expected fxscope JSON version " + std::to_string(kFormatVersion) + " or older, found version "
+                + r["fxscope"].dump());
     if (!r["graphs"].isArray())
         return reader.error(r, "expected a \"graphs\" array");
     GraphFile file;
@@ -450,7 +459,8 @@ Result<GraphFile> parseFxscopeJson(std::string_view text, const std::string &fil
         auto graph = reader.readGraph(jg["graph"], 0);
         if (!graph)
             return graph.error();
-        file.graphs.push_back({jg["name"].toString(), jg["kind"].toString(), std::move(graph.value()), reader.line(jg)});
+        file.graphs.push_back(
+            {jg["name"].toString(), jg["kind"].toString(), std::move(graph.value()), reader.line(jg)});
     }
     if (file.graphs.empty())
         return reader.error(r["graphs"], "expected at least one graph, found none");

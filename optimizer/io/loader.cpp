@@ -1,5 +1,6 @@
 #include "loader.h"
 
+#include "../util/progress.h"
 #include "export_json_parser.h"
 #include "format.h"
 #include "fx_text_parser.h"
@@ -8,7 +9,6 @@
 #include "readable_parser.h"
 #include "torch_trace_parser.h"
 #include "torchair_parser.h"
-#include "../util/progress.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -63,9 +63,12 @@ Result<GraphFile> loadGraphBytes(std::string_view bytes, const std::string &file
         return fmt.error();
     using Parser = Result<GraphFile> (*)(std::string_view, const std::string &);
     static const std::pair<const char *, Parser> parsers[] = {
-        {format::FxText, parseFxText},         {format::Readable, parseReadable},
-        {format::TorchTrace, parseTorchTrace}, {format::ExportJson, parseExportJson},
-        {format::Pt2, parsePt2Archive},        {format::TorchAirPy, parseTorchAirPy},
+        {format::FxText, parseFxText},
+        {format::Readable, parseReadable},
+        {format::TorchTrace, parseTorchTrace},
+        {format::ExportJson, parseExportJson},
+        {format::Pt2, parsePt2Archive},
+        {format::TorchAirPy, parseTorchAirPy},
         {format::FxscopeJson, parseFxscopeJson},
     };
     for (const auto &p : parsers) {

@@ -199,6 +199,36 @@ void ExprTree::appendSource(std::string &out, ExprId id) const
         out += " else ";
         appendSource(out, child(id, 2));
         break;
+    case ExprKind::ListComp:
+    case ExprKind::SetComp:
+    case ExprKind::DictComp:
+    case ExprKind::GeneratorExp: {
+        const char *open = e.kind == ExprKind::ListComp ? "[" : e.kind == ExprKind::GeneratorExp ? "(" : "{";
+        const char *close = e.kind == ExprKind::ListComp ? "]" : e.kind == ExprKind::GeneratorExp ? ")" : "}";
+        out += open;
+        size_t i = 0;
+        appendSource(out, child(id, i++));
+        if (e.kind == ExprKind::DictComp) {
+            out += ": ";
+            appendSource(out, child(id, i++));
+        }
+        for (; i < e.childCount; ++i) {
+            out += ' ';
+            appendSource(out, child(id, i));
+        }
+        out += close;
+        break;
+    }
+    case ExprKind::CompFor:
+        out += "for ";
+        appendSource(out, child(id, 0));
+        out += " in ";
+        appendSource(out, child(id, 1));
+        for (size_t i = 2; i < e.childCount; ++i) {
+            out += " if ";
+            appendSource(out, child(id, i));
+        }
+        break;
     }
     if (wrap)
         out += ')';

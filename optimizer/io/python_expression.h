@@ -33,6 +33,12 @@ enum class ExprKind : uint8_t {
     BoolOp, // children: left, right; text: and / or
     Compare, // children: left, then one comparand per operator; value: index of the first operator
     IfExp, // children: body, test, orelse
+    // Comprehensions: children: the element (a DictComp: key, value), then one CompFor per `for` clause.
+    ListComp,
+    SetComp,
+    DictComp,
+    GeneratorExp,
+    CompFor, // children: target, iterable, then one condition per `if`
 };
 
 using ExprId = uint32_t;

@@ -454,6 +454,10 @@ ExprId PythonParser::parseCallArguments(ExprId callee)
                 advance();
                 ExprId value = parseExpression();
                 arg = make(ExprKind::Keyword, start, keyword, {value});
+            } else if (arg != kNoExpr && atName("for")) {
+                size_t mark0 = m_scratch.size();
+                m_scratch.push_back(arg);
+                arg = parseComprehension(ExprKind::GeneratorExp, start, mark0);
             }
         }
         if (arg == kNoExpr)
@@ -577,6 +581,13 @@ ExprId PythonParser::parseParenthesized()
     ExprId first = parseExpression(true);
     if (m_failed)
         return kNoExpr;
+    if (atName("for")) {
+        size_t mark0 = m_scratch.size();
+        m_scratch.push_back(first);
+        ExprId comp = parseComprehension(ExprKind::GeneratorExp, open, mark0);
+        expectOp(")", "closing the generator expression");
+        return comp;
+    }
     if (atOp(")")) {
         advance();
         // The span of a parenthesized expression includes its parentheses, so `(a + b).sum()` keeps them.
@@ -615,6 +626,11 @@ ExprId PythonParser::parseList()
         if (e == kNoExpr)
             break;
         m_scratch.push_back(e);
+        if (atName("for") && m_scratch.size() == scratchMark + 1) {
+            ExprId comp = parseComprehension(ExprKind::ListComp, open, scratchMark);
+            expectOp("]", "closing the list comprehension");
+            return comp;
+        }
         if (!acceptOp(","))
             break;
     }
@@ -655,8 +671,18 @@ ExprId PythonParser::parseBraces()
                     break;
                 m_scratch.push_back(key);
                 m_scratch.push_back(value);
+                if (first && atName("for")) {
+                    ExprId comp = parseComprehension(ExprKind::DictComp, open, scratchMark);
+                    expectOp("}", "closing the dict comprehension");
+                    return comp;
+                }
             } else {
                 m_scratch.push_back(key);
+                if (first && atName("for")) {
+                    ExprId comp = parseComprehension(ExprKind::SetComp, open, scratchMark);
+                    expectOp("}", "closing the set comprehension");
+                    return comp;
+                }
             }
         }
         first = false;
@@ -665,6 +691,64 @@ ExprId PythonParser::parseBraces()
     }
     expectOp("}", isDict ? "closing the dict" : "closing the set");
     return makeFromScratch(isDict ? ExprKind::Dict : ExprKind::Set, open, {}, scratchMark);
+}
+
+ExprId PythonParser::parseTargetList()
+{
+    Mark start = mark();
+    size_t scratchMark = m_scratch.size();
+    bool sawComma = false;
+    while (!m_failed) {
+        ExprId e = atOp("*") ? parseExpression(true) : parseOperators(kBitOr);
+        if (e == kNoExpr)
+            return kNoExpr;
+        m_scratch.push_back(e);
+        if (!atOp(","))
+            break;
+        sawComma = true;
+        advance();
+        if (!startsExpression(m_token))
+            break;
+    }
+    if (m_failed)
+        return kNoExpr;
+    if (m_scratch.size() == scratchMark + 1 && !sawComma) {
+        ExprId single = m_scratch.back();
+        m_scratch.pop_back();
+        return single;
+    }
+    return makeFromScratch(ExprKind::Tuple, start, {}, scratchMark);
+}
+
+ExprId PythonParser::parseComprehension(ExprKind kind, Mark start, size_t scratchMark)
+{
+    // The element(s) are already on the scratch stack; each clause becomes a CompFor child.
+    while (!m_failed && atName("for")) {
+        Mark clause = mark();
+        advance();
+        size_t clauseMark = m_scratch.size();
+        ExprId target = parseTargetList();
+        if (m_failed || !acceptName("in")) {
+            failExpected("'in' in the comprehension");
+            return kNoExpr;
+        }
+        ExprId iter = parseOperators(kOr);
+        if (iter == kNoExpr)
+            return kNoExpr;
+        m_scratch.push_back(target);
+        m_scratch.push_back(iter);
+        while (!m_failed && acceptName("if")) {
+            ExprId cond = parseOperators(kOr);
+            if (cond == kNoExpr)
+                return kNoExpr;
+            m_scratch.push_back(cond);
+        }
+        ExprId compFor = makeFromScratch(ExprKind::CompFor, clause, {}, clauseMark);
+        if (compFor == kNoExpr)
+            return kNoExpr;
+        m_scratch.push_back(compFor);
+    }
+    return makeFromScratch(kind, start, {}, scratchMark);
 }
 
 } // namespace fxs

@@ -45,6 +45,8 @@ public:
     ExprId parseExpression(bool allowStar = false);
     // `a, b, *c` with an optional trailing comma: a Tuple unless it is a single expression without a comma.
     ExprId parseExpressionList();
+    // Assignment / for targets: `a`, `a, b`, `(a, b), c`, parsed above comparisons so `for x in y` stops at `in`.
+    ExprId parseTargetList();
     ExprTree &tree() { return m_tree; }
     const ExprTree &tree() const { return m_tree; }
 
@@ -89,6 +91,8 @@ private:
     ExprId parseParenthesized();
     ExprId parseList();
     ExprId parseBraces();
+    // After the element of a comprehension: one or more `for T in I [if C]...` clauses (the current token is `for`).
+    ExprId parseComprehension(ExprKind kind, Mark start, size_t scratchMark);
     bool enterNesting();
     // Builds a node from `start` to the last consumed token; children from the list, or from m_scratch[scratchMark..].
     ExprId make(ExprKind kind, Mark start, std::string_view text, std::initializer_list<ExprId> children);

@@ -12,14 +12,31 @@ struct OperatorSyntax {
     const char *symbol;
 };
 const OperatorSyntax kBinary[] = {
-    {"operator.add", "+"},     {"operator.sub", "-"},      {"operator.mul", "*"},   {"operator.truediv", "/"},
-    {"operator.floordiv", "//"}, {"operator.mod", "%"},    {"operator.pow", "**"},  {"operator.matmul", "@"},
-    {"operator.lshift", "<<"}, {"operator.rshift", ">>"},  {"operator.and_", "&"},  {"operator.or_", "|"},
-    {"operator.xor", "^"},     {"operator.eq", "=="},      {"operator.ne", "!="},   {"operator.lt", "<"},
-    {"operator.le", "<="},     {"operator.gt", ">"},       {"operator.ge", ">="},
+    {"operator.add", "+"},
+    {"operator.sub", "-"},
+    {"operator.mul", "*"},
+    {"operator.truediv", "/"},
+    {"operator.floordiv", "//"},
+    {"operator.mod", "%"},
+    {"operator.pow", "**"},
+    {"operator.matmul", "@"},
+    {"operator.lshift", "<<"},
+    {"operator.rshift", ">>"},
+    {"operator.and_", "&"},
+    {"operator.or_", "|"},
+    {"operator.xor", "^"},
+    {"operator.eq", "=="},
+    {"operator.ne", "!="},
+    {"operator.lt", "<"},
+    {"operator.le", "<="},
+    {"operator.gt", ">"},
+    {"operator.ge", ">="},
 };
 const OperatorSyntax kUnary[] = {
-    {"operator.neg", "-"}, {"operator.pos", "+"}, {"operator.invert", "~"}, {"operator.not_", "not "},
+    {"operator.neg", "-"},
+    {"operator.pos", "+"},
+    {"operator.invert", "~"},
+    {"operator.not_", "not "},
 };
 
 bool isIdentifier(const std::string &s)

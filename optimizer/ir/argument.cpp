@@ -1,7 +1,7 @@
 #include "argument.h"
 
-#include "node.h"
 #include "../util/json.h"
+#include "node.h"
 
 #include <cmath>
 
@@ -101,8 +101,7 @@ bool operator==(const Argument &a, const Argument &b)
     case Argument::Kind::Ellipsis: return true;
     case Argument::Kind::Bool:
     case Argument::Kind::Int: return a.m_int == b.m_int;
-    case Argument::Kind::Float:
-        return a.m_float == b.m_float || (std::isnan(a.m_float) && std::isnan(b.m_float));
+    case Argument::Kind::Float: return a.m_float == b.m_float || (std::isnan(a.m_float) && std::isnan(b.m_float));
     case Argument::Kind::NodeRef: return a.m_node == b.m_node;
     case Argument::Kind::List:
     case Argument::Kind::Tuple:
@@ -218,9 +217,8 @@ std::string Argument::toFxText() const
     case Kind::List:
     case Kind::Tuple:
     case Kind::Dict:
-        return joinSequence(*this, [](const Argument &a, size_t i, bool key) {
-            return key ? a.keys()[i] : a.items()[i].toFxText();
-        });
+        return joinSequence(
+            *this, [](const Argument &a, size_t i, bool key) { return key ? a.keys()[i] : a.items()[i].toFxText(); });
     case Kind::Slice:
         return "slice(" + m_items[0].toFxText() + ", " + m_items[1].toFxText() + ", " + m_items[2].toFxText() + ")";
     case Kind::Ellipsis: return "Ellipsis";

@@ -10,27 +10,26 @@ namespace fxs {
 
 class Node;
 
-class Argument
-{
+class Argument {
 public:
     enum class Kind {
         None,
         Bool,
         Int,
-        Float,        // includes inf, -inf and nan
+        Float, // includes inf, -inf and nan
         String,
         NodeRef,
         List,
         Tuple,
-        Dict,         // keys are kept as their printed text
-        Dtype,        // "torch.float32"
-        Device,       // "cpu", "cuda:0", "npu:0"
-        Layout,       // "torch.strided"
+        Dict, // keys are kept as their printed text
+        Dtype, // "torch.float32"
+        Device, // "cpu", "cuda:0", "npu:0"
+        Layout, // "torch.strided"
         MemoryFormat, // "torch.contiguous_format"
-        Slice,        // items: start, stop, step
+        Slice, // items: start, stop, step
         Ellipsis,
-        SymExpr,      // a symbolic int or expression: "s0", "2*s0 + 1"
-        Verbatim,     // any other Python value, kept as printed
+        SymExpr, // a symbolic int or expression: "s0", "2*s0 + 1"
+        Verbatim, // any other Python value, kept as printed
     };
 
     Argument() = default;

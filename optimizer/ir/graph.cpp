@@ -10,15 +10,15 @@ Node *Graph::append(OpKind op, std::string name, std::string target, std::vector
     return insertAt(m_nodes.size(), op, std::move(name), std::move(target), std::move(args), std::move(kwargs));
 }
 
-Node *Graph::insertBefore(Node *before, OpKind op, std::string name, std::string target, std::vector<Argument> args,
-                          Kwargs kwargs)
+Node *Graph::insertBefore(
+    Node *before, OpKind op, std::string name, std::string target, std::vector<Argument> args, Kwargs kwargs)
 {
     size_t index = before ? before->m_index : m_nodes.size();
     return insertAt(index, op, std::move(name), std::move(target), std::move(args), std::move(kwargs));
 }
 
-Node *Graph::insertAt(size_t index, OpKind op, std::string name, std::string target, std::vector<Argument> args,
-                      Kwargs kwargs)
+Node *Graph::insertAt(
+    size_t index, OpKind op, std::string name, std::string target, std::vector<Argument> args, Kwargs kwargs)
 {
     std::unique_ptr<Node> node(new Node);
     node->m_name = std::move(name);
@@ -155,7 +155,8 @@ std::string Graph::uniqueName(std::string_view base)
     std::string stem = candidate;
     auto underscore = stem.rfind('_');
     if (underscore != std::string::npos && underscore + 1 < stem.size()
-        && std::all_of(stem.begin() + std::ptrdiff_t(underscore) + 1, stem.end(), [](char c) { return std::isdigit((unsigned char)c); }))
+        && std::all_of(stem.begin() + std::ptrdiff_t(underscore) + 1, stem.end(),
+            [](char c) { return std::isdigit((unsigned char)c); }))
         stem = stem.substr(0, underscore);
     int &counter = m_nameCounters[stem];
     while (true) {

@@ -11,8 +11,7 @@
 
 namespace fxs {
 
-class Graph
-{
+class Graph {
 public:
     Graph() = default;
     Graph(const Graph &) = delete;
@@ -23,7 +22,7 @@ public:
     Node *append(OpKind op, std::string name, std::string target, std::vector<Argument> args = {}, Kwargs kwargs = {});
     // Inserts a node just before `before` (nullptr appends).
     Node *insertBefore(Node *before, OpKind op, std::string name, std::string target, std::vector<Argument> args = {},
-                       Kwargs kwargs = {});
+        Kwargs kwargs = {});
     void setArgs(Node *node, std::vector<Argument> args, Kwargs kwargs);
     void setArgs(Node *node, std::vector<Argument> args) { setArgs(node, std::move(args), node->kwargs()); }
     // Removes a node that has no users.
@@ -50,8 +49,8 @@ public:
     std::unique_ptr<Graph> clone() const;
 
 private:
-    Node *insertAt(size_t index, OpKind op, std::string name, std::string target, std::vector<Argument> args,
-                   Kwargs kwargs);
+    Node *insertAt(
+        size_t index, OpKind op, std::string name, std::string target, std::vector<Argument> args, Kwargs kwargs);
     void addUses(Node *node);
     void removeUses(Node *node);
     void renumberFrom(size_t index);

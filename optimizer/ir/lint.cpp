@@ -40,8 +40,8 @@ void lintOne(const Graph &graph, const std::string &prefix, std::vector<std::str
             if (input->graph() != &graph)
                 problems.push_back(prefix + "node '" + n->name() + "' uses '" + input->name() + "' of another graph");
             else if (!defined.count(input))
-                problems.push_back(prefix + "node '" + n->name() + "' uses '" + input->name()
-                                   + "' before it is defined");
+                problems.push_back(
+                    prefix + "node '" + n->name() + "' uses '" + input->name() + "' before it is defined");
             edges.insert({input, n});
         }
         defined.insert(n);
@@ -55,15 +55,16 @@ void lintOne(const Graph &graph, const std::string &prefix, std::vector<std::str
             if (!seen.insert(user).second)
                 problems.push_back(prefix + "'" + n->name() + "' lists user '" + user->name() + "' twice");
             else if (!edges.count({n, user}))
-                problems.push_back(prefix + "'" + n->name() + "' lists user '" + user->name()
-                                   + "' that does not use it");
+                problems.push_back(
+                    prefix + "'" + n->name() + "' lists user '" + user->name() + "' that does not use it");
         }
     }
     if (listed < edges.size())
         for (const auto &e : edges) {
             const auto &users = e.first->users();
             if (std::find(users.begin(), users.end(), e.second) == users.end())
-                problems.push_back(prefix + "'" + e.first->name() + "' does not list its user '" + e.second->name() + "'");
+                problems.push_back(
+                    prefix + "'" + e.first->name() + "' does not list its user '" + e.second->name() + "'");
         }
     if (outputs != 1)
         problems.push_back(prefix + "graph has " + std::to_string(outputs) + " output nodes, expected 1");

@@ -7,8 +7,12 @@ namespace fxs {
 
 namespace {
 const std::pair<OpKind, const char *> kOpNames[] = {
-    {OpKind::Placeholder, "placeholder"}, {OpKind::GetAttr, "get_attr"},       {OpKind::CallFunction, "call_function"},
-    {OpKind::CallMethod, "call_method"},  {OpKind::CallModule, "call_module"}, {OpKind::Output, "output"},
+    {OpKind::Placeholder, "placeholder"},
+    {OpKind::GetAttr, "get_attr"},
+    {OpKind::CallFunction, "call_function"},
+    {OpKind::CallMethod, "call_method"},
+    {OpKind::CallModule, "call_module"},
+    {OpKind::Output, "output"},
 };
 }
 

@@ -2,9 +2,9 @@
 // One FX node: op kind, target, arguments, derived users and meta. Nodes are created and changed
 // through their Graph, which keeps users consistent.
 
+#include "../util/json.h"
 #include "argument.h"
 #include "tensor_meta.h"
-#include "../util/json.h"
 
 #include <optional>
 #include <string>
@@ -32,7 +32,7 @@ struct SourceLocation {
 };
 
 struct ModuleStackEntry {
-    std::string key;  // e.g. "L__self___layer1"
+    std::string key; // e.g. "L__self___layer1"
     std::string path; // e.g. "layer1"
     std::string type; // e.g. "torch.nn.modules.container.Sequential"
     friend bool operator==(const ModuleStackEntry &a, const ModuleStackEntry &b)
@@ -47,8 +47,8 @@ struct NodeMeta {
     std::string stackTrace;
     std::vector<ModuleStackEntry> nnModuleStack;
     std::string typeAnnotation; // node.type, e.g. "torch.Tensor"
-    int dumpLine = 0;           // line in the file it was read from; 0 when not from a file
-    Json extra;                 // every other meta key, verbatim (an object or null)
+    int dumpLine = 0; // line in the file it was read from; 0 when not from a file
+    Json extra; // every other meta key, verbatim (an object or null)
 
     friend bool operator==(const NodeMeta &a, const NodeMeta &b)
     {
@@ -57,8 +57,7 @@ struct NodeMeta {
     }
 };
 
-class Node
-{
+class Node {
 public:
     const std::string &name() const { return m_name; }
     OpKind op() const { return m_op; }

@@ -8,20 +8,43 @@ namespace fxs {
 namespace {
 
 const std::pair<const char *, const char *> kDtypes[] = {
-    {"f32", "torch.float32"},  {"f64", "torch.float64"},   {"f16", "torch.float16"},   {"bf16", "torch.bfloat16"},
-    {"i64", "torch.int64"},    {"i32", "torch.int32"},     {"i16", "torch.int16"},     {"i8", "torch.int8"},
-    {"u8", "torch.uint8"},     {"u16", "torch.uint16"},    {"u32", "torch.uint32"},    {"u64", "torch.uint64"},
-    {"b8", "torch.bool"},      {"c32", "torch.complex32"}, {"c64", "torch.complex64"}, {"c128", "torch.complex128"},
-    {"f8e4m3fn", "torch.float8_e4m3fn"}, {"f8e5m2", "torch.float8_e5m2"}, {"f8e4m3fnuz", "torch.float8_e4m3fnuz"},
-    {"f8e5m2fnuz", "torch.float8_e5m2fnuz"}, {"f8e8m0fnu", "torch.float8_e8m0fnu"}, {"f4e2m1fnx2", "torch.float4_e2m1fn_x2"},
-    {"q8", "torch.qint8"}, {"qu8", "torch.quint8"}, {"qi32", "torch.qint32"},
+    {"f32", "torch.float32"},
+    {"f64", "torch.float64"},
+    {"f16", "torch.float16"},
+    {"bf16", "torch.bfloat16"},
+    {"i64", "torch.int64"},
+    {"i32", "torch.int32"},
+    {"i16", "torch.int16"},
+    {"i8", "torch.int8"},
+    {"u8", "torch.uint8"},
+    {"u16", "torch.uint16"},
+    {"u32", "torch.uint32"},
+    {"u64", "torch.uint64"},
+    {"b8", "torch.bool"},
+    {"c32", "torch.complex32"},
+    {"c64", "torch.complex64"},
+    {"c128", "torch.complex128"},
+    {"f8e4m3fn", "torch.float8_e4m3fn"},
+    {"f8e5m2", "torch.float8_e5m2"},
+    {"f8e4m3fnuz", "torch.float8_e4m3fnuz"},
+    {"f8e5m2fnuz", "torch.float8_e5m2fnuz"},
+    {"f8e8m0fnu", "torch.float8_e8m0fnu"},
+    {"f4e2m1fnx2", "torch.float4_e2m1fn_x2"},
+    {"q8", "torch.qint8"},
+    {"qu8", "torch.quint8"},
+    {"qi32", "torch.qint32"},
 };
 
 // Aliases users and older dumps write.
 const std::pair<const char *, const char *> kDtypeAliases[] = {
-    {"torch.float", "torch.float32"}, {"torch.double", "torch.float64"}, {"torch.half", "torch.float16"},
-    {"torch.long", "torch.int64"},    {"torch.int", "torch.int32"},      {"torch.short", "torch.int16"},
-    {"torch.cfloat", "torch.complex64"}, {"torch.cdouble", "torch.complex128"},
+    {"torch.float", "torch.float32"},
+    {"torch.double", "torch.float64"},
+    {"torch.half", "torch.float16"},
+    {"torch.long", "torch.int64"},
+    {"torch.int", "torch.int32"},
+    {"torch.short", "torch.int16"},
+    {"torch.cfloat", "torch.complex64"},
+    {"torch.cdouble", "torch.complex128"},
 };
 
 } // namespace
@@ -182,7 +205,8 @@ Result<ValueMeta> ValueMeta::parseAnnotation(std::string_view text)
         if (isDtypeName(dtypeText))
             t.dtype = std::string(dtypeText);
         else
-            return Error{{}, 0, 0, "expected a dtype such as f32 or torch.float32, found '" + std::string(dtypeText) + "'"};
+            return Error{
+                {}, 0, 0, "expected a dtype such as f32 or torch.float32, found '" + std::string(dtypeText) + "'"};
     }
     size_t close = matchingBracket(text, open);
     if (close == std::string_view::npos)

@@ -24,7 +24,7 @@ struct SymInt {
 };
 
 struct TensorMeta {
-    std::string dtype;  // "torch.float32"; empty when unknown
+    std::string dtype; // "torch.float32"; empty when unknown
     std::vector<SymInt> shape;
     std::vector<SymInt> stride;
     bool hasStride = false;
@@ -40,8 +40,8 @@ struct TensorMeta {
 struct ValueMeta {
     enum class Kind { Tensor, SymInt, SymFloat, SymBool, Tuple };
     Kind kind = Kind::Tensor;
-    TensorMeta tensor;            // Kind::Tensor
-    std::string expr;             // Sym kinds: the sympy expression
+    TensorMeta tensor; // Kind::Tensor
+    std::string expr; // Sym kinds: the sympy expression
     std::vector<ValueMeta> items; // Kind::Tuple
 
     static ValueMeta ofTensor(TensorMeta t);

@@ -20,10 +20,10 @@ struct SubgraphBinding {
 };
 
 struct InternalMatch {
-    std::vector<const Node *> anchors;                               // graph nodes the pattern anchors matched
-    std::vector<std::pair<const Node *, SubgraphBinding>> nodesMap;  // pattern node -> binding, pattern order
-    std::vector<SubgraphBinding> placeholderNodes;                   // per pattern placeholder, in order
-    std::vector<const Node *> returningNodes;                        // per node the pattern output returns
+    std::vector<const Node *> anchors; // graph nodes the pattern anchors matched
+    std::vector<std::pair<const Node *, SubgraphBinding>> nodesMap; // pattern node -> binding, pattern order
+    std::vector<SubgraphBinding> placeholderNodes; // per pattern placeholder, in order
+    std::vector<const Node *> returningNodes; // per node the pattern output returns
 
     // The binding of a pattern node; nullptr when unbound.
     const SubgraphBinding *find(const Node *patternNode) const

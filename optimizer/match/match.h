@@ -12,24 +12,24 @@
 namespace fxs {
 
 struct MatchFailure {
-    std::string code;          // Inductor's kind: function_mismatch, multiple_users, args_structure, constant_args,
-                               // repeated pattern differs, kwarg mismatch, exclusive arg appears twice, non_list,
-                               // list, no anchor found
-    std::string message;       // Inductor's FailedMatch text, e.g. "multiple_users CallFunction(aten.rsqrt.default, *)"
-    std::string reason;        // what went wrong, in words
-    std::string patternNode;   // repr of the pattern node that disagreed
-    std::string graphNode;     // the graph node (or literal) it was compared with
-    std::string expected;      // the pattern's value
-    std::string actual;        // the graph's value
+    std::string code; // Inductor's kind: function_mismatch, multiple_users, args_structure, constant_args,
+                      // repeated pattern differs, kwarg mismatch, exclusive arg appears twice, non_list,
+                      // list, no anchor found
+    std::string message; // Inductor's FailedMatch text, e.g. "multiple_users CallFunction(aten.rsqrt.default, *)"
+    std::string reason; // what went wrong, in words
+    std::string patternNode; // repr of the pattern node that disagreed
+    std::string graphNode; // the graph node (or literal) it was compared with
+    std::string expected; // the pattern's value
+    std::string actual; // the graph's value
     std::vector<std::string> externalUsers; // users outside the match (multiple_users)
-    std::vector<std::string> path;          // from the anchor down: "mul_2", "args[1] mul_1", ...
-    bool raised = false;       // Inductor raises it (kwarg mismatch), so it escapes anchor searches
+    std::vector<std::string> path; // from the anchor down: "mul_2", "args[1] mul_1", ...
+    bool raised = false; // Inductor raises it (kwarg mismatch), so it escapes anchor searches
 };
 
 struct Match {
     std::vector<Argument> args;
-    Kwargs kwargs;               // KeywordArg captures in capture order
-    std::vector<Node *> nodes;   // post-order: children first, the anchor last
+    Kwargs kwargs; // KeywordArg captures in capture order
+    std::vector<Node *> nodes; // post-order: children first, the anchor last
     std::vector<Node *> outputs; // the graph nodes bound to the pattern outputs (nullptr when unbound)
 
     const Argument *kwarg(std::string_view name) const;

@@ -12,7 +12,7 @@ namespace fxs {
 struct PatternReport {
     std::string name;
     std::string source;
-    std::string pattern;            // repr of the generic pattern
+    std::string pattern; // repr of the generic pattern
     std::string extraCheckSource;
     std::vector<Verdict> candidates; // in the order tried: anchors last-to-first
 

@@ -13,9 +13,15 @@ namespace fxs {
 
 namespace {
 
-std::string valueText(const Argument &v) { return v.isNode() ? v.node()->name() : v.toPython(); }
+std::string valueText(const Argument &v)
+{
+    return v.isNode() ? v.node()->name() : v.toPython();
+}
 
-std::string metaKey(const Json &value) { return value.isNull() ? std::string("None") : value.dump(); }
+std::string metaKey(const Json &value)
+{
+    return value.isNull() ? std::string("None") : value.dump();
+}
 
 std::string joinNames(const std::vector<std::string> &names)
 {
@@ -45,7 +51,8 @@ bool retraceInputs(const PatternEntry &entry, const Match &m, std::vector<std::s
             for (const auto &kv : m.kwargs)
                 bound += (bound.empty() ? "" : ", ") + kv.first;
             reasons.push_back("Not all inputs to pattern found in match.kwargs. Perhaps one of the inputs is unused? "
-                              "argnames=" + joinNames(entry.argnames) + ", match.kwargs={" + bound + "}");
+                              "argnames="
+                + joinNames(entry.argnames) + ", match.kwargs={" + bound + "}");
             return false;
         }
     for (size_t i = 0; i < entry.exampleInputs.size() && i < entry.argnames.size(); ++i) {
@@ -62,8 +69,8 @@ bool retraceInputs(const PatternEntry &entry, const Match &m, std::vector<std::s
         bool integer = dtype.find("int") != std::string::npos || dtype == "torch.bool";
         if (integer) {
             reasons.push_back("input '" + entry.argnames[i] + "' is " + bound->node()->name() + " of dtype " + dtype
-                              + " but its example input requires grad; check_fn returns False for integer inputs "
-                                "that require grad");
+                + " but its example input requires grad; check_fn returns False for integer inputs "
+                  "that require grad");
             return false;
         }
     }
@@ -151,8 +158,8 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
                 // Inductor stops trying entries once the anchor is erased.
                 v.stage = MatchStage::Overlap;
                 v.overlapWith = it->second;
-                v.reasons.push_back("not tried: anchor " + anchor->name() + " was already replaced by the accepted match "
-                                    + it->second);
+                v.reasons.push_back("not tried: anchor " + anchor->name()
+                    + " was already replaced by the accepted match " + it->second);
                 record(std::move(v));
                 continue;
             }
@@ -180,7 +187,7 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
                 v.stage = MatchStage::Overlap;
                 v.overlapWith = takenBy;
                 v.reasons.push_back("overlaps the accepted match " + takenBy + ": " + joinNames(taken)
-                                    + (taken.size() == 1 ? " was" : " were") + " already replaced");
+                    + (taken.size() == 1 ? " was" : " were") + " already replaced");
                 record(std::move(v));
                 continue;
             }
@@ -195,8 +202,8 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
                 }
                 if (ids.size() != 1) {
                     v.stage = MatchStage::MutationStream;
-                    v.reasons.push_back("pattern match crosses mutation barrier - discard (mutation regions: " + detail
-                                        + ")");
+                    v.reasons.push_back(
+                        "pattern match crosses mutation barrier - discard (mutation regions: " + detail + ")");
                     record(std::move(v));
                     continue;
                 }
@@ -213,8 +220,8 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
                     for (const auto &kv : streams)
                         detail += (detail.empty() ? "" : "; ") + kv.first + ": " + joinNames(kv.second);
                     v.stage = MatchStage::MutationStream;
-                    v.reasons.push_back("pattern match crosses stream boundary (meta['custom']['stream']: " + detail
-                                        + ")");
+                    v.reasons.push_back(
+                        "pattern match crosses stream boundary (meta['custom']['stream']: " + detail + ")");
                     record(std::move(v));
                     continue;
                 }

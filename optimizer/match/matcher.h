@@ -15,13 +15,12 @@
 namespace fxs {
 
 struct MatcherOptions {
-    std::string onlyPattern;     // --pattern NAME: report only this entry (all entries still consume nodes)
-    bool mutationFilter = true;  // PatternMatcherPass.apply's mutation-region check
-    bool streamFilter = true;    // PM-main's meta["custom"]["stream"] check
+    std::string onlyPattern; // --pattern NAME: report only this entry (all entries still consume nodes)
+    bool mutationFilter = true; // PatternMatcherPass.apply's mutation-region check
+    bool streamFilter = true; // PM-main's meta["custom"]["stream"] check
 };
 
-class Matcher
-{
+class Matcher {
 public:
     explicit Matcher(const PatternRegistry &registry, const OpSchemaTable &schemas = OpSchemaTable::instance())
         : m_registry(registry), m_schemas(schemas)

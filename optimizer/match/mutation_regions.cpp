@@ -6,7 +6,10 @@ namespace fxs {
 
 namespace {
 
-bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool isWordChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 // The regex of Inductor's _mutation_op_re, written out because std::regex has no lookbehind.
 bool nameLooksMutating(const std::string &s)

@@ -27,10 +27,8 @@ bool pythonEquals(const Argument &a, const Argument &b)
         return false;
     switch (a.kind()) {
     case K::None:
-    case K::Ellipsis:
-        return true;
-    case K::NodeRef:
-        return a.node() == b.node();
+    case K::Ellipsis: return true;
+    case K::NodeRef: return a.node() == b.node();
     case K::List:
     case K::Tuple:
     case K::Slice:
@@ -42,8 +40,7 @@ bool pythonEquals(const Argument &a, const Argument &b)
                 return false;
         return true;
     }
-    default:
-        return a.text() == b.text();
+    default: return a.text() == b.text();
     }
 }
 
@@ -118,8 +115,7 @@ struct Binding {
 };
 
 // Inductor's MatchContext: outputs, the pattern->node memo and the exclusive node set, plus the path stack.
-class Context
-{
+class Context {
 public:
     Context(const OpSchemaTable &schemas, std::vector<const PatternExpr *> outputs, PatternMatcher::ReprCache &reprs)
         : m_schemas(schemas), m_outputs(std::move(outputs)), m_reprs(reprs)
@@ -130,8 +126,8 @@ public:
 
     std::unordered_map<const PatternExpr *, Binding> memo;
     std::vector<Node *> exclusive;
-    std::vector<std::string> path;   // from the anchor down
-    std::vector<Node *> parents;     // graph nodes on the path, for naming external users
+    std::vector<std::string> path; // from the anchor down
+    std::vector<Node *> parents; // graph nodes on the path, for naming external users
 
     const std::vector<const PatternExpr *> &outputs() const { return m_outputs; }
 
@@ -146,7 +142,7 @@ private:
     std::unordered_map<const PatternExpr *, Binding> multiUserBindings() const;
 
     MatchResult fail(const PatternExpr &p, std::string code, std::string message, std::string reason,
-                     const std::string &graphNode = {}, std::string expected = {}, std::string actual = {})
+        const std::string &graphNode = {}, std::string expected = {}, std::string actual = {})
     {
         MatchResult r;
         r.failure.code = std::move(code);
@@ -176,8 +172,8 @@ bool extend(Match &into, Match &&other, MatchFailure &failure)
             if (existing && !pythonEquals(*existing, kv.second)) {
                 failure.code = "kwarg mismatch";
                 failure.message = "kwarg mismatch: " + kv.first;
-                failure.reason = "'" + kv.first + "' is bound to " + valueText(*existing) + " and to "
-                    + valueText(kv.second);
+                failure.reason
+                    = "'" + kv.first + "' is bound to " + valueText(*existing) + " and to " + valueText(kv.second);
                 failure.expected = valueText(*existing);
                 failure.actual = valueText(kv.second);
                 failure.raised = true;
@@ -185,8 +181,8 @@ bool extend(Match &into, Match &&other, MatchFailure &failure)
             }
         }
     }
-    into.args.insert(into.args.end(), std::make_move_iterator(other.args.begin()),
-                     std::make_move_iterator(other.args.end()));
+    into.args.insert(
+        into.args.end(), std::make_move_iterator(other.args.begin()), std::make_move_iterator(other.args.end()));
     into.nodes.insert(into.nodes.end(), other.nodes.begin(), other.nodes.end());
     for (auto &kv : other.kwargs) {
         bool replaced = false;
@@ -218,8 +214,8 @@ MatchResult Context::match(const PatternExpr &p, const Argument &value)
         }
         std::string before = it->second.matched ? valueText(it->second.value) : "None (it failed there)";
         return fail(p, "repeated pattern differs", "repeated pattern differs",
-                    "the same sub-pattern was already bound to " + before + ", here it meets " + valueText(value),
-                    valueText(value), before, valueText(value));
+            "the same sub-pattern was already bound to " + before + ", here it meets " + valueText(value),
+            valueText(value), before, valueText(value));
     }
     MatchResult r = matchImpl(p, value);
     Binding b;
@@ -238,9 +234,7 @@ MatchResult Context::matchImpl(const PatternExpr &p, const Argument &value)
         r.ok = true;
         r.match.args.push_back(value);
         return r;
-    case PatternExpr::Kind::Ignored:
-        r.ok = true;
-        return r;
+    case PatternExpr::Kind::Ignored: r.ok = true; return r;
     case PatternExpr::Kind::KeywordArg:
         r.ok = true;
         r.match.kwargs.push_back({p.name, value});
@@ -249,22 +243,17 @@ MatchResult Context::matchImpl(const PatternExpr &p, const Argument &value)
         if (value.isNode()) {
             if (std::find(exclusive.begin(), exclusive.end(), value.node()) != exclusive.end())
                 return fail(p, "exclusive arg appears twice", "exclusive arg appears twice",
-                            value.node()->name() + " is already bound to another exclusive argument",
-                            value.node()->name());
+                    value.node()->name() + " is already bound to another exclusive argument", value.node()->name());
             exclusive.push_back(value.node());
         }
         r.ok = true;
         r.match.kwargs.push_back({p.name, value});
         return r;
     case PatternExpr::Kind::Call:
-    case PatternExpr::Kind::CallVarArgs:
-        return matchCall(p, value);
-    case PatternExpr::Kind::ListOf:
-        return matchListOf(p, value);
-    case PatternExpr::Kind::MultiOutput:
-        return matchMultiOutput(p, value);
-    case PatternExpr::Kind::Repeated:
-        return matchRepeated(p, value);
+    case PatternExpr::Kind::CallVarArgs: return matchCall(p, value);
+    case PatternExpr::Kind::ListOf: return matchListOf(p, value);
+    case PatternExpr::Kind::MultiOutput: return matchMultiOutput(p, value);
+    case PatternExpr::Kind::Repeated: return matchRepeated(p, value);
     }
     return r;
 }
@@ -305,8 +294,8 @@ void flattenArgument(const Argument &a, const std::string &slot, Flat &out)
     }
 }
 
-Flat flattenNode(const std::vector<Argument> &args, const std::vector<std::pair<std::string, const Argument *>> &kwargs,
-                 bool pytree)
+Flat flattenNode(
+    const std::vector<Argument> &args, const std::vector<std::pair<std::string, const Argument *>> &kwargs, bool pytree)
 {
     Flat f;
     if (!pytree) {
@@ -401,28 +390,28 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
     const std::string fnsText = p.fns.size() == 1 ? p.fns[0] : "one of " + joinNames(p.fns);
     if (!value.isNode())
         return fail(p, "function_mismatch", "function_mismatch: node=" + valueText(value) + ", pattern=" + fullRepr(p),
-                    "expected a call to " + fnsText + ", found the literal " + valueText(value), valueText(value),
-                    fnsText, valueText(value));
+            "expected a call to " + fnsText + ", found the literal " + valueText(value), valueText(value), fnsText,
+            valueText(value));
     Node *node = value.node();
     std::string target = canonicalTarget(node->target());
     // Built only on failure: the repr is the expensive part of a rejection.
     auto mismatchText = [&] { return "function_mismatch: node=" + node->name() + ", pattern=" + fullRepr(p); };
     if (node->op() != p.op || !p.matchesTarget(target))
         return fail(p, "function_mismatch", mismatchText(),
-                    "expected " + std::string(opKindName(p.op)) + " " + fnsText + ", found " + opKindName(node->op())
-                        + " " + target + " at " + node->name(),
-                    node->name(), fnsText, target);
+            "expected " + std::string(opKindName(p.op)) + " " + fnsText + ", found " + opKindName(node->op()) + " "
+                + target + " at " + node->name(),
+            node->name(), fnsText, target);
     if (p.kind == PatternExpr::Kind::Call && node->args().size() != p.args.size())
         return fail(p, "function_mismatch", mismatchText(),
-                    node->name() + " passes " + std::to_string(node->args().size())
-                        + " positional arguments, the pattern expects " + std::to_string(p.args.size()),
-                    node->name(), std::to_string(p.args.size()) + " positional args",
-                    std::to_string(node->args().size()) + " positional args");
+            node->name() + " passes " + std::to_string(node->args().size())
+                + " positional arguments, the pattern expects " + std::to_string(p.args.size()),
+            node->name(), std::to_string(p.args.size()) + " positional args",
+            std::to_string(node->args().size()) + " positional args");
     bool isOutput = std::find(m_outputs.begin(), m_outputs.end(), &p) != m_outputs.end();
     if (!isOutput && p.users != PatternExpr::kMultiple && int(node->users().size()) != p.users) {
         MatchResult r = fail(p, "multiple_users", "multiple_users " + fullRepr(p), {}, node->name(),
-                             std::to_string(p.users) + " user" + (p.users == 1 ? "" : "s"),
-                             std::to_string(node->users().size()) + " users");
+            std::to_string(p.users) + " user" + (p.users == 1 ? "" : "s"),
+            std::to_string(node->users().size()) + " users");
         Node *parent = parents.empty() ? nullptr : parents.back();
         std::vector<std::string> all;
         for (Node *u : node->users()) {
@@ -485,17 +474,17 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
         };
         if (!normalize())
             return fail(p, "function_mismatch", mismatchText(),
-                        schema ? "the arguments of " + node->name() + " do not bind to the schema " + schema->text
-                               : node->name() + " passes fewer kwargs than the pattern names and fxscope has no schema for "
-                                   + target + " to normalise them",
-                        node->name());
+                schema ? "the arguments of " + node->name() + " do not bind to the schema " + schema->text
+                       : node->name() + " passes fewer kwargs than the pattern names and fxscope has no schema for "
+                        + target + " to normalise them",
+                node->name());
         if (normalizedArgs.size() != p.args.size() || normalizedKwargs.size() < p.kwargs.size())
             return fail(p, "function_mismatch", mismatchText(),
-                        "after normalising by the schema " + node->name() + " has "
-                            + std::to_string(normalizedArgs.size()) + " positional and "
-                            + std::to_string(normalizedKwargs.size()) + " keyword arguments; the pattern has "
-                            + std::to_string(p.args.size()) + " and " + std::to_string(p.kwargs.size()),
-                        node->name());
+                "after normalising by the schema " + node->name() + " has " + std::to_string(normalizedArgs.size())
+                    + " positional and " + std::to_string(normalizedKwargs.size())
+                    + " keyword arguments; the pattern has " + std::to_string(p.args.size()) + " and "
+                    + std::to_string(p.kwargs.size()),
+                node->name());
         nodeArgs = &normalizedArgs;
         for (const auto &kv : normalizedKwargs)
             if (wanted(kv.first))
@@ -511,9 +500,9 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
     PatternFlat pflat = flattenPattern(p);
     if (flat.spec != pflat.spec)
         return fail(p, "args_structure", "args_structure " + flat.spec + " " + pflat.spec,
-                    "the arguments of " + node->name() + " have the structure " + flat.spec
-                        + ", the pattern's have " + pflat.spec,
-                    node->name(), pflat.spec, flat.spec);
+            "the arguments of " + node->name() + " have the structure " + flat.spec + ", the pattern's have "
+                + pflat.spec,
+            node->name(), pflat.spec, flat.spec);
 
     r.ok = true;
     for (size_t i = 0; i < pflat.items.size(); ++i) {
@@ -539,12 +528,10 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
         } else if (child.isNode() || !pythonEquals(child, pv.literal)) {
             path.push_back(flat.slots[i] + " " + valueText(child));
             MatchResult f = fail(p, "constant_args",
-                                 "constant_args: " + node->name() + " " + valueText(child)
-                                     + "!=" + pv.literal.toPython(),
-                                 node->name() + "." + flat.slots[i] + " is " + valueText(child)
-                                     + (child.isNode() ? " (a node)" : "") + ", the pattern has the literal "
-                                     + pv.literal.toPython(),
-                                 node->name(), pv.literal.toPython(), valueText(child));
+                "constant_args: " + node->name() + " " + valueText(child) + "!=" + pv.literal.toPython(),
+                node->name() + "." + flat.slots[i] + " is " + valueText(child) + (child.isNode() ? " (a node)" : "")
+                    + ", the pattern has the literal " + pv.literal.toPython(),
+                node->name(), pv.literal.toPython(), valueText(child));
             path.pop_back();
             return f;
         }
@@ -565,8 +552,8 @@ std::unordered_map<const PatternExpr *, Binding> Context::multiUserBindings() co
 MatchResult Context::matchListOf(const PatternExpr &p, const Argument &value)
 {
     if (!value.isSequence() || value.items().empty())
-        return fail(p, "non_list", "non_list", "expected a non-empty list, found " + valueText(value),
-                    valueText(value));
+        return fail(
+            p, "non_list", "non_list", "expected a non-empty list, found " + valueText(value), valueText(value));
     MatchResult r;
     auto seed = multiUserBindings();
     bool matched = false;
@@ -634,7 +621,7 @@ MatchResult Context::matchFromAnchors(const PatternExpr &p)
     auto prior = memo;
     std::set<Node *> searched;
     MatchResult last = fail(p, "no anchor found", "no anchor found",
-                            "no user of an already matched node is a candidate for " + m_reprs.get(p).first);
+        "no user of an already matched node is a candidate for " + m_reprs.get(p).first);
     for (Node *node : findAnchorNodes(p, searched)) {
         last = match(p, Argument::ofNode(node));
         if (last.ok || last.failure.raised)
@@ -721,8 +708,8 @@ MatchResult PatternMatcher::match(const PatternExpr &pattern, Node *node) const
         for (const PatternExpr *o : outputs) {
             auto it = o ? ctx.memo.find(o) : ctx.memo.end();
             r.match.outputs.push_back(it != ctx.memo.end() && it->second.matched && it->second.value.isNode()
-                                          ? it->second.value.node()
-                                          : nullptr);
+                    ? it->second.value.node()
+                    : nullptr);
         }
     return r;
 }

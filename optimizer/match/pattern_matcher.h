@@ -16,8 +16,7 @@ namespace fxs {
 
 inline constexpr int kMaxPatternDepth = 512;
 
-class PatternMatcher
-{
+class PatternMatcher {
 public:
     explicit PatternMatcher(const OpSchemaTable &schemas = OpSchemaTable::instance()) : m_schemas(schemas) { }
 

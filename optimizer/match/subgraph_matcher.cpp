@@ -10,7 +10,10 @@ namespace fxs {
 
 namespace {
 
-Argument text(std::string s) { return Argument::ofText(Argument::Kind::Verbatim, std::move(s)); }
+Argument text(std::string s)
+{
+    return Argument::ofText(Argument::Kind::Verbatim, std::move(s));
+}
 
 std::vector<std::string> kwargKeys(const Node &n)
 {
@@ -46,8 +49,7 @@ std::string argsShape(const Node &n)
 
 // One match() call: the binding state of InternalMatch (pattern index -> binding, graph index -> pattern index),
 // an undo log for backtracking, and explicit stacks in place of PyTorch's recursion.
-class SubgraphMatchRun
-{
+class SubgraphMatchRun {
 public:
     SubgraphMatchRun(const SubgraphMatcher &m, const Graph &graph) : M(m), G(graph)
     {
@@ -84,8 +86,8 @@ private:
     struct Item {
         const Argument *p = nullptr;
         const Argument *g = nullptr;
-        int top = 0;        // argument slot of the frame's nodes
-        int sub = -1;       // index inside a first-level list
+        int top = 0; // argument slot of the frame's nodes
+        int sub = -1; // index inside a first-level list
         bool length = false; // a sequence-length mismatch: p and g are the two sequences
     };
     struct Frame {
@@ -117,15 +119,15 @@ private:
 
     const SubgraphMatcher &M;
     const Graph &G;
-    std::vector<int> m_owner;         // graph index -> pattern index bound to it (Python: gn in nodes_map.values())
-    std::vector<char> m_bound;        // pattern index -> bound?
+    std::vector<int> m_owner; // graph index -> pattern index bound to it (Python: gn in nodes_map.values())
+    std::vector<char> m_bound; // pattern index -> bound?
     std::vector<SubgraphBinding> m_bind;
-    std::vector<int> m_log;           // pattern indices in bind order, for undo
+    std::vector<int> m_log; // pattern indices in bind order, for undo
     std::vector<Frame> m_frames;
     size_t m_depth = 0;
     StructuralMismatch m_mismatch;
     std::vector<int> m_patternTarget, m_graphTarget;
-    std::vector<unsigned> m_visited;  // cycle DFS, stamped per check
+    std::vector<unsigned> m_visited; // cycle DFS, stamped per check
     unsigned m_stamp = 0;
     std::vector<int> m_parent;
 };
@@ -246,8 +248,8 @@ bool SubgraphMatchRun::buildItems(Frame &f)
     f.gOwned.clear();
     std::vector<std::pair<const Argument *, const Argument *>> tops;
     const bool sameShape = pn.args().size() == gn.args().size() && sameKwargKeys(pn, gn);
-    const OpSchema *schema = !sameShape && pn.op() == OpKind::CallFunction ? M.m_schemas.find(M.m_targets[pn.index()])
-                                                                           : nullptr;
+    const OpSchema *schema
+        = !sameShape && pn.op() == OpKind::CallFunction ? M.m_schemas.find(M.m_targets[pn.index()]) : nullptr;
     if (schema) {
         // get_all_arguments on both sides: kwargs[name] | args[i] (not kwarg-only) | the schema default.
         auto all = [&](const Node &n, std::vector<Argument> &out) {
@@ -287,8 +289,8 @@ bool SubgraphMatchRun::buildItems(Frame &f)
                     continue;
                 }
                 for (size_t k = it.p->items().size(); k-- > 0;)
-                    stack.push_back(Item{&it.p->items()[k], &it.g->items()[k], it.top, it.sub >= 0 ? it.sub : int(k),
-                                         false});
+                    stack.push_back(
+                        Item{&it.p->items()[k], &it.g->items()[k], it.top, it.sub >= 0 ? it.sub : int(k), false});
             } else {
                 f.items.push_back(it);
             }
@@ -574,8 +576,8 @@ Result<SubgraphMatchResult> SubgraphMatchRun::run(const std::vector<MatchFilter>
                 v.nodes.push_back(m_bind[pn->index()].node->name());
         for (const Node *p : M.m_placeholders)
             if (m_bound[p->index()])
-                v.bindings.push_back({p->name(), m_bind[p->index()].node ? text(m_bind[p->index()].node->name())
-                                                                         : m_bind[p->index()].literal});
+                v.bindings.push_back({p->name(),
+                    m_bind[p->index()].node ? text(m_bind[p->index()].node->name()) : m_bind[p->index()].literal});
         checkContained(v);
         if (v.stage != SubgraphStage::Contained && checkAcyclic(v))
             found.push_back({report.candidates.size(), snapshot(tried)});
@@ -640,8 +642,8 @@ SubgraphMatcher::SubgraphMatcher(const Graph &pattern, SubgraphMatcherOptions op
 {
 }
 
-Result<std::unique_ptr<SubgraphMatcher>> SubgraphMatcher::create(const Graph &pattern, SubgraphMatcherOptions options,
-                                                                 const OpSchemaTable &schemas)
+Result<std::unique_ptr<SubgraphMatcher>> SubgraphMatcher::create(
+    const Graph &pattern, SubgraphMatcherOptions options, const OpSchemaTable &schemas)
 {
     if (pattern.size() == 0)
         return Error{"", 0, 0, "SubgraphMatcher cannot be initialized with an empty pattern"};
@@ -651,14 +653,13 @@ Result<std::unique_ptr<SubgraphMatcher>> SubgraphMatcher::create(const Graph &pa
     for (const auto &n : pattern.nodes())
         if (n->op() != OpKind::Output && n->users().empty())
             return Error{"", 0, 0,
-                         "SubgraphMatcher cannot be initialized with an pattern with dead code: " + n->name()
-                             + " has no users"};
+                "SubgraphMatcher cannot be initialized with an pattern with dead code: " + n->name() + " has no users"};
     std::unique_ptr<SubgraphMatcher> m(new SubgraphMatcher(pattern, options, schemas));
     for (const auto &n : pattern.nodes()) {
         m->m_targets.push_back(n->op() == OpKind::CallFunction || n->op() == OpKind::CallMethod
-                                       || n->op() == OpKind::CallModule || n->op() == OpKind::GetAttr
-                                   ? canonicalTarget(n->target())
-                                   : std::string());
+                    || n->op() == OpKind::CallModule || n->op() == OpKind::GetAttr
+                ? canonicalTarget(n->target())
+                : std::string());
         if (n->op() == OpKind::Placeholder)
             m->m_placeholders.push_back(n.get());
     }

@@ -9,8 +9,8 @@
 // so a 100k-node graph or a 1000-node chain pattern is fine.
 
 #include "internal_match.h"
-#include "subgraph_verdict.h"
 #include "patterns/op_schema_table.h"
+#include "subgraph_verdict.h"
 #include "util/result.h"
 
 #include <memory>
@@ -27,15 +27,14 @@ struct SubgraphMatcherOptions {
 
 struct SubgraphMatchResult {
     std::vector<InternalMatch> matches; // what SubgraphMatcher.match (then the filters) returns, in order
-    SubgraphReport report;              // every candidate with its verdict
+    SubgraphReport report; // every candidate with its verdict
 };
 
-class SubgraphMatcher
-{
+class SubgraphMatcher {
 public:
     // Checks what PyTorch's constructor checks: a non-empty pattern without dead code, ending in an output.
     static Result<std::unique_ptr<SubgraphMatcher>> create(const Graph &pattern, SubgraphMatcherOptions options = {},
-                                                           const OpSchemaTable &schemas = OpSchemaTable::instance());
+        const OpSchemaTable &schemas = OpSchemaTable::instance());
 
     // SubgraphMatcher.match(graph), then each match filter as replace_pattern_with_filters applies them. The graph
     // must be in topological order (every loader and rewrite keeps it so). Cancellable through ProgressScope.

@@ -5,18 +5,12 @@ namespace fxs {
 const char *subgraphStageName(SubgraphStage stage)
 {
     switch (stage) {
-    case SubgraphStage::Structure:
-        return "structure";
-    case SubgraphStage::Contained:
-        return "contained";
-    case SubgraphStage::Cycle:
-        return "cycle";
-    case SubgraphStage::Overlap:
-        return "overlap";
-    case SubgraphStage::Filter:
-        return "filter";
-    case SubgraphStage::Accepted:
-        return "accepted";
+    case SubgraphStage::Structure: return "structure";
+    case SubgraphStage::Contained: return "contained";
+    case SubgraphStage::Cycle: return "cycle";
+    case SubgraphStage::Overlap: return "overlap";
+    case SubgraphStage::Filter: return "filter";
+    case SubgraphStage::Accepted: return "accepted";
     }
     return "?";
 }
@@ -63,27 +57,30 @@ std::string mismatchText(const StructuralMismatch &m)
         return "structure: " + m.patternNode + " and " + m.graphNode + " pass different arguments: pattern "
             + m.expected.text() + ", graph " + m.actual.text();
     case K::SequenceLength:
-        return "structure: " + m.patternNode + at + " is a sequence of " + m.expected.text() + " items, "
-            + m.graphNode + at + " has " + m.actual.text();
+        return "structure: " + m.patternNode + at + " is a sequence of " + m.expected.text() + " items, " + m.graphNode
+            + at + " has " + m.actual.text();
     case K::LiteralDiffers:
         return "structure: literal " + m.patternNode + at + " = " + valueText(m.expected) + ", graph " + m.graphNode
             + at + " = " + valueText(m.actual);
     case K::PlaceholderRebound:
-        return "structure: pattern placeholder " + m.other + " is already bound to " + valueText(m.expected)
-            + ", " + m.graphNode + at + " passes " + valueText(m.actual);
+        return "structure: pattern placeholder " + m.other + " is already bound to " + valueText(m.expected) + ", "
+            + m.graphNode + at + " passes " + valueText(m.actual);
     case K::NodeVsLiteral:
-        return "structure: " + m.patternNode + at + " is the pattern node " + m.expected.text() + ", "
-            + m.graphNode + at + " is the literal " + valueText(m.actual);
+        return "structure: " + m.patternNode + at + " is the pattern node " + m.expected.text() + ", " + m.graphNode
+            + at + " is the literal " + valueText(m.actual);
     case K::LiteralVsNode:
-        return "structure: " + m.patternNode + at + " is the literal " + valueText(m.expected) + ", "
-            + m.graphNode + at + " is the node " + m.actual.text();
+        return "structure: " + m.patternNode + at + " is the literal " + valueText(m.expected) + ", " + m.graphNode + at
+            + " is the node " + m.actual.text();
     }
     return "structure";
 }
 
 } // namespace
 
-std::string SubgraphVerdict::anchorText() const { return join(anchors); }
+std::string SubgraphVerdict::anchorText() const
+{
+    return join(anchors);
+}
 
 std::vector<std::string> SubgraphVerdict::reasons() const
 {
@@ -98,27 +95,26 @@ std::vector<std::string> SubgraphVerdict::reasons() const
         std::string leak;
         for (const auto &kv : leaks)
             leak += (leak.empty() ? "" : ", ") + kv.first + " is used by " + kv.second;
-        out.push_back("not fully contained: " + leak + " outside the match (only placeholders and returned nodes may "
-                      "have users outside)");
+        out.push_back("not fully contained: " + leak
+            + " outside the match (only placeholders and returned nodes may "
+              "have users outside)");
         break;
     }
-    case SubgraphStage::Cycle:
-        out.push_back("would form a cycle if fused: " + join(cyclePath, " → "));
-        break;
+    case SubgraphStage::Cycle: out.push_back("would form a cycle if fused: " + join(cyclePath, " → ")); break;
     case SubgraphStage::Overlap:
-        out.push_back("overlapped by match " + std::to_string(overlapMatch) + " (anchor " + overlapAnchor + "): "
-                      + join(overlapNodes) + (overlapNodes.size() == 1 ? " is" : " are") + " already in it");
+        out.push_back("overlapped by match " + std::to_string(overlapMatch) + " (anchor " + overlapAnchor
+            + "): " + join(overlapNodes) + (overlapNodes.size() == 1 ? " is" : " are") + " already in it");
         if (overlapOwnerFiltered)
             out.push_back("note: match " + std::to_string(overlapMatch)
-                          + " was then rejected by a filter; replace_pattern_with_filters removes overlaps before it "
-                            "filters, so this candidate is lost anyway");
+                + " was then rejected by a filter; replace_pattern_with_filters removes overlaps before it "
+                  "filters, so this candidate is lost anyway");
         break;
     case SubgraphStage::Filter:
         out.push_back("filter " + filterName + " returned false" + (filterReason.empty() ? "" : ": " + filterReason));
         break;
     case SubgraphStage::Accepted:
         out.push_back("match " + std::to_string(matchIndex) + ": " + std::to_string(nodes.size())
-                      + " nodes, contained, acyclic, no overlap, every filter passed");
+            + " nodes, contained, acyclic, no overlap, every filter passed");
         break;
     }
     return out;
@@ -131,23 +127,19 @@ Json SubgraphVerdict::toJson() const
         nodesJson.push(n);
     Json bindingsJson = Json::object();
     for (const auto &kv : bindings)
-        bindingsJson.set(kv.first, kv.second.kind() == Argument::Kind::Verbatim ? kv.second.text()
-                                                                                : kv.second.toPython());
+        bindingsJson.set(
+            kv.first, kv.second.kind() == Argument::Kind::Verbatim ? kv.second.text() : kv.second.toPython());
     Json reasonsJson = Json::array();
     for (auto &r : reasons())
         reasonsJson.push(std::move(r));
-    Json j = Json::object({{"anchor", anchorText()},
-                           {"nodes", std::move(nodesJson)},
-                           {"bindings", std::move(bindingsJson)},
-                           {"accepted", accepted},
-                           {"stage", subgraphStageName(stage)},
-                           {"reasons", std::move(reasonsJson)}});
+    Json j = Json::object(
+        {{"anchor", anchorText()}, {"nodes", std::move(nodesJson)}, {"bindings", std::move(bindingsJson)},
+            {"accepted", accepted}, {"stage", subgraphStageName(stage)}, {"reasons", std::move(reasonsJson)}});
     if (stage == SubgraphStage::Structure)
-        j.set("mismatch", Json::object({{"pattern_node", mismatch.patternNode},
-                                        {"graph_node", mismatch.graphNode},
-                                        {"slot", mismatch.slot},
-                                        {"expected", mismatch.expected.toPython()},
-                                        {"actual", mismatch.actual.toPython()}}));
+        j.set("mismatch",
+            Json::object(
+                {{"pattern_node", mismatch.patternNode}, {"graph_node", mismatch.graphNode}, {"slot", mismatch.slot},
+                    {"expected", mismatch.expected.toPython()}, {"actual", mismatch.actual.toPython()}}));
     if (stage == SubgraphStage::Contained) {
         Json users = Json::array();
         for (const auto &kv : leaks)
@@ -177,12 +169,8 @@ Json SubgraphReport::toJson() const
     Json anchorsJson = Json::array();
     for (const auto &a : patternAnchors)
         anchorsJson.push(a);
-    return Json::object({{"name", name},
-                         {"source", source},
-                         {"matcher", "subgraph"},
-                         {"pattern_anchors", std::move(anchorsJson)},
-                         {"accepted", acceptedCount()},
-                         {"candidates", std::move(list)}});
+    return Json::object({{"name", name}, {"source", source}, {"matcher", "subgraph"},
+        {"pattern_anchors", std::move(anchorsJson)}, {"accepted", acceptedCount()}, {"candidates", std::move(list)}});
 }
 
 } // namespace fxs

@@ -7,20 +7,13 @@ namespace fxs {
 const char *matchStageName(MatchStage stage)
 {
     switch (stage) {
-    case MatchStage::Generic:
-        return "generic";
-    case MatchStage::MutationStream:
-        return "mutation_stream";
-    case MatchStage::Retrace:
-        return "retrace";
-    case MatchStage::Specific:
-        return "specific";
-    case MatchStage::ExtraCheck:
-        return "extra_check";
-    case MatchStage::Overlap:
-        return "overlap";
-    case MatchStage::Accepted:
-        return "accepted";
+    case MatchStage::Generic: return "generic";
+    case MatchStage::MutationStream: return "mutation_stream";
+    case MatchStage::Retrace: return "retrace";
+    case MatchStage::Specific: return "specific";
+    case MatchStage::ExtraCheck: return "extra_check";
+    case MatchStage::Overlap: return "overlap";
+    case MatchStage::Accepted: return "accepted";
     }
     return "?";
 }
@@ -62,21 +55,14 @@ Json Verdict::toJson() const
     Json bindingsJson = Json::object();
     for (const auto &kv : bindings)
         bindingsJson.set(kv.first, kv.second);
-    Json j = Json::object({{"anchor", anchor},
-                           {"nodes", strings(nodes)},
-                           {"bindings", std::move(bindingsJson)},
-                           {"accepted", accepted},
-                           {"stage", matchStageName(stage)},
-                           {"reasons", strings(reasonTexts())}});
+    Json j = Json::object({{"anchor", anchor}, {"nodes", strings(nodes)}, {"bindings", std::move(bindingsJson)},
+        {"accepted", accepted}, {"stage", matchStageName(stage)}, {"reasons", strings(reasonTexts())}});
     if (failure) {
-        j.set("failure", Json::object({{"code", failure->code},
-                                       {"message", failure->message},
-                                       {"pattern_node", failure->patternNode},
-                                       {"graph_node", failure->graphNode},
-                                       {"expected", failure->expected},
-                                       {"actual", failure->actual},
-                                       {"external_users", strings(failure->externalUsers)},
-                                       {"path", strings(failure->path)}}));
+        j.set("failure",
+            Json::object(
+                {{"code", failure->code}, {"message", failure->message}, {"pattern_node", failure->patternNode},
+                    {"graph_node", failure->graphNode}, {"expected", failure->expected}, {"actual", failure->actual},
+                    {"external_users", strings(failure->externalUsers)}, {"path", strings(failure->path)}}));
     }
     if (!checkTrace.empty())
         j.set("extra_check_trace", strings(checkTrace));
@@ -110,12 +96,9 @@ Json MatchReport::toJson() const
         Json candidates = Json::array();
         for (const auto &c : p.candidates)
             candidates.push(c.toJson());
-        list.push(Json::object({{"name", p.name},
-                                {"source", p.source},
-                                {"pattern", p.pattern},
-                                {"extra_check", p.extraCheckSource},
-                                {"accepted", p.acceptedCount()},
-                                {"candidates", std::move(candidates)}}));
+        list.push(Json::object(
+            {{"name", p.name}, {"source", p.source}, {"pattern", p.pattern}, {"extra_check", p.extraCheckSource},
+                {"accepted", p.acceptedCount()}, {"candidates", std::move(candidates)}}));
     }
     return Json::object({{"graph_nodes", graphNodes}, {"anchors", anchorsVisited}, {"patterns", std::move(list)}});
 }

@@ -14,13 +14,13 @@
 namespace fxs {
 
 enum class MatchStage {
-    Generic,        // stage 1: structure of the generic pattern (Ignored literals)
+    Generic, // stage 1: structure of the generic pattern (Ignored literals)
     MutationStream, // PatternMatcherPass.apply filters: mutation barrier, stream boundary; TorchAir's stream label
-    Retrace,        // register_replacement's re-trace with the matched values (inputs, requires_grad)
-    Specific,       // stage 2: the specific pattern with the real literals
-    ExtraCheck,     // the user's extra_check
-    Overlap,        // an earlier accepted match already replaced these nodes
-    Accepted,       // every stage passed
+    Retrace, // register_replacement's re-trace with the matched values (inputs, requires_grad)
+    Specific, // stage 2: the specific pattern with the real literals
+    ExtraCheck, // the user's extra_check
+    Overlap, // an earlier accepted match already replaced these nodes
+    Accepted, // every stage passed
 };
 
 const char *matchStageName(MatchStage stage); // "generic", "mutation_stream", ...
@@ -29,12 +29,12 @@ struct Verdict {
     std::string anchor;
     bool accepted = false;
     MatchStage stage = MatchStage::Generic;
-    std::vector<std::string> nodes;                          // matched graph nodes, post-order
+    std::vector<std::string> nodes; // matched graph nodes, post-order
     std::vector<std::pair<std::string, std::string>> bindings; // KeywordArg name -> node name or literal
-    std::vector<std::string> reasons;                        // stage reasons added as they are decided
-    std::optional<MatchFailure> failure;                     // generic/specific failures
-    std::vector<std::string> checkTrace;                     // extra_check's evaluation steps
-    std::string overlapWith;                                 // "<pattern> at <anchor>"
+    std::vector<std::string> reasons; // stage reasons added as they are decided
+    std::optional<MatchFailure> failure; // generic/specific failures
+    std::vector<std::string> checkTrace; // extra_check's evaluation steps
+    std::string overlapWith; // "<pattern> at <anchor>"
     std::vector<std::string> externalUsers;
 
     // Every reason in words: a generic/specific failure rendered from `failure` (kept structured, so the thousands

@@ -12,7 +12,7 @@
 namespace fxs {
 
 struct BuiltinPattern {
-    std::string name;        // "rms_norm"
+    std::string name; // "rms_norm"
     std::string description;
 };
 

@@ -15,7 +15,7 @@ ExtraCheck lastDimEquals(const std::string &input, int64_t value)
         if (!x->isNode() || !x->node()->meta().val || x->node()->meta().val->kind != ValueMeta::Kind::Tensor) {
             v.ok = false;
             v.trace.push_back(input + " is " + (x->isNode() ? x->node()->name() : x->toPython())
-                              + ", which has no tensor meta[\"val\"], so return False");
+                + ", which has no tensor meta[\"val\"], so return False");
             return v;
         }
         const TensorMeta &t = x->node()->meta().val->tensor;
@@ -23,7 +23,8 @@ ExtraCheck lastDimEquals(const std::string &input, int64_t value)
         for (size_t i = 0; i < t.shape.size(); ++i)
             shape += (i ? ", " : "") + t.shape[i].toString();
         shape += "]";
-        v.trace.push_back(input + " = " + x->node()->name() + "; a_shape = " + input + ".meta[\"val\"].shape → " + shape);
+        v.trace.push_back(
+            input + " = " + x->node()->name() + "; a_shape = " + input + ".meta[\"val\"].shape → " + shape);
         const std::string test = "a_shape[-1] == " + std::to_string(value);
         if (t.shape.empty()) {
             v.ok = false;
@@ -34,12 +35,12 @@ ExtraCheck lastDimEquals(const std::string &input, int64_t value)
         if (!last.isConcrete()) {
             v.ok = false;
             v.trace.push_back(test + " → False because a_shape[-1] is the symbol " + last.expr
-                              + " (guard_or_false of an unknown comparison)");
+                + " (guard_or_false of an unknown comparison)");
             return v;
         }
         v.ok = last.value == value;
-        v.trace.push_back(test + " → " + (v.ok ? "True" : "False") + " because a_shape[-1] is "
-                          + std::to_string(last.value));
+        v.trace.push_back(
+            test + " → " + (v.ok ? "True" : "False") + " because a_shape[-1] is " + std::to_string(last.value));
         return v;
     };
 }

@@ -78,8 +78,9 @@ Result<OpSchema> OpSchema::parse(std::string_view text)
     OpSchema schema;
     schema.text = std::string(text);
     auto fail = [&](const std::string &what) {
-        return Error{"", 0, 0, "expected an operator schema 'ns::name.overload(args) -> returns', " + what + " in '"
-                                   + std::string(text) + "'"};
+        return Error{"", 0, 0,
+            "expected an operator schema 'ns::name.overload(args) -> returns', " + what + " in '" + std::string(text)
+                + "'"};
     };
     size_t colons = text.find("::");
     size_t open = text.find('(');

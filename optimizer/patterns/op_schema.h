@@ -1,6 +1,6 @@
 #pragma once
-// One operator schema as PyTorch writes it ("aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"),
-// parsed enough for what the matcher needs: argument names, kwarg-only markers, defaults and mutability.
+// One operator schema as PyTorch writes it ("aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) ->
+// Tensor"), parsed enough for what the matcher needs: argument names, kwarg-only markers, defaults and mutability.
 
 #include "ir/argument.h"
 #include "util/result.h"
@@ -14,19 +14,19 @@ namespace fxs {
 
 struct SchemaArgument {
     std::string name;
-    std::string type;                 // "Tensor", "int[1]", "Scalar", "float?" ...
+    std::string type; // "Tensor", "int[1]", "Scalar", "float?" ...
     bool kwargOnly = false;
-    bool mutated = false;             // written as Tensor(a!)
+    bool mutated = false; // written as Tensor(a!)
     std::optional<Argument> defaultValue;
 };
 
 struct OpSchema {
-    std::string ns;       // "aten", "npu", "prims"
-    std::string name;     // "add"
+    std::string ns; // "aten", "npu", "prims"
+    std::string name; // "add"
     std::string overload; // "Tensor"; "default" when the schema names none
     std::vector<SchemaArgument> arguments;
-    std::string returns;  // kept verbatim
-    std::string text;     // the schema as given
+    std::string returns; // kept verbatim
+    std::string text; // the schema as given
 
     // "aten.add.Tensor": the form fxscope keeps targets in (see canonicalTarget).
     std::string target() const { return ns + '.' + name + '.' + overload; }

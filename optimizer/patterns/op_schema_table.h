@@ -3,8 +3,8 @@
 // kwarg normalisation and mutability. Holds the built-in table (op_schemas.cpp: the aten ops of common fusion
 // patterns and the public torch_npu fusion op signatures); LibTorch's registry can add more through add().
 
-#include "op_schema.h"
 #include "../util/result.h"
+#include "op_schema.h"
 
 #include <memory>
 #include <mutex>
@@ -15,8 +15,7 @@
 
 namespace fxs {
 
-class OpSchemaTable
-{
+class OpSchemaTable {
 public:
     // The process-wide table, filled with the built-in schemas on first use.
     static OpSchemaTable &instance();

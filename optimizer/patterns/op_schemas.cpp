@@ -44,11 +44,14 @@ const std::vector<const char *> &builtinOpSchemas()
         "aten::mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
         "aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor",
         "aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
-        "aten::var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)",
+        "aten::var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> "
+        "(Tensor, Tensor)",
         "aten::var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)",
         "aten::var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor",
-        "aten::native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)",
-        "aten::layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor",
+        "aten::native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> "
+        "(Tensor, Tensor, Tensor)",
+        "aten::layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float "
+        "eps=1e-05, bool cudnn_enable=True) -> Tensor",
         "aten::rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor",
         "aten::_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
         "aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
@@ -69,25 +72,30 @@ const std::vector<const char *> &builtinOpSchemas()
         "aten::expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)",
         "aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a)",
         "aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)",
-        "aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)",
+        "aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> "
+        "Tensor(a)",
         "aten::select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)",
         "aten::alias(Tensor(a) self) -> Tensor(a)",
         "aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
-        "aten::_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor",
+        "aten::_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? "
+        "pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor",
         "aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
         "aten::cat(Tensor[] tensors, int dim=0) -> Tensor",
         "aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
         "aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]",
         "aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]",
-        "aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor",
+        "aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool "
+        "sparse=False) -> Tensor",
         "prims::convert_element_type(Tensor a, ScalarType dtype) -> Tensor",
         // torch_npu fusion ops (public signatures).
         "npu::npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)",
         "npu::npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor, Tensor)",
         "npu::npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode='half') -> Tensor",
         "npu::npu_swiglu(Tensor self, int dim=-1) -> Tensor",
-        "npu::npu_fusion_attention(Tensor query, Tensor key, Tensor value, int head_num, str input_layout, Tensor? pse=None, "
-        "Tensor? padding_mask=None, Tensor? atten_mask=None, float scale=1., float keep_prob=1., int pre_tockens=2147483647, "
+        "npu::npu_fusion_attention(Tensor query, Tensor key, Tensor value, int head_num, str input_layout, Tensor? "
+        "pse=None, "
+        "Tensor? padding_mask=None, Tensor? atten_mask=None, float scale=1., float keep_prob=1., int "
+        "pre_tockens=2147483647, "
         "int next_tockens=2147483647, int inner_precise=0, int[]? prefix=None, int[]? actual_seq_qlen=None, "
         "int[]? actual_seq_kvlen=None, int sparse_mode=0, bool gen_mask_parallel=True, bool sync=False) "
         "-> (Tensor, Tensor, Tensor, Tensor, int, int, int)",

@@ -3,10 +3,10 @@
 // second-stage specific pattern, the user's extra_check) plus what fxscope shows about it (name, source, the
 // search and replacement graphs, the extra_check's source text).
 
-#include "pattern_expr.h"
 #include "ir/graph.h"
 #include "ir/tensor_meta.h"
 #include "match/match.h"
+#include "pattern_expr.h"
 
 #include <functional>
 #include <memory>
@@ -34,17 +34,18 @@ struct ExampleInput {
 
 struct PatternEntry {
     std::string name;
-    std::string source;                 // "builtin:rms_norm", "patterns.json:3", "C++ API"
-    PatternPtr pattern;                 // stage 1: the generic pattern the anchors are matched with
-    PatternPtr specificPattern;         // stage 2 (register_replacement); nullptr for a plain pattern entry
-    std::vector<std::string> argnames;  // search graph inputs, in order (normalize_args)
+    std::string source; // "builtin:rms_norm", "patterns.json:3", "C++ API"
+    PatternPtr pattern; // stage 1: the generic pattern the anchors are matched with
+    PatternPtr specificPattern; // stage 2 (register_replacement); nullptr for a plain pattern entry
+    std::vector<std::string> argnames; // search graph inputs, in order (normalize_args)
     std::vector<ExampleInput> exampleInputs;
-    ExtraCheck extraCheck;              // the user's check, run on the specific match; empty = _return_true
-    std::string extraCheckSource;       // shown to the user
-    bool extraCheckEvaluated = true;    // false when only the source is known (a JSON file's Python check)
-    bool torchairStreamCheck = true;    // TorchAir's _check_pattern_stream before the user's check
+    ExtraCheck extraCheck; // the user's check, run on the specific match; empty = _return_true
+    std::string extraCheckSource; // shown to the user
+    bool extraCheckEvaluated = true; // false when only the source is known (a JSON file's Python check)
+    bool torchairStreamCheck = true; // TorchAir's _check_pattern_stream before the user's check
     std::shared_ptr<const Graph> searchGraph;
     std::shared_ptr<const Graph> replaceGraph;
+    std::vector<std::string> warnings; // load warnings, e.g. where PyTorch's tracer would decompose differently
 };
 
 using PatternEntryPtr = std::shared_ptr<const PatternEntry>;

@@ -73,12 +73,8 @@ void valueInto(const PatternValue &v, std::string &out, size_t maxChars)
     if (out.size() > maxChars)
         return;
     switch (v.kind) {
-    case PatternValue::Kind::Expr:
-        reprInto(*v.expr, out, maxChars);
-        break;
-    case PatternValue::Kind::Literal:
-        out += v.literal.toPython();
-        break;
+    case PatternValue::Kind::Expr: reprInto(*v.expr, out, maxChars); break;
+    case PatternValue::Kind::Literal: out += v.literal.toPython(); break;
     case PatternValue::Kind::List:
     case PatternValue::Kind::Tuple: {
         bool list = v.kind == PatternValue::Kind::List;
@@ -98,12 +94,9 @@ const char *callName(const PatternExpr &p)
 {
     bool varArgs = p.kind == PatternExpr::Kind::CallVarArgs;
     switch (p.op) {
-    case OpKind::CallMethod:
-        return varArgs ? "CallMethodVarArgs" : "CallMethod";
-    case OpKind::CallModule:
-        return varArgs ? "CallModuleVarArgs" : "CallModule";
-    default:
-        return varArgs ? "CallFunctionVarArgs" : "CallFunction";
+    case OpKind::CallMethod: return varArgs ? "CallMethodVarArgs" : "CallMethod";
+    case OpKind::CallModule: return varArgs ? "CallModuleVarArgs" : "CallModule";
+    default: return varArgs ? "CallFunctionVarArgs" : "CallFunction";
     }
 }
 
@@ -114,18 +107,10 @@ void reprInto(const PatternExpr &p, std::string &out, size_t maxChars)
         return;
     }
     switch (p.kind) {
-    case PatternExpr::Kind::Arg:
-        out += "Arg()";
-        return;
-    case PatternExpr::Kind::Ignored:
-        out += "*";
-        return;
-    case PatternExpr::Kind::KeywordArg:
-        out += "KeywordArg('" + p.name + "')";
-        return;
-    case PatternExpr::Kind::ExclusiveKeywordArg:
-        out += "ExclusiveKeywordArg('" + p.name + "')";
-        return;
+    case PatternExpr::Kind::Arg: out += "Arg()"; return;
+    case PatternExpr::Kind::Ignored: out += "*"; return;
+    case PatternExpr::Kind::KeywordArg: out += "KeywordArg('" + p.name + "')"; return;
+    case PatternExpr::Kind::ExclusiveKeywordArg: out += "ExclusiveKeywordArg('" + p.name + "')"; return;
     case PatternExpr::Kind::ListOf:
         out += "ListOf(";
         reprInto(*p.children[0], out, maxChars);
@@ -174,7 +159,7 @@ void reprInto(const PatternExpr &p, std::string &out, size_t maxChars)
 }
 
 PatternPtr makeCall(OpKind op, PatternExpr::Kind kind, std::vector<std::string> fns, std::vector<PatternValue> args,
-                    std::vector<std::pair<std::string, PatternValue>> kwargs, int users)
+    std::vector<std::pair<std::string, PatternValue>> kwargs, int users)
 {
     auto p = std::make_shared<PatternExpr>();
     p->kind = kind;
@@ -223,28 +208,28 @@ std::vector<std::string> expandTargets(const std::vector<std::string> &targets)
 }
 
 PatternPtr callFunction(const std::string &target, std::vector<PatternValue> args,
-                        std::vector<std::pair<std::string, PatternValue>> kwargs, int users)
+    std::vector<std::pair<std::string, PatternValue>> kwargs, int users)
 {
     return makeCall(OpKind::CallFunction, PatternExpr::Kind::Call, {target}, std::move(args), std::move(kwargs), users);
 }
 
 PatternPtr callFunction(const std::vector<std::string> &targets, std::vector<PatternValue> args,
-                        std::vector<std::pair<std::string, PatternValue>> kwargs, int users)
+    std::vector<std::pair<std::string, PatternValue>> kwargs, int users)
 {
     return makeCall(OpKind::CallFunction, PatternExpr::Kind::Call, targets, std::move(args), std::move(kwargs), users);
 }
 
 PatternPtr callMethod(const std::string &method, std::vector<PatternValue> args,
-                      std::vector<std::pair<std::string, PatternValue>> kwargs, int users)
+    std::vector<std::pair<std::string, PatternValue>> kwargs, int users)
 {
     return makeCall(OpKind::CallMethod, PatternExpr::Kind::Call, {method}, std::move(args), std::move(kwargs), users);
 }
 
 PatternPtr callModule(const std::string &moduleClass, std::vector<PatternValue> args,
-                      std::vector<std::pair<std::string, PatternValue>> kwargs, int users)
+    std::vector<std::pair<std::string, PatternValue>> kwargs, int users)
 {
-    return makeCall(OpKind::CallModule, PatternExpr::Kind::Call, {moduleClass}, std::move(args), std::move(kwargs),
-                    users);
+    return makeCall(
+        OpKind::CallModule, PatternExpr::Kind::Call, {moduleClass}, std::move(args), std::move(kwargs), users);
 }
 
 PatternPtr callVarArgs(OpKind op, const std::vector<std::string> &targets, int users)
@@ -252,9 +237,18 @@ PatternPtr callVarArgs(OpKind op, const std::vector<std::string> &targets, int u
     return makeCall(op, PatternExpr::Kind::CallVarArgs, targets, {}, {}, users);
 }
 
-PatternPtr argPattern() { return makeLeaf(PatternExpr::Kind::Arg); }
-PatternPtr ignored() { return makeLeaf(PatternExpr::Kind::Ignored); }
-PatternPtr keywordArg(std::string name) { return makeLeaf(PatternExpr::Kind::KeywordArg, std::move(name)); }
+PatternPtr argPattern()
+{
+    return makeLeaf(PatternExpr::Kind::Arg);
+}
+PatternPtr ignored()
+{
+    return makeLeaf(PatternExpr::Kind::Ignored);
+}
+PatternPtr keywordArg(std::string name)
+{
+    return makeLeaf(PatternExpr::Kind::KeywordArg, std::move(name));
+}
 PatternPtr exclusiveKeywordArg(std::string name)
 {
     return makeLeaf(PatternExpr::Kind::ExclusiveKeywordArg, std::move(name));

@@ -37,7 +37,7 @@ struct PatternValue {
 
 struct PatternExpr {
     enum class Kind {
-        Call,        // CallFunction / CallMethod / CallModule (op tells which)
+        Call, // CallFunction / CallMethod / CallModule (op tells which)
         CallVarArgs, // CallFunctionVarArgs / CallMethodVarArgs / CallModuleVarArgs
         Arg,
         Ignored,
@@ -51,13 +51,14 @@ struct PatternExpr {
 
     Kind kind = Kind::Ignored;
     OpKind op = OpKind::CallFunction;
-    std::vector<std::string> fns;        // canonical targets, overload packets expanded; call_module: class names
+    std::vector<std::string> fns; // canonical targets, overload packets expanded; call_module: class names
     std::vector<PatternValue> args;
     std::vector<std::pair<std::string, PatternValue>> kwargs;
-    int users = 1;                       // _users
-    std::string name;                    // KeywordArg / ExclusiveKeywordArg
-    std::vector<PatternPtr> children;    // ListOf: {pattern}; MultiOutput: outputs (nullptr allowed after [0]); Repeated: {inner}
-    bool partial = false;                // ListOf(partial=True)
+    int users = 1; // _users
+    std::string name; // KeywordArg / ExclusiveKeywordArg
+    std::vector<PatternPtr>
+        children; // ListOf: {pattern}; MultiOutput: outputs (nullptr allowed after [0]); Repeated: {inner}
+    bool partial = false; // ListOf(partial=True)
 
     bool isCall() const { return kind == Kind::Call || kind == Kind::CallVarArgs; }
     bool matchesTarget(const std::string &canonical) const;
@@ -73,13 +74,13 @@ struct PatternExpr {
 // Builders mirroring the Python constructors. A target given as an overload packet ("aten.add") is expanded to
 // every overload the OpSchemaTable knows, plus the packet itself.
 PatternPtr callFunction(const std::string &target, std::vector<PatternValue> args,
-                        std::vector<std::pair<std::string, PatternValue>> kwargs = {}, int users = 1);
+    std::vector<std::pair<std::string, PatternValue>> kwargs = {}, int users = 1);
 PatternPtr callFunction(const std::vector<std::string> &targets, std::vector<PatternValue> args,
-                        std::vector<std::pair<std::string, PatternValue>> kwargs = {}, int users = 1);
+    std::vector<std::pair<std::string, PatternValue>> kwargs = {}, int users = 1);
 PatternPtr callMethod(const std::string &method, std::vector<PatternValue> args,
-                      std::vector<std::pair<std::string, PatternValue>> kwargs = {}, int users = 1);
+    std::vector<std::pair<std::string, PatternValue>> kwargs = {}, int users = 1);
 PatternPtr callModule(const std::string &moduleClass, std::vector<PatternValue> args,
-                      std::vector<std::pair<std::string, PatternValue>> kwargs = {}, int users = 1);
+    std::vector<std::pair<std::string, PatternValue>> kwargs = {}, int users = 1);
 PatternPtr callVarArgs(OpKind op, const std::vector<std::string> &targets, int users = 1);
 PatternPtr argPattern();
 PatternPtr ignored();

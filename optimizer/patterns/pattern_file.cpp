@@ -1,17 +1,17 @@
 #include "pattern_file.h"
 
 #include "builtin_patterns.h"
-#include "register_replacement.h"
 #include "io/fxscope_json.h"
 #include "io/loader.h"
+#include "python/python_pattern_file.h"
+#include "register_replacement.h"
 #include "util/text_position.h"
 
 namespace fxs {
 
 namespace {
 
-class FileReader
-{
+class FileReader {
 public:
     FileReader(std::string_view text, const std::string &file) : m_position(text), m_file(file) { }
     Error error(const Json &at, const std::string &what) const
@@ -34,8 +34,9 @@ Result<std::shared_ptr<const Graph>> readGraph(const Json &value, const std::str
     else if (value.isObject())
         file = parseFxscopeJson(value.dump(), label);
     else
-        return reader.error(value, "expected a graph (a fxscope JSON object or a string of graph code), found "
-                                       + (value.isNull() ? std::string("nothing") : value.dump()));
+        return reader.error(value,
+            "expected a graph (a fxscope JSON object or a string of graph code), found "
+                + (value.isNull() ? std::string("nothing") : value.dump()));
     if (!file)
         return reader.error(value, file.error().toString());
     if (file->graphs.empty())
@@ -53,10 +54,12 @@ Status loadPatternJson(std::string_view text, const std::string &fileName, Patte
     FileReader reader(text, fileName);
     const Json &r = root.value();
     if (!r["fxscope_patterns"].isInt())
-        return reader.error(r, "expected a pattern file {\"fxscope_patterns\": 1, \"patterns\": [...]}, found no "
-                               "\"fxscope_patterns\" version");
+        return reader.error(r,
+            "expected a pattern file {\"fxscope_patterns\": 1, \"patterns\": [...]}, found no "
+            "\"fxscope_patterns\" version");
     if (r["fxscope_patterns"].toInt() > 1)
-        return reader.error(r["fxscope_patterns"], "expected pattern file version 1, found " + r["fxscope_patterns"].dump());
+        return reader.error(
+            r["fxscope_patterns"], "expected pattern file version 1, found " + r["fxscope_patterns"].dump());
     if (!r["patterns"].isArray())
         return reader.error(r, "expected a \"patterns\" array");
     for (const Json &p : r["patterns"].items()) {
@@ -107,8 +110,9 @@ Status loadPatternJson(std::string_view text, const std::string &fileName, Patte
         for (const Json &n : p["exclusive_arg_names"].items())
             spec.exclusiveArgNames.push_back(n.toString());
         if (p["search_fn_pattern"].toBool())
-            return reader.error(p["search_fn_pattern"], "expected no search_fn_pattern: hand-built patterns are "
-                                                        "registered through the C++ API, not JSON files");
+            return reader.error(p["search_fn_pattern"],
+                "expected no search_fn_pattern: hand-built patterns are "
+                "registered through the C++ API, not JSON files");
         spec.prepend = p["prepend"].toBool();
         spec.skipDuplicates = p["skip_duplicates"].toBool();
         spec.torchairStreamCheck = p["torchair"].toBool(true);
@@ -122,6 +126,8 @@ Status loadPatternJson(std::string_view text, const std::string &fileName, Patte
 
 Status loadPatternFile(const std::string &path, PatternRegistry &registry)
 {
+    if (path.size() > 3 && path.compare(path.size() - 3, 3, ".py") == 0)
+        return loadPythonPatternFile(path, registry); // a Python-subset pattern file (docs/python-subset.md)
     auto bytes = readFileBytes(path);
     if (!bytes)
         return bytes.error();

@@ -5,9 +5,9 @@
 //   {"fxscope_patterns": 1,
 //    "patterns": [{
 //      "name": "add_rms_norm",                       required, unique in the registry
-//      "search":  GRAPH,                             required: a fxscope JSON document ({"fxscope": 1, "graphs": [...]},
-//      "replace": GRAPH,                               first graph used) or a string of any dump form, e.g. readable code
-//      "example_inputs": [{"name": "x1", "dtype": "torch.float16", "shape": [1, 1, 2], "device": "npu",
+//      "search":  GRAPH,                             required: a fxscope JSON document ({"fxscope": 1, "graphs":
+//      [...]}, "replace": GRAPH,                               first graph used) or a string of any dump form, e.g.
+//      readable code "example_inputs": [{"name": "x1", "dtype": "torch.float16", "shape": [1, 1, 2], "device": "npu",
 //                          "requires_grad": false}],        optional; one per search placeholder, in order
 //      "extra_check": "def extra_check(match): ...",  optional Python source, shown; not evaluated (see issue 4)
 //      "scalar_workaround": {"eps": 1e-06},           optional

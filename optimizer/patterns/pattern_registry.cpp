@@ -31,13 +31,13 @@ Status PatternRegistry::add(PatternEntryPtr entry, bool prepend)
     const PatternExpr *root = entry->pattern ? entry->pattern->root() : nullptr;
     if (!root)
         return Error{entry->source, 0, 0,
-                     "pattern '" + entry->name + "': expected a call (CallFunction/CallMethod/CallModule) at the root, found "
-                         + (entry->pattern ? entry->pattern->repr() : std::string("nothing"))};
+            "pattern '" + entry->name + "': expected a call (CallFunction/CallMethod/CallModule) at the root, found "
+                + (entry->pattern ? entry->pattern->repr() : std::string("nothing"))};
     for (const PatternPtr &p : {entry->pattern, entry->specificPattern})
         if (p && patternDepth(*p) > kMaxPatternDepth)
             return Error{entry->source, 0, 0,
-                         "pattern '" + entry->name + "' is " + std::to_string(patternDepth(*p))
-                             + " sub-patterns deep; at most " + std::to_string(kMaxPatternDepth) + " are supported"};
+                "pattern '" + entry->name + "' is " + std::to_string(patternDepth(*p)) + " sub-patterns deep; at most "
+                    + std::to_string(kMaxPatternDepth) + " are supported"};
     if (prepend)
         m_entries.insert(m_entries.begin(), entry);
     else

@@ -10,8 +10,7 @@
 
 namespace fxs {
 
-class PatternRegistry
-{
+class PatternRegistry {
 public:
     // PatternEntry.register(pass_dicts, prepend): under every target of the root pattern.
     // Fails for a pattern without a call at its root or one deeper than kMaxPatternDepth.

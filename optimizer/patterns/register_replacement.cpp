@@ -88,9 +88,9 @@ Result<PatternPtr> fxToPattern(const Graph &search, const FxToPatternOptions &op
         for (size_t j = i + 1; j < options.scalarWorkaround.size(); ++j)
             if (options.scalarWorkaround[i].second == options.scalarWorkaround[j].second)
                 return Error{"", 0, 0,
-                             "scalar_workaround maps '" + options.scalarWorkaround[i].first + "' and '"
-                                 + options.scalarWorkaround[j].first
-                                 + "' to the same value; the values must be distinct (they are matched by value)"};
+                    "scalar_workaround maps '" + options.scalarWorkaround[i].first + "' and '"
+                        + options.scalarWorkaround[j].first
+                        + "' to the same value; the values must be distinct (they are matched by value)"};
     Converter conv{options, {}};
     PatternPtr result;
     for (const auto &owned : search.nodes()) {
@@ -141,7 +141,7 @@ Result<PatternPtr> fxToPattern(const Graph &search, const FxToPatternOptions &op
             for (const Argument *a : leaves) {
                 if (!a->isNode())
                     return Error{"", n.meta().dumpLine, 0,
-                                 "the search graph returns the literal " + a->toPython() + "; expected nodes"};
+                        "the search graph returns the literal " + a->toPython() + "; expected nodes"};
                 outputs.push_back(conv.env.at(a->node()));
             }
             if (outputs.empty())
@@ -152,16 +152,16 @@ Result<PatternPtr> fxToPattern(const Graph &search, const FxToPatternOptions &op
             } else {
                 if (!outputs[0]->isCall())
                     return Error{"", n.meta().dumpLine, 0,
-                                 "the first output of a multi-output search graph must be a call, found the input "
-                                     + outputs[0]->repr()};
+                        "the first output of a multi-output search graph must be a call, found the input "
+                            + outputs[0]->repr()};
                 result = multiOutput(std::move(outputs));
             }
             break;
         }
         default:
             return Error{"", n.meta().dumpLine, 0,
-                         std::string("search graph node ") + n.name() + ": " + opKindName(n.op())
-                             + " is not supported by fx_to_pattern (only placeholder, call_function and output are)"};
+                std::string("search graph node ") + n.name() + ": " + opKindName(n.op())
+                    + " is not supported by fx_to_pattern (only placeholder, call_function and output are)"};
         }
     }
     if (!result)
@@ -183,6 +183,7 @@ Status registerReplacement(PatternRegistry &registry, ReplacementSpec spec)
     entry->torchairStreamCheck = spec.torchairStreamCheck;
     entry->searchGraph = spec.search;
     entry->replaceGraph = spec.replace;
+    entry->warnings = spec.warnings;
     if (spec.search)
         for (const Node *p : spec.search->placeholders())
             entry->argnames.push_back(p->name());
@@ -197,11 +198,13 @@ Status registerReplacement(PatternRegistry &registry, ReplacementSpec spec)
         options.ignoreTypes = true;
         auto generic = fxToPattern(*spec.search, options);
         if (!generic)
-            return Error{spec.source, generic.error().line, 0, "pattern '" + spec.name + "': " + generic.error().message};
+            return Error{
+                spec.source, generic.error().line, 0, "pattern '" + spec.name + "': " + generic.error().message};
         options.ignoreTypes = false;
         auto specific = fxToPattern(*spec.search, options);
         if (!specific)
-            return Error{spec.source, specific.error().line, 0, "pattern '" + spec.name + "': " + specific.error().message};
+            return Error{
+                spec.source, specific.error().line, 0, "pattern '" + spec.name + "': " + specific.error().message};
         entry->pattern = generic.value();
         entry->specificPattern = specific.value();
     }
@@ -209,7 +212,7 @@ Status registerReplacement(PatternRegistry &registry, ReplacementSpec spec)
         if (spec.skipDuplicates)
             return Ok{};
         return Error{spec.source, 0, 0,
-                     "Duplicate pattern: '" + spec.name + "' has the same pattern and search graph as '" + *earlier + "'"};
+            "Duplicate pattern: '" + spec.name + "' has the same pattern and search graph as '" + *earlier + "'"};
     }
     return registry.add(entry, spec.prepend);
 }

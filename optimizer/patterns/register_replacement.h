@@ -15,8 +15,8 @@
 namespace fxs {
 
 struct FxToPatternOptions {
-    bool ignoreTypes = true;                                      // the generic stage's ignore_types
-    std::vector<std::string> argnames;                            // placeholder names; empty = all placeholders
+    bool ignoreTypes = true; // the generic stage's ignore_types
+    std::vector<std::string> argnames; // placeholder names; empty = all placeholders
     std::vector<std::pair<std::string, double>> scalarWorkaround; // name -> value, matched by value
     std::vector<std::string> exclusiveArgNames;
 };
@@ -28,18 +28,19 @@ Result<PatternPtr> fxToPattern(const Graph &search, const FxToPatternOptions &op
 struct ReplacementSpec {
     std::string name;
     std::string source = "C++ API";
-    std::shared_ptr<const Graph> search;  // the traced search_fn
+    std::shared_ptr<const Graph> search; // the traced search_fn
     std::shared_ptr<const Graph> replace; // the traced replace_fn (kept for display and rewriting)
     std::vector<ExampleInput> exampleInputs;
-    ExtraCheck extraCheck;                // empty: _return_true
+    ExtraCheck extraCheck; // empty: _return_true
     std::string extraCheckSource;
     bool extraCheckEvaluated = true;
-    PatternPtr searchFnPattern;           // used for both stages when given
+    PatternPtr searchFnPattern; // used for both stages when given
     std::vector<std::pair<std::string, double>> scalarWorkaround;
     std::vector<std::string> exclusiveArgNames;
-    bool torchairStreamCheck = true;      // TorchAir's register_replacement wraps the check with it
+    bool torchairStreamCheck = true; // TorchAir's register_replacement wraps the check with it
     bool prepend = false;
     bool skipDuplicates = false;
+    std::vector<std::string> warnings; // load warnings (where PyTorch's tracer would record something else)
 };
 
 // register_replacement(search_fn, replace_fn, example_inputs, trace_fn, pass_dicts, extra_check,

@@ -10,20 +10,15 @@ bool isImpure(const Node &node)
 {
     switch (node.op()) {
     case OpKind::Placeholder:
-    case OpKind::Output:
-        return true;
-    case OpKind::GetAttr:
-        return false;
-    case OpKind::CallModule:
-        return false; // FX asks the module's _is_impure; a captured graph gives no module to ask
+    case OpKind::Output: return true;
+    case OpKind::GetAttr: return false;
+    case OpKind::CallModule: return false; // FX asks the module's _is_impure; a captured graph gives no module to ask
     case OpKind::CallMethod:
-    case OpKind::CallFunction:
-        break;
+    case OpKind::CallFunction: break;
     }
     const std::string &t = node.target();
-    static const std::array<const char *, 9> sideEffects = {
-        "_assert", "assert_async", "print", "record_function", "profiler", "set_grad_enabled", "manual_seed",
-        "_sym_constrain_range", "rng_state"};
+    static const std::array<const char *, 9> sideEffects = {"_assert", "assert_async", "print", "record_function",
+        "profiler", "set_grad_enabled", "manual_seed", "_sym_constrain_range", "rng_state"};
     for (const char *s : sideEffects)
         if (t.find(s) != std::string::npos)
             return true;
@@ -38,7 +33,9 @@ bool isImpure(const Node &node)
             break;
         start = dot + 1;
     }
-    if (parts.size() >= 3 && (parts[parts.size() - 1] == "out" || (!parts[parts.size() - 2].empty() && parts[parts.size() - 2].back() == '_')))
+    if (parts.size() >= 3
+        && (parts[parts.size() - 1] == "out"
+            || (!parts[parts.size() - 2].empty() && parts[parts.size() - 2].back() == '_')))
         return true;
     if (!parts.back().empty() && parts.back().back() == '_' && parts.back() != "_")
         return true;

@@ -25,19 +25,18 @@ struct StoredArgs {
 struct EditOp {
     enum class Kind { Insert, Erase, SetArgs, SetMeta, Reorder };
     Kind kind = Kind::Insert;
-    std::string name;        // the node (all but Reorder)
-    size_t index = 0;        // Insert: its index after insertion; Erase: before erasure; Reorder: window start
+    std::string name; // the node (all but Reorder)
+    size_t index = 0; // Insert: its index after insertion; Erase: before erasure; Reorder: window start
     OpKind op = OpKind::CallFunction; // Insert/Erase
-    std::string target;               // Insert/Erase
-    StoredArgs args;                  // Insert/Erase: the node's args; SetArgs: after
-    StoredArgs argsBefore;            // SetArgs
-    NodeMeta meta;                    // Erase: the node's meta; SetMeta: after
-    NodeMeta metaBefore;              // SetMeta
+    std::string target; // Insert/Erase
+    StoredArgs args; // Insert/Erase: the node's args; SetArgs: after
+    StoredArgs argsBefore; // SetArgs
+    NodeMeta meta; // Erase: the node's meta; SetMeta: after
+    NodeMeta metaBefore; // SetMeta
     std::vector<std::string> orderBefore, orderAfter; // Reorder: the window's names
 };
 
-class EditRecord
-{
+class EditRecord {
 public:
     void add(EditOp op) { m_ops.push_back(std::move(op)); }
     const std::vector<EditOp> &ops() const { return m_ops; }

@@ -122,16 +122,10 @@ Json GraphDiff::toJson() const
         changes.push(Json::object({{"name", c.name}, {"field", c.field}, {"before", c.before}, {"after", c.after}}));
     Json ops = Json::array();
     for (const auto &kv : opCounts)
-        ops.push(Json::object({{"op", kv.first},
-                               {"before", kv.second.first},
-                               {"after", kv.second.second},
-                               {"delta", int64_t(kv.second.second) - int64_t(kv.second.first)}}));
-    return Json::object({{"nodes_before", nodesBefore},
-                         {"nodes_after", nodesAfter},
-                         {"removed", nodes(removed)},
-                         {"added", nodes(added)},
-                         {"changed", std::move(changes)},
-                         {"ops", std::move(ops)}});
+        ops.push(Json::object({{"op", kv.first}, {"before", kv.second.first}, {"after", kv.second.second},
+            {"delta", int64_t(kv.second.second) - int64_t(kv.second.first)}}));
+    return Json::object({{"nodes_before", nodesBefore}, {"nodes_after", nodesAfter}, {"removed", nodes(removed)},
+        {"added", nodes(added)}, {"changed", std::move(changes)}, {"ops", std::move(ops)}});
 }
 
 std::string GraphDiff::opTable(bool changedOnly) const
@@ -150,11 +144,11 @@ std::string GraphDiff::opTable(bool changedOnly) const
                 continue;
             long long delta = (long long)kv.second.second - (long long)kv.second.first;
             std::snprintf(line, sizeof line, "%-*s %7zu %7zu %+7lld\n", int(width), kv.first.c_str(), kv.second.first,
-                          kv.second.second, delta);
+                kv.second.second, delta);
             out += line;
         }
     std::snprintf(line, sizeof line, "%-*s %7zu %7zu %+7lld\n", int(width), "(all nodes)", nodesBefore, nodesAfter,
-                  (long long)nodesAfter - (long long)nodesBefore);
+        (long long)nodesAfter - (long long)nodesBefore);
     out += line;
     return out;
 }

@@ -17,8 +17,8 @@ namespace fxs {
 struct DiffNode {
     std::string name;
     std::string target; // op kind for placeholder/output
-    std::string pattern;                // added: the pattern that created it (provenance); empty otherwise
-    std::vector<std::string> replaced;  // added: the nodes it replaced (provenance)
+    std::string pattern; // added: the pattern that created it (provenance); empty otherwise
+    std::vector<std::string> replaced; // added: the nodes it replaced (provenance)
 };
 
 struct DiffChange {
@@ -29,7 +29,7 @@ struct DiffChange {
 
 struct GraphDiff {
     std::vector<DiffNode> removed; // in the old graph's order
-    std::vector<DiffNode> added;   // in the new graph's order
+    std::vector<DiffNode> added; // in the new graph's order
     std::vector<DiffChange> changed;
     std::map<std::string, std::pair<size_t, size_t>> opCounts; // target (or op kind) -> (before, after)
     size_t nodesBefore = 0, nodesAfter = 0;

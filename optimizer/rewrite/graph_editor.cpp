@@ -15,8 +15,8 @@ void substituteNode(Argument &arg, const Node *from, const Argument &to)
         substituteNode(item, from, to);
 }
 
-Node *GraphEditor::insertBefore(Node *before, OpKind op, std::string name, std::string target,
-                                std::vector<Argument> args, Kwargs kwargs)
+Node *GraphEditor::insertBefore(
+    Node *before, OpKind op, std::string name, std::string target, std::vector<Argument> args, Kwargs kwargs)
 {
     EditOp e;
     e.kind = EditOp::Kind::Insert;

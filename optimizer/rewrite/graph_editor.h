@@ -8,8 +8,7 @@
 
 namespace fxs {
 
-class GraphEditor
-{
+class GraphEditor {
 public:
     explicit GraphEditor(Graph &graph) : m_graph(graph) { }
 
@@ -17,7 +16,7 @@ public:
     const Graph &graph() const { return m_graph; }
 
     Node *insertBefore(Node *before, OpKind op, std::string name, std::string target, std::vector<Argument> args = {},
-                       Kwargs kwargs = {});
+        Kwargs kwargs = {});
     // Records the node's args and meta, then erases it; false (nothing recorded) when it still has users.
     bool erase(Node *node);
     void setArgs(Node *node, std::vector<Argument> args, Kwargs kwargs);

@@ -13,15 +13,16 @@ bool isGetitem(const Node &node)
 {
     const std::string &t = node.target();
     return node.op() == OpKind::CallFunction
-        && (t == "operator.getitem" || t == "_operator.getitem" || t == "getitem" || t == "<built-in function getitem>");
+        && (t == "operator.getitem" || t == "_operator.getitem" || t == "getitem"
+            || t == "<built-in function getitem>");
 }
 
 Result<Match> matchAt(const PatternEntry &entry, Node *anchor, const PatternMatcher &matcher)
 {
     MatchResult generic = matcher.match(*entry.pattern, anchor);
     if (!generic.ok)
-        return Error{"", 0, 0, "'" + entry.name + "' no longer matches at " + anchor->name() + ": "
-                                   + generic.failure.message};
+        return Error{
+            "", 0, 0, "'" + entry.name + "' no longer matches at " + anchor->name() + ": " + generic.failure.message};
     Match m = std::move(generic.match);
     if (entry.specificPattern) {
         Node *output = nullptr;
@@ -62,8 +63,8 @@ Argument mapArgument(const Argument &arg, const std::unordered_map<const Node *,
 
 } // namespace
 
-Result<ReplacementResult> applyReplacement(GraphEditor &editor, const PatternEntry &entry, const Match &match,
-                                           const std::string &anchor)
+Result<ReplacementResult> applyReplacement(
+    GraphEditor &editor, const PatternEntry &entry, const Match &match, const std::string &anchor)
 {
     Graph &graph = editor.graph();
     if (!entry.replaceGraph)
@@ -92,8 +93,9 @@ Result<ReplacementResult> applyReplacement(GraphEditor &editor, const PatternEnt
     for (const auto &rn : repl.nodes())
         if (rn->op() != OpKind::Placeholder && rn->op() != OpKind::Output && rn->op() != OpKind::CallFunction
             && rn->op() != OpKind::CallMethod)
-            return replaceError(entry, std::string("unhandled ") + opKindName(rn->op()) + " node '" + rn->name()
-                                           + "' in the replacement graph");
+            return replaceError(entry,
+                std::string("unhandled ") + opKindName(rn->op()) + " node '" + rn->name()
+                    + "' in the replacement graph");
     const Node *replOutput = repl.outputNode();
     if (!replOutput || replOutput->args().empty())
         return replaceError(entry, "the replacement graph has no output");
@@ -106,8 +108,9 @@ Result<ReplacementResult> applyReplacement(GraphEditor &editor, const PatternEnt
     std::vector<Node *> oldOutputs = match.outputs;
     bool pairwise = oldOutputs.size() == newOutputs.size();
     if (!pairwise && oldOutputs.size() != 1)
-        return replaceError(entry, std::to_string(oldOutputs.size()) + " matched outputs but the replacement returns "
-                                       + std::to_string(newOutputs.size()));
+        return replaceError(entry,
+            std::to_string(oldOutputs.size()) + " matched outputs but the replacement returns "
+                + std::to_string(newOutputs.size()));
 
     // Provenance and the carried-over fields (_transfer_meta: stack trace, module stack) from the earliest output.
     Json replaced = Json::array();
@@ -135,8 +138,8 @@ Result<ReplacementResult> applyReplacement(GraphEditor &editor, const PatternEnt
         Kwargs kwargs;
         for (const auto &kv : rn->kwargs())
             kwargs.emplace_back(kv.first, mapArgument(kv.second, env));
-        Node *n = editor.insertBefore(insertPoint, rn->op(), graph.uniqueName(rn->name()), rn->target(),
-                                      std::move(args), std::move(kwargs));
+        Node *n = editor.insertBefore(
+            insertPoint, rn->op(), graph.uniqueName(rn->name()), rn->target(), std::move(args), std::move(kwargs));
         // Unknown stays unknown: the replacement was traced on example inputs, so its shapes are not this graph's;
         // a node that takes an output's place gets that output's val below.
         editor.setMeta(n, baseMeta());
@@ -244,7 +247,7 @@ Result<ReplacementResult> applyReplacement(GraphEditor &editor, const PatternEnt
         if (!erased.count(n))
             result.added.push_back(n->name());
     std::sort(result.added.begin(), result.added.end(),
-              [&](const std::string &a, const std::string &b) { return graph.find(a)->index() < graph.find(b)->index(); });
+        [&](const std::string &a, const std::string &b) { return graph.find(a)->index() < graph.find(b)->index(); });
     return result;
 }
 

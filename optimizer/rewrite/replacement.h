@@ -20,7 +20,7 @@ inline constexpr const char *kProvenanceKey = "fxscope_provenance";
 
 struct ReplacementResult {
     std::vector<std::string> removed; // matched nodes erased, in erase order
-    std::vector<std::string> added;   // replacement nodes that remain, in graph order
+    std::vector<std::string> added; // replacement nodes that remain, in graph order
 };
 
 // Re-derives the Match of `entry` at `anchor` on the current graph as the matcher does (generic stage, the specific
@@ -30,8 +30,8 @@ Result<Match> matchAt(const PatternEntry &entry, Node *anchor, const PatternMatc
 // Applies `match` of `entry` through `editor`. Errors (nothing is left half done only where noted): a replacement
 // without a graph, a missing argname binding, an unhandled replacement op (get_attr, call_module), an output-count
 // mismatch, a non-getitem use that cannot take the tuple, a cycle.
-Result<ReplacementResult> applyReplacement(GraphEditor &editor, const PatternEntry &entry, const Match &match,
-                                           const std::string &anchor);
+Result<ReplacementResult> applyReplacement(
+    GraphEditor &editor, const PatternEntry &entry, const Match &match, const std::string &anchor);
 
 // True for operator.getitem in any spelling the parsers produce.
 bool isGetitem(const Node &node);

@@ -1,8 +1,8 @@
 #include "session.h"
 
-#include "replacement.h"
 #include "ir/lint.h"
 #include "match/pattern_matcher.h"
+#include "replacement.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -12,7 +12,10 @@ namespace fxs {
 
 namespace {
 
-Error sessionError(std::string message) { return Error{"", 0, 0, std::move(message)}; }
+Error sessionError(std::string message)
+{
+    return Error{"", 0, 0, std::move(message)};
+}
 
 std::string describe(const SessionStep &s, size_t number)
 {
@@ -234,8 +237,8 @@ Status Session::applyCandidate(const std::string &pattern, const std::string &an
         return sessionError("'" + pattern + "' has no candidate at " + anchorName);
     if (!verdict->accepted) {
         auto reasons = verdict->reasonTexts();
-        return sessionError("'" + pattern + "' at " + anchorName + " is rejected ("
-                            + matchStageName(verdict->stage) + ")" + (reasons.empty() ? "" : ": " + reasons.front()));
+        return sessionError("'" + pattern + "' at " + anchorName + " is rejected (" + matchStageName(verdict->stage)
+            + ")" + (reasons.empty() ? "" : ": " + reasons.front()));
     }
     const PatternEntry *entry = activeRegistry().find(pattern);
     Node *anchor = m_graph->find(anchorName);
@@ -279,7 +282,7 @@ Result<bool> Session::applyPass(const std::string &name, const SessionPass &pass
         invalidate();
         if (!changed)
             return Error{changed.error().file, changed.error().line, changed.error().column,
-                         "pass '" + name + "' failed: " + changed.error().message};
+                "pass '" + name + "' failed: " + changed.error().message};
         return false;
     }
     // removed: nodes that were there before; added: nodes that are there after.
@@ -343,7 +346,7 @@ Status Session::goTo(size_t revision)
 {
     if (revision > m_history.size())
         return sessionError("no revision " + std::to_string(revision) + "; the history has "
-                            + std::to_string(m_history.size()) + " steps");
+            + std::to_string(m_history.size()) + " steps");
     while (m_position > revision)
         if (auto st = undo(); !st)
             return st;

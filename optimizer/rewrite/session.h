@@ -21,9 +21,9 @@
 namespace fxs {
 
 struct SessionStep {
-    std::string kind;    // "pattern" or "pass"
-    std::string name;    // the pattern or pass
-    std::string anchor;  // the match's anchor; empty for a pass
+    std::string kind; // "pattern" or "pass"
+    std::string name; // the pattern or pass
+    std::string anchor; // the match's anchor; empty for a pass
     std::vector<std::string> removed, added;
     size_t nodesBefore = 0, nodesAfter = 0;
     EditRecord edits;
@@ -37,13 +37,12 @@ struct SessionOptions {
 // A pass run as a session step: changes the graph through the editor, returns whether it changed anything.
 using SessionPass = std::function<Result<bool>(GraphEditor &editor)>;
 
-class Session
-{
+class Session {
 public:
     Session(std::unique_ptr<Graph> graph, std::shared_ptr<const PatternRegistry> registry, SessionOptions options = {});
 
     const Graph &graph() const { return *m_graph; }
-    size_t revision() const { return m_position; }                  // steps applied
+    size_t revision() const { return m_position; } // steps applied
     const std::vector<SessionStep> &history() const { return m_history; } // from revision() on: redoable
     bool canUndo() const { return m_position > 0; }
     bool canRedo() const { return m_position < m_history.size(); }
@@ -67,8 +66,8 @@ public:
 
     Status undo();
     Status redo();
-    Status reset();                      // undo everything
-    Status goTo(size_t revision);        // undo or redo to that revision
+    Status reset(); // undo everything
+    Status goTo(size_t revision); // undo or redo to that revision
     // Only the first `steps` steps applied: the recorded ones replayed, more matched afresh; returns the revision.
     Result<size_t> bisect(size_t steps);
 

@@ -17,12 +17,11 @@ std::string libtorchVersion()
 std::vector<DeviceInfo> discoverDevices()
 {
     std::vector<DeviceInfo> devices;
-    devices.push_back({"cpu", c10::DeviceTypeName(c10::DeviceType::CPU, true), true,
-                       "LibTorch " + libtorchVersion()});
+    devices.push_back({"cpu", c10::DeviceTypeName(c10::DeviceType::CPU, true), true, "LibTorch " + libtorchVersion()});
     // A device type is usable when a backend registered a guard for it (CUDA by libtorch_cuda, an NPU by
     // torch_npu's PrivateUse1 registration); the guard also gives its device count.
     const c10::DeviceType accelerators[] = {c10::DeviceType::CUDA, c10::DeviceType::HIP, c10::DeviceType::XPU,
-                                            c10::DeviceType::MPS, c10::DeviceType::PrivateUse1};
+        c10::DeviceType::MPS, c10::DeviceType::PrivateUse1};
     for (c10::DeviceType type : accelerators) {
         std::string backend = c10::DeviceTypeName(type, true);
         if (!c10::impl::hasDeviceGuardImpl(type)) {

@@ -8,10 +8,10 @@
 namespace fxs {
 
 struct DeviceInfo {
-    std::string name;    // "cpu", "cuda:0", "privateuseone:0"
+    std::string name; // "cpu", "cuda:0", "privateuseone:0"
     std::string backend; // LibTorch's device type name
     bool available = false;
-    std::string detail;  // why not available, or what it is
+    std::string detail; // why not available, or what it is
 };
 
 std::string libtorchVersion();

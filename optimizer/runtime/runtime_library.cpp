@@ -57,7 +57,8 @@ Result<RuntimeDevices> runtimeDevices()
     RuntimeDevices out;
     out.libtorchVersion = json.value()["libtorch"].toString();
     for (const Json &d : json.value()["devices"].items())
-        out.devices.push_back({d["name"].toString(), d["backend"].toString(), d["available"].toBool(), d["detail"].toString()});
+        out.devices.push_back(
+            {d["name"].toString(), d["backend"].toString(), d["available"].toBool(), d["detail"].toString()});
     return out;
 }
 

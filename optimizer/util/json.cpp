@@ -115,8 +115,7 @@ bool operator==(const Json &a, const Json &b)
     case Json::Type::Null: return true;
     case Json::Type::Bool: return a.m_bool == b.m_bool;
     case Json::Type::Int: return a.m_int == b.m_int;
-    case Json::Type::Float:
-        return a.m_float == b.m_float || (std::isnan(a.m_float) && std::isnan(b.m_float));
+    case Json::Type::Float: return a.m_float == b.m_float || (std::isnan(a.m_float) && std::isnan(b.m_float));
     case Json::Type::String: return a.m_string == b.m_string;
     case Json::Type::Array: return a.m_items == b.m_items;
     case Json::Type::Object: return a.m_members == b.m_members;
@@ -245,11 +244,12 @@ std::string Json::dump(int indent) const
 
 namespace {
 
-class Parser
-{
+class Parser {
 public:
     Parser(std::string_view text, const std::string &file, int maxDepth)
-        : m_text(text), m_file(file), m_maxDepth(maxDepth) { }
+        : m_text(text), m_file(file), m_maxDepth(maxDepth)
+    {
+    }
 
     Result<Json> run()
     {
@@ -287,7 +287,7 @@ private:
     void skipSpace()
     {
         while (m_pos < m_text.size()
-               && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\t' || m_text[m_pos] == '\r'))
+            && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\t' || m_text[m_pos] == '\r'))
             ++m_pos;
     }
 
@@ -482,7 +482,7 @@ private:
         while (m_pos < m_text.size()) {
             size_t run = m_pos;
             while (m_pos < m_text.size() && m_text[m_pos] != '"' && m_text[m_pos] != '\\'
-                   && (unsigned char)m_text[m_pos] >= 0x20)
+                && (unsigned char)m_text[m_pos] >= 0x20)
                 ++m_pos;
             out.append(m_text.data() + run, m_pos - run);
             if (m_pos >= m_text.size())

@@ -13,8 +13,7 @@
 
 namespace fxs {
 
-class Json
-{
+class Json {
 public:
     enum class Type { Null, Bool, Int, Float, String, Array, Object };
     using Member = std::pair<std::string, Json>;
@@ -58,7 +57,7 @@ public:
     const std::vector<Member> &members() const; // empty unless an object
     const Json *find(std::string_view key) const;
     const Json &operator[](std::string_view key) const; // a null Json when absent
-    void set(std::string key, Json value);              // replaces an existing key
+    void set(std::string key, Json value); // replaces an existing key
 
     // Compact when indent < 0, else pretty-printed with that many spaces.
     std::string dump(int indent = -1) const;

@@ -10,8 +10,7 @@
 
 namespace fxs {
 
-class ProgressScope
-{
+class ProgressScope {
 public:
     // callback(fraction in [0, 1]) returns false to cancel the job.
     explicit ProgressScope(std::function<bool(double)> callback);

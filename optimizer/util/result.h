@@ -27,8 +27,7 @@ struct Error {
 };
 
 template <typename T>
-class Result
-{
+class Result {
 public:
     Result(T value) : m_state(std::move(value)) { }
     Result(Error error) : m_state(std::move(error)) { }

@@ -6,8 +6,7 @@
 
 namespace fxs {
 
-class TextPosition
-{
+class TextPosition {
 public:
     explicit TextPosition(std::string_view text);
     // Line and column (1-based) of the byte at offset.

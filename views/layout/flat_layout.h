@@ -14,7 +14,7 @@ namespace fxs {
 struct FlatLayoutInput {
     enum class Rank { Any, First, Last }; // First/Last pin a box to the top or bottom rank (ports)
     struct Item {
-        double width = 0;  // points
+        double width = 0; // points
         double height = 0; // points
         Rank rank = Rank::Any;
     };
@@ -32,7 +32,7 @@ struct FlatLayoutInput {
 struct FlatLayout {
     std::vector<LayoutRect> items; // same order as the input's items; top-left corners
     std::vector<LayoutEdge> edges; // same order as the input's edges
-    LayoutRect bounds;             // contains every item and every edge point; starts at (0, 0)
+    LayoutRect bounds; // contains every item and every edge point; starts at (0, 0)
 };
 
 // Lays out with dot, top to bottom. Checks fxs::progressCanceled() before starting and returns

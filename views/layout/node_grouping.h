@@ -16,7 +16,7 @@ class Graph;
 enum class GroupingRule { None, ModuleStack, Source, Chunks };
 
 struct NodeGroup {
-    std::string label;  // "layers.0.self_attn", "model.py:forward", "add_3 … mul_17" (first … last op)
+    std::string label; // "layers.0.self_attn", "model.py:forward", "add_3 … mul_17" (first … last op)
     std::string detail; // module type or full source file; may be empty
     std::vector<size_t> nodes; // node indices in graph order
 };
@@ -41,8 +41,8 @@ struct GroupingOptions {
 };
 
 // Inputs (placeholders, get_attr) join the group of their first user; inputs without users keep
-// their place in graph order, and the output node stays on its own. Groups are runs of consecutive nodes, so the group-level graph is
-// acyclic. Iterative and linear in the graph's size.
+// their place in graph order, and the output node stays on its own. Groups are runs of consecutive nodes, so the
+// group-level graph is acyclic. Iterative and linear in the graph's size.
 Grouping groupNodes(const Graph &graph, const GroupingOptions &options = {});
 
 } // namespace fxs

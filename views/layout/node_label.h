@@ -17,16 +17,16 @@ enum class NodeCategory {
     CallMethod,
     Aten,
     Prims,
-    Npu,       // torch.ops.npu.* and torch_npu.*
-    Operator,  // Python operators: operator.getitem, operator.add
+    Npu, // torch.ops.npu.* and torch_npu.*
+    Operator, // Python operators: operator.getitem, operator.add
     HigherOrder, // torch.ops.higher_order.*
-    Function,  // any other call_function
+    Function, // any other call_function
 };
 
 struct NodeLabel {
     std::string name;
     std::string target; // short: "aten.mm", "operator.getitem", "placeholder"
-    std::string shape;  // "f16[1, 128, 4096]", "(f32[4], f32[4])", "Sym(s0)"; empty without meta
+    std::string shape; // "f16[1, 128, 4096]", "(f32[4], f32[4])", "Sym(s0)"; empty without meta
     NodeCategory category = NodeCategory::Function;
 };
 

@@ -31,10 +31,10 @@ struct GroupInterior {
 using InteriorCache = std::map<size_t, std::shared_ptr<const GroupInterior>>;
 
 enum class SceneItemKind {
-    Node,           // index: node index
+    Node, // index: node index
     CollapsedGroup, // index: group index
-    GroupFrame,     // index: group index; its nodes and ports are items of their own
-    Port,           // index: group index of the frame it sits on
+    GroupFrame, // index: group index; its nodes and ports are items of their own
+    Port, // index: group index of the frame it sits on
 };
 
 struct SceneItem {
@@ -46,7 +46,7 @@ struct SceneItem {
 
 struct SceneEdge {
     LayoutEdge path; // from / to are SceneItem indices
-    int count = 1;   // graph edges this edge stands for (aggregated between groups)
+    int count = 1; // graph edges this edge stands for (aggregated between groups)
     // Not routed by Graphviz (it spans many ranks of the group-level graph): a plain curve that the
     // canvas shows when one of its ends is hovered or selected.
     bool longRange = false;
@@ -56,7 +56,7 @@ struct SceneLayout {
     std::vector<SceneItem> items;
     std::vector<SceneEdge> edges;
     LayoutRect bounds;
-    std::vector<int> nodeItem;  // per node index: its Node item, or -1 while its group is collapsed
+    std::vector<int> nodeItem; // per node index: its Node item, or -1 while its group is collapsed
     std::vector<int> groupItem; // per group: its CollapsedGroup or GroupFrame item
 };
 

@@ -1,0 +1,101 @@
+#pragma once
+// A parsed pattern file: statements of the supported Python subset over one ExprTree. Constructs outside the
+// subset (class, try, lambda, global, yield, decorators, ...) fail here with FILE:LINE:COL, the construct and
+// what to write instead, before anything runs.
+
+#include "io/python_parser.h"
+#include "util/result.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fxs {
+
+struct PyStmt;
+
+struct PyParam {
+    std::string name;
+    ExprId defaultValue = kNoExpr;
+    enum class Kind { Normal, Star, DoubleStar } kind = Kind::Normal;
+};
+
+struct PyFunctionDef {
+    std::string name;
+    std::vector<PyParam> params;
+    std::vector<PyStmt> body;
+    int line = 0;
+    size_t begin = 0; // source span of the whole def (shown as the extra_check's source)
+    size_t end = 0;
+};
+
+struct PyImportName {
+    std::string name; // dotted for `import a.b`
+    std::string alias; // empty: none
+};
+
+enum class PyStmtKind {
+    Expr,
+    Assign,
+    AugAssign,
+    If,
+    For,
+    While,
+    Break,
+    Continue,
+    Return,
+    Pass,
+    Def,
+    Import,
+    ImportFrom,
+    With,
+    Raise,
+    Assert
+};
+
+struct PyStmt {
+    PyStmtKind kind = PyStmtKind::Pass;
+    int line = 0;
+    int column = 0;
+    size_t begin = 0;
+    size_t end = 0;
+    ExprId value = kNoExpr; // Expr/Assign/AugAssign/Return value, If/While test, For iterable, Raise, Assert
+    std::vector<ExprId> targets; // Assign (a = b = v), AugAssign, For target, With `as` targets (kNoExpr: none)
+    std::vector<ExprId> items; // With context expressions
+    std::string op; // AugAssign operator without '='
+    std::vector<PyStmt> body;
+    std::vector<PyStmt> orelse; // If (elif is a nested If), For/While else
+    std::shared_ptr<PyFunctionDef> def;
+    std::string module; // ImportFrom
+    std::vector<PyImportName> names; // Import / ImportFrom
+};
+
+// Owns the source text, the parser (and so the ExprTree) and the statements.
+class PyModule {
+public:
+    static Result<std::shared_ptr<PyModule>> parse(std::string source, std::string fileName);
+
+    const std::vector<PyStmt> &body() const { return m_body; }
+    const ExprTree &tree() const { return m_parser->tree(); }
+    const std::string &fileName() const { return m_fileName; }
+    const std::string &source() const { return m_source; }
+    std::string_view sourceSpan(size_t begin, size_t end) const;
+
+private:
+    bool parseBlock(std::vector<PyStmt> &out);
+    bool parseStatement(std::vector<PyStmt> &out);
+    bool parseSimple(std::vector<PyStmt> &out);
+    bool parseCompoundBody(std::vector<PyStmt> &out);
+    bool parseDef(PyStmt &s);
+    bool parseIf(PyStmt &s);
+    bool unsupported(const Token &at, const std::string &construct, const std::string &instead);
+    bool endOfSimple();
+
+    std::string m_source;
+    std::string m_fileName;
+    std::unique_ptr<PythonParser> m_parser;
+    std::vector<PyStmt> m_body;
+    int m_depth = 0;
+};
+
+} // namespace fxs

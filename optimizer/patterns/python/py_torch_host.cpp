@@ -1,0 +1,858 @@
+#include "py_torch_host.h"
+
+#include "patterns/op_schema_table.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace fxs {
+
+namespace {
+
+std::optional<TensorMeta> metaOf(const Node *n)
+{
+    if (n && n->meta().val && n->meta().val->kind == ValueMeta::Kind::Tensor)
+        return n->meta().val->tensor;
+    return std::nullopt;
+}
+
+PyValue shapeValue(const std::vector<SymInt> &dims)
+{
+    PyList items;
+    for (const SymInt &d : dims)
+        items.push_back(d.isConcrete() ? PyValue::ofInt(d.value) : PyValue::ofStr(d.expr));
+    return PyValue::ofTuple(std::move(items));
+}
+
+std::string shapeText(const std::vector<SymInt> &dims)
+{
+    std::string s;
+    for (const SymInt &d : dims)
+        s += (s.empty() ? "" : ", ") + d.toString();
+    return "[" + s + "]";
+}
+
+// torch.float16 and friends reach the sandbox as opaque paths.
+std::optional<std::string> dtypeOf(const PyValue &v)
+{
+    if (auto *o = v.as<PyOpaque>())
+        if (isDtypeName(o->path()))
+            return o->path();
+    return std::nullopt;
+}
+
+bool isTraced(const PyValue &v)
+{
+    return v.as<PyTracedTensor>() != nullptr;
+}
+
+bool anyTraced(const PyValue &v)
+{
+    if (isTraced(v))
+        return true;
+    if (v.isSequence())
+        for (const PyValue &x : *v.list)
+            if (anyTraced(x))
+                return true;
+    return false;
+}
+
+bool listType(const std::string &t)
+{
+    return t.find('[') != std::string::npos;
+}
+
+bool accepts(const std::string &type, const PyValue &v, bool loose, bool first)
+{
+    const bool optional = type.find('?') != std::string::npos;
+    if (v.isNone())
+        return optional;
+    const std::string base = type.substr(0, type.find_first_of("?(["));
+    if (base == "Tensor") {
+        if (listType(type))
+            return v.isSequence() && std::all_of(v.list->begin(), v.list->end(), isTraced);
+        return isTraced(v) || (loose && !first && v.isNumber());
+    }
+    if (isTraced(v))
+        return false;
+    if (base == "Scalar")
+        return v.isNumber();
+    if (base == "int" || base == "SymInt") {
+        if (listType(type))
+            return v.isIntLike()
+                || (v.isSequence() && std::all_of(v.list->begin(), v.list->end(), [](const PyValue &x) {
+                       return x.isIntLike() || x.kind == PyValue::Kind::Str;
+                   }));
+        return v.isIntLike();
+    }
+    if (base == "float")
+        return listType(type) ? v.isSequence() : v.isNumber();
+    if (base == "bool")
+        return listType(type) ? v.isSequence() : v.kind == PyValue::Kind::Bool || v.kind == PyValue::Kind::Int;
+    if (base == "str")
+        return v.kind == PyValue::Kind::Str;
+    if (base == "ScalarType")
+        return dtypeOf(v).has_value();
+    return true; // Device, Layout, MemoryFormat, Generator...: accepted as written
+}
+
+Argument toArgument(const PyValue &v, const std::string &type)
+{
+    if (auto *t = v.as<PyTracedTensor>())
+        return Argument::ofNode(t->node());
+    switch (v.kind) {
+    case PyValue::Kind::None: return Argument::none();
+    case PyValue::Kind::Bool: return Argument::ofBool(v.i != 0);
+    case PyValue::Kind::Int:
+        if (listType(type) && type.rfind("Tensor", 0) != 0)
+            return Argument::list({Argument::ofInt(v.i)}); // int[1] dim=-1 is recorded as [-1]
+        return Argument::ofInt(v.i);
+    case PyValue::Kind::Float: return Argument::ofFloat(v.f);
+    case PyValue::Kind::Str:
+        if (type.rfind("Device", 0) == 0)
+            return Argument::ofText(Argument::Kind::Device, v.str());
+        return Argument::ofString(v.str());
+    case PyValue::Kind::List:
+    case PyValue::Kind::Tuple: {
+        std::vector<Argument> items;
+        for (const PyValue &x : *v.list)
+            items.push_back(x.kind == PyValue::Kind::Str ? Argument::ofText(Argument::Kind::SymExpr, x.str())
+                                                         : toArgument(x, "Scalar"));
+        return Argument::list(std::move(items));
+    }
+    default: break;
+    }
+    if (auto d = dtypeOf(v))
+        return Argument::ofText(Argument::Kind::Dtype, *d);
+    if (v.as<PyFakeTensor>())
+        pyRaise("TypeError",
+            "a fake tensor created outside the traced function was passed to an op inside it; pass "
+            "it as an argument of search_fn/replace_fn");
+    return Argument::ofText(Argument::Kind::Verbatim, pyRepr(v));
+}
+
+struct Bound {
+    const OpSchema *schema = nullptr;
+    std::vector<Argument> args;
+    Kwargs kwargs;
+    std::vector<const PyValue *> values; // per schema argument, nullptr when not given
+};
+
+bool bind(const OpSchema &schema, const PyCallArgs &call, bool loose, Bound &out)
+{
+    const auto &params = schema.arguments;
+    std::vector<const PyValue *> given(params.size(), nullptr);
+    size_t pi = 0;
+    for (const PyValue &a : call.args) {
+        while (pi < params.size() && params[pi].kwargOnly)
+            ++pi;
+        if (pi >= params.size())
+            return false;
+        given[pi++] = &a;
+    }
+    for (const auto &kv : call.kwargs) {
+        size_t i = 0;
+        while (i < params.size() && params[i].name != kv.first)
+            ++i;
+        if (i == params.size() || given[i])
+            return false;
+        given[i] = &kv.second;
+    }
+    for (size_t i = 0; i < params.size(); ++i) {
+        if (!given[i]) {
+            if (!params[i].defaultValue && params[i].type.find('?') == std::string::npos)
+                return false;
+            continue;
+        }
+        if (params[i].mutated || !accepts(params[i].type, *given[i], loose, i == 0))
+            return false;
+    }
+    out = Bound{};
+    out.schema = &schema;
+    out.values = given;
+    // Positional arguments as the dispatcher records them: trailing defaults elided, kwarg-only as kwargs.
+    size_t lastPositional = 0;
+    for (size_t i = 0; i < params.size(); ++i)
+        if (!params[i].kwargOnly && given[i]) {
+            Argument a = toArgument(*given[i], params[i].type);
+            if (!(params[i].defaultValue && *params[i].defaultValue == a))
+                lastPositional = i + 1;
+        }
+    for (size_t i = 0; i < lastPositional; ++i) {
+        if (params[i].kwargOnly)
+            continue;
+        if (given[i])
+            out.args.push_back(toArgument(*given[i], params[i].type));
+        else
+            out.args.push_back(params[i].defaultValue ? *params[i].defaultValue : Argument::none());
+    }
+    for (size_t i = 0; i < params.size(); ++i)
+        if (params[i].kwargOnly && given[i]) {
+            Argument a = toArgument(*given[i], params[i].type);
+            if (!(params[i].defaultValue && *params[i].defaultValue == a))
+                out.kwargs.push_back({params[i].name, a});
+        }
+    return true;
+}
+
+size_t outputCount(const std::string &returns)
+{
+    if (returns.empty() || returns[0] != '(')
+        return 1;
+    size_t n = 0;
+    for (size_t p = 0; (p = returns.find("Tensor", p)) != std::string::npos; p += 6)
+        ++n;
+    return n;
+}
+
+std::vector<SymInt> broadcast(const std::vector<std::vector<SymInt>> &shapes, bool &exact)
+{
+    size_t rank = 0;
+    for (const auto &s : shapes)
+        rank = std::max(rank, s.size());
+    std::vector<SymInt> out(rank, SymInt{1, {}});
+    for (const auto &s : shapes)
+        for (size_t k = 0; k < s.size(); ++k) {
+            SymInt &o = out[rank - s.size() + k];
+            const SymInt &d = s[k];
+            if (d.isConcrete() && d.value == 1)
+                continue;
+            if (o.isConcrete() && o.value == 1)
+                o = d;
+            else if (!(o == d))
+                exact = false;
+        }
+    return out;
+}
+
+// Output metadata for the ops whose shape rule is simple and exact; nullopt elsewhere (shown as unknown).
+std::vector<std::optional<TensorMeta>> inferMeta(const std::string &name, const Bound &b, size_t outputs)
+{
+    std::vector<std::optional<TensorMeta>> out(outputs);
+    std::vector<TensorMeta> tensors;
+    for (const PyValue *v : b.values)
+        if (v)
+            if (auto *t = v->as<PyTracedTensor>()) {
+                auto m = metaOf(t->node());
+                if (!m)
+                    return out;
+                tensors.push_back(*m);
+            }
+    if (tensors.empty())
+        return out;
+    static const std::set<std::string> unary = {"rsqrt", "sqrt", "exp", "neg", "relu", "silu", "sigmoid", "tanh",
+        "gelu", "abs", "reciprocal", "log", "cos", "sin", "clone", "erf", "contiguous"};
+    static const std::set<std::string> binary = {"add", "sub", "mul", "div", "pow", "maximum", "minimum", "rsub"};
+    if (unary.count(name) && outputs == 1) {
+        out[0] = tensors[0];
+    } else if (binary.count(name) && outputs == 1) {
+        bool exact = true;
+        std::vector<std::vector<SymInt>> shapes;
+        for (const auto &t : tensors)
+            shapes.push_back(t.shape);
+        TensorMeta m = tensors[0];
+        m.shape = broadcast(shapes, exact);
+        m.stride.clear();
+        m.hasStride = false;
+        if (exact)
+            out[0] = m;
+    } else if ((name == "mean" || name == "sum") && outputs == 1 && b.values.size() > 2 && b.values[1]) {
+        TensorMeta m = tensors[0];
+        std::vector<int64_t> dims;
+        const PyValue &d = *b.values[1];
+        if (d.isIntLike())
+            dims.push_back(d.i);
+        else if (d.isSequence())
+            for (const PyValue &x : *d.list)
+                dims.push_back(x.i);
+        bool keep = b.values[2] && pyTruthy(*b.values[2]);
+        const int64_t rank = int64_t(m.shape.size());
+        std::vector<bool> reduce(m.shape.size(), false);
+        for (int64_t k : dims)
+            if (k + (k < 0 ? rank : 0) >= 0 && k + (k < 0 ? rank : 0) < rank)
+                reduce[size_t(k + (k < 0 ? rank : 0))] = true;
+        std::vector<SymInt> shape;
+        for (size_t k = 0; k < m.shape.size(); ++k)
+            if (!reduce[k])
+                shape.push_back(m.shape[k]);
+            else if (keep)
+                shape.push_back(SymInt{1, {}});
+        m.shape = shape;
+        m.stride.clear();
+        m.hasStride = false;
+        out[0] = m;
+    } else if (name == "npu_rms_norm" && outputs == 2 && tensors.size() >= 2) {
+        TensorMeta rstd = tensors[0];
+        rstd.dtype = "torch.float32";
+        rstd.hasStride = false;
+        rstd.stride.clear();
+        for (size_t k = 0; k < tensors[1].shape.size() && k < rstd.shape.size(); ++k)
+            rstd.shape[rstd.shape.size() - 1 - k] = SymInt{1, {}};
+        out[0] = tensors[0];
+        out[1] = rstd;
+    } else if (name == "npu_add_rms_norm" && outputs == 3 && tensors.size() >= 3) {
+        TensorMeta rstd = tensors[0];
+        rstd.dtype = "torch.float32";
+        rstd.hasStride = false;
+        rstd.stride.clear();
+        for (size_t k = 0; k < tensors[2].shape.size() && k < rstd.shape.size(); ++k)
+            rstd.shape[rstd.shape.size() - 1 - k] = SymInt{1, {}};
+        out[0] = tensors[0];
+        out[1] = rstd;
+        out[2] = tensors[0];
+    } else if (name == "mm" && outputs == 1 && tensors.size() == 2 && tensors[0].shape.size() == 2
+        && tensors[1].shape.size() == 2) {
+        TensorMeta m = tensors[0];
+        m.shape = {tensors[0].shape[0], tensors[1].shape[1]};
+        m.hasStride = false;
+        m.stride.clear();
+        out[0] = m;
+    } else if (name == "convert_element_type" && outputs == 1 && b.values.size() > 1 && b.values[1]) {
+        TensorMeta m = tensors[0];
+        if (auto d = dtypeOf(*b.values[1]))
+            m.dtype = *d;
+        out[0] = m;
+    }
+    return out;
+}
+
+std::string baseName(const std::string &name)
+{
+    // FX renames nodes that would shadow a Python builtin (pow -> pow_1).
+    static const std::set<std::string> builtins = {"pow", "sum", "max", "min", "abs", "all", "any", "round", "slice"};
+    return builtins.count(name) ? name + "_1" : name;
+}
+
+// Where PyTorch's tracer (make_fx with Inductor's decomposition table) records something other than the op
+// fxscope records.
+const std::map<std::string, std::string> &decompositionNotes()
+{
+    static const std::map<std::string, std::string> notes = {
+        {"reshape", "recorded as aten.view.default (or clone + view for a non-contiguous input)"},
+        {"softmax", "decomposed into amax/sub/exp/sum/div"},
+        {"log_softmax", "decomposed into amax/sub/exp/sum/log/sub"},
+        {"layer_norm", "recorded as aten.native_layer_norm and decomposed (var_mean/add/rsqrt/sub/mul)"},
+        {"rms_norm", "decomposed into pow/mean/add/rsqrt/mul"},
+        {"linear", "recorded as aten.t + aten.addmm (or view + mm for 3-D inputs)"},
+        {"matmul", "recorded as aten.mm / aten.bmm with views, by the inputs' ranks"},
+        {"dropout", "removed in inference tracing or decomposed into bernoulli/mul"},
+        {"flatten", "recorded as aten.view"},
+        {"square", "recorded as aten.pow.Tensor_Scalar(x, 2)"},
+        {"transpose", "recorded as aten.permute in some decompositions"},
+    };
+    return notes;
+}
+
+} // namespace
+
+// ---- fake tensors ----
+
+std::string PyFakeTensor::repr() const
+{
+    std::string abbr = dtypeAbbreviation(m_meta.dtype);
+    return "FakeTensor(" + (abbr.empty() ? m_meta.dtype : abbr) + shapeText(m_meta.shape)
+        + (m_meta.device.empty() ? "" : ", device='" + m_meta.device + "'") + ")";
+}
+
+bool PyFakeTensor::isInstanceOf(const std::string &cls) const
+{
+    return cls == "torch.Tensor" || cls == "torch._subclasses.fake_tensor.FakeTensor"
+        || cls == "torch._subclasses.FakeTensor";
+}
+
+namespace {
+
+bool tensorAttribute(PyInterpreter &interp, const std::optional<TensorMeta> &meta, const std::string &name,
+    PyValue &out, const std::string &what)
+{
+    auto need = [&]() -> const TensorMeta & {
+        if (!meta)
+            pyRaise("AttributeError", what + " has no known shape or dtype (no meta[\"val\"])");
+        return *meta;
+    };
+    auto method = [&](PyBuiltin::Fn fn) { out = PyValue::ofObject(std::make_shared<PyBuiltin>(name, std::move(fn))); };
+    if (name == "shape") {
+        out = shapeValue(need().shape);
+    } else if (name == "dtype") {
+        out = interp.makeOpaque(need().dtype.empty() ? "torch.unknown_dtype" : need().dtype);
+    } else if (name == "device") {
+        out = PyValue::ofStr(need().device);
+    } else if (name == "ndim") {
+        out = PyValue::ofInt(int64_t(need().shape.size()));
+    } else if (name == "size") {
+        const TensorMeta m = need();
+        method([m](PyInterpreter &, PyCallArgs &a) {
+            if (a.args.empty())
+                return shapeValue(m.shape);
+            int64_t d = a.args[0].i;
+            int64_t rank = int64_t(m.shape.size());
+            if (d < -rank || d >= rank)
+                pyRaise("IndexError", "Dimension out of range");
+            const SymInt &s = m.shape[size_t(d < 0 ? d + rank : d)];
+            return s.isConcrete() ? PyValue::ofInt(s.value) : PyValue::ofStr(s.expr);
+        });
+    } else if (name == "stride") {
+        const TensorMeta m = need();
+        method([m](PyInterpreter &, PyCallArgs &a) {
+            if (!m.hasStride)
+                pyRaise("AttributeError", "the stride is not known for this tensor");
+            if (a.args.empty())
+                return shapeValue(m.stride);
+            int64_t d = a.args[0].i;
+            int64_t rank = int64_t(m.stride.size());
+            const SymInt &s = m.stride[size_t(d < 0 ? d + rank : d)];
+            return s.isConcrete() ? PyValue::ofInt(s.value) : PyValue::ofStr(s.expr);
+        });
+    } else if (name == "dim") {
+        const TensorMeta m = need();
+        method([m](PyInterpreter &, PyCallArgs &) { return PyValue::ofInt(int64_t(m.shape.size())); });
+    } else if (name == "numel") {
+        const TensorMeta m = need();
+        method([m](PyInterpreter &, PyCallArgs &) {
+            int64_t n = 1;
+            for (const SymInt &s : m.shape) {
+                if (!s.isConcrete())
+                    pyRaise("TypeError", "numel() of a symbolic shape is outside the subset");
+                n *= s.value;
+            }
+            return PyValue::ofInt(n);
+        });
+    } else if (name == "is_contiguous") {
+        method([](PyInterpreter &, PyCallArgs &) { return PyValue::ofBool(true); });
+    } else {
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool PyFakeTensor::getAttr(PyInterpreter &interp, const std::string &name, PyValue &out)
+{
+    return tensorAttribute(interp, m_meta, name, out, "this fake tensor");
+}
+
+// ---- traced tensors ----
+
+bool PyTracedTensor::truthy() const
+{
+    pyRaise("TypeError",
+        "the truth value of a traced tensor (" + m_node->name()
+            + ") depends on its data, which symbolic tracing does not have");
+}
+
+bool PyTracedTensor::getAttr(PyInterpreter &interp, const std::string &name, PyValue &out)
+{
+    if (tensorAttribute(interp, metaOf(m_node), name, out, "traced tensor " + m_node->name()))
+        return true;
+    PyTraceGraph *trace = m_trace;
+    Node *node = m_node;
+    auto selfValue = [trace, node]() { return PyValue::ofObject(std::make_shared<PyTracedTensor>(trace, node)); };
+    auto bound = [&](PyBuiltin::Fn fn) { out = PyValue::ofObject(std::make_shared<PyBuiltin>(name, std::move(fn))); };
+    if (name == "contiguous") {
+        bound([selfValue](PyInterpreter &, PyCallArgs &) { return selfValue(); });
+        return true;
+    }
+    static const std::map<std::string, std::string> casts
+        = {{"float", "torch.float32"}, {"half", "torch.float16"}, {"bfloat16", "torch.bfloat16"},
+            {"double", "torch.float64"}, {"int", "torch.int32"}, {"long", "torch.int64"}, {"bool", "torch.bool"}};
+    if (casts.count(name) || name == "to" || name == "type") {
+        const std::string fixed = casts.count(name) ? casts.at(name) : std::string();
+        bound([trace, selfValue, fixed, name](PyInterpreter &in, PyCallArgs &a) {
+            std::string dtype = fixed;
+            for (const PyValue &v : a.args)
+                if (auto d = dtypeOf(v))
+                    dtype = *d;
+            if (const PyValue *d = a.kwarg("dtype"))
+                if (auto dd = dtypeOf(*d))
+                    dtype = *dd;
+            if (dtype.empty())
+                pyRaise(
+                    "TypeError", "." + name + "(...) without a dtype (a device move) is outside the subset's tracing");
+            trace->warnings.push_back("line " + std::to_string(in.currentLine()) + ": x." + name
+                + "(...) is recorded as prims.convert_element_type.default, as Inductor's "
+                  "decompositions record aten._to_copy");
+            PyCallArgs args;
+            args.args = {selfValue(), in.makeOpaque(dtype)};
+            return PyTorchHost::emitOp(in, *trace, "prims.convert_element_type.default", args, "x." + name);
+        });
+        return true;
+    }
+    if (name == "reshape" || name == "view") {
+        bound([trace, selfValue, name](PyInterpreter &in, PyCallArgs &a) {
+            PyCallArgs args;
+            args.args.push_back(selfValue());
+            if (a.args.size() == 1 && a.args[0].isSequence())
+                args.args.push_back(a.args[0]);
+            else
+                args.args.push_back(PyValue::ofList(a.args));
+            if (name == "reshape")
+                trace->warnings.push_back("line " + std::to_string(in.currentLine())
+                    + ": x.reshape(...) is recorded as aten.view.default, as PyTorch's tracer "
+                      "records a reshape of a contiguous tensor");
+            return PyTorchHost::emitOp(in, *trace, "aten.view", args, "x." + name);
+        });
+        return true;
+    }
+    if (name.size() > 1 && name[0] == '_')
+        return false;
+    bound([trace, selfValue, name](PyInterpreter &in, PyCallArgs &a) {
+        PyCallArgs args = a;
+        args.args.insert(args.args.begin(), selfValue());
+        return PyTorchHost::emitOp(in, *trace, "aten." + name, args, "x." + name);
+    });
+    return true;
+}
+
+bool PyTracedTensor::binaryOp(
+    PyInterpreter &interp, const std::string &op, const PyValue &other, bool reflected, PyValue &out)
+{
+    static const std::map<std::string, std::string> ops
+        = {{"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}, {"**", "pow"}, {"@", "matmul"}};
+    auto it = ops.find(op);
+    if (it == ops.end())
+        pyRaise("TypeError", "operator " + op + " on traced tensors is outside the subset");
+    PyValue self = PyValue::ofObject(std::make_shared<PyTracedTensor>(m_trace, m_node));
+    PyCallArgs args;
+    std::string name = it->second;
+    if (!reflected || isTraced(other)) {
+        args.args = reflected ? PyList{other, self} : PyList{self, other};
+    } else if (op == "+" || op == "*") {
+        args.args = {self, other}; // 1 + x records add(x, 1), as Tensor.__radd__ does
+    } else if (op == "-") {
+        name = "rsub";
+        args.args = {self, other};
+    } else {
+        pyRaise(
+            "TypeError", "a number " + op + " a traced tensor is outside the subset; write it with torch functions");
+    }
+    out = PyTorchHost::emitOp(interp, *m_trace, "aten." + name, args, "operator " + op);
+    return true;
+}
+
+bool PyTracedTensor::unaryOp(PyInterpreter &interp, const std::string &op, PyValue &out)
+{
+    if (op != "-")
+        pyRaise("TypeError", "unary " + op + " on traced tensors is outside the subset");
+    PyCallArgs args;
+    args.args = {PyValue::ofObject(std::make_shared<PyTracedTensor>(m_trace, m_node))};
+    out = PyTorchHost::emitOp(interp, *m_trace, "aten.neg", args, "unary -");
+    return true;
+}
+
+bool PyTracedTensor::getItem(PyInterpreter &, const PyValue &, PyValue &)
+{
+    pyRaise("SubsetError",
+        "indexing a traced tensor (" + m_node->name()
+            + "[...]) is outside the subset; use torch.select/torch.narrow or index a tuple result");
+}
+
+// ---- op emission ----
+
+PyValue PyTorchHost::emitOp(PyInterpreter &interp, PyTraceGraph &trace, const std::string &target, PyCallArgs &args,
+    const std::string &spelledAs)
+{
+    OpSchemaTable &table = OpSchemaTable::instance();
+    std::vector<const OpSchema *> candidates;
+    if (const OpSchema *exact = std::count(target.begin(), target.end(), '.') >= 2 ? table.find(target) : nullptr) {
+        candidates.push_back(exact);
+    } else {
+        table.find(target + ".default"); // a miss consults LibTorch's registry once
+        for (const std::string &t : table.overloads(target))
+            if (const OpSchema *s = table.find(t))
+                if (!s->isMutable())
+                    candidates.push_back(s);
+    }
+    const std::string opName
+        = target.substr(target.find('.') + 1, target.find('.', target.find('.') + 1) - target.find('.') - 1);
+    if (candidates.empty())
+        pyRaise("SubsetError",
+            spelledAs + ": no operator schema for " + target
+                + " (neither fxscope's table nor LibTorch's registry knows it); register the op's "
+                  "schema or use a torch.ops.<ns>.<op>.<overload> that is known");
+    static const std::set<std::string> wrapsScalars
+        = {"add", "sub", "mul", "div", "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "remainder", "where"};
+    Bound bound;
+    bool found = false;
+    // PyTorch's argument parser sends a Python number given for `other` to the .Tensor overload of the
+    // arithmetic ops (x + 1e-6 records aten.add.Tensor); elsewhere the strictest overload that binds wins.
+    if (wrapsScalars.count(opName))
+        for (const OpSchema *s : candidates)
+            if (!found && bind(*s, args, true, bound))
+                found = true;
+    for (const OpSchema *s : candidates)
+        if (!found && bind(*s, args, false, bound))
+            found = true;
+    for (const OpSchema *s : candidates)
+        if (!found && bind(*s, args, true, bound))
+            found = true;
+    if (!found) {
+        std::string sigs;
+        for (const OpSchema *s : candidates)
+            sigs += "\n    " + s->text;
+        std::string given;
+        for (const PyValue &a : args.args)
+            given += (given.empty() ? "" : ", ") + pyTypeName(a);
+        for (const auto &kv : args.kwargs)
+            given += (given.empty() ? "" : ", ") + kv.first + "=" + pyTypeName(kv.second);
+        pyRaise(
+            "TypeError", spelledAs + "(" + given + "): no overload of " + target + " accepts these arguments:" + sigs);
+    }
+    const std::string line = "line " + std::to_string(interp.currentLine()) + ": ";
+    auto note = decompositionNotes().find(opName);
+    if (note != decompositionNotes().end() && spelledAs.rfind("torch.ops.", 0) != 0)
+        trace.warnings.push_back(line + spelledAs + ": PyTorch's tracer (make_fx with Inductor's decompositions) "
+            + note->second + "; fxscope recorded " + bound.schema->target()
+            + ", so the pattern may differ from the one PyTorch registers");
+    Graph &g = *trace.graph;
+    const size_t outputs = outputCount(bound.schema->returns);
+    auto metas = inferMeta(bound.schema->name, bound, outputs);
+    Node *call = g.append(OpKind::CallFunction, g.uniqueName(baseName(bound.schema->name)), bound.schema->target(),
+        bound.args, bound.kwargs);
+    if (outputs == 1) {
+        if (metas[0])
+            call->meta().val = ValueMeta::ofTensor(*metas[0]);
+        return PyValue::ofObject(std::make_shared<PyTracedTensor>(&trace, call));
+    }
+    // Multi-output: make_fx records one getitem per output; the unused ones go at dead code elimination.
+    PyList items;
+    ValueMeta tuple;
+    tuple.kind = ValueMeta::Kind::Tuple;
+    bool allKnown = true;
+    for (size_t i = 0; i < outputs; ++i) {
+        Node *gi = g.append(OpKind::CallFunction, g.uniqueName("getitem"), "operator.getitem",
+            {Argument::ofNode(call), Argument::ofInt(int64_t(i))});
+        if (metas[i]) {
+            gi->meta().val = ValueMeta::ofTensor(*metas[i]);
+            tuple.items.push_back(*gi->meta().val);
+        } else {
+            allKnown = false;
+        }
+        items.push_back(PyValue::ofObject(std::make_shared<PyTracedTensor>(&trace, gi)));
+    }
+    if (allKnown)
+        call->meta().val = tuple;
+    return PyValue::ofTuple(std::move(items));
+}
+
+std::shared_ptr<Graph> PyTorchHost::traceFunction(
+    PyInterpreter &interp, const PyValue &fn, const PyList &examples, std::vector<std::string> &warnings)
+{
+    auto *f = fn.as<PyFunction>();
+    if (!f)
+        pyRaise("TypeError", "expected a function defined in the file to trace, found " + pyTypeName(fn));
+    PyTraceGraph trace;
+    PyCallArgs args;
+    size_t next = 0;
+    for (const PyParam &p : f->def->params) {
+        if (p.kind != PyParam::Kind::Normal)
+            pyRaise("SubsetError", f->def->name + ": *args/**kwargs parameters cannot be traced; name every input");
+        if (next >= examples.size())
+            pyRaise("TypeError",
+                f->def->name + "() has more parameters than example_inputs (" + std::to_string(examples.size()) + ")");
+        const PyValue &ex = examples[next++];
+        if (auto *ft = ex.as<PyFakeTensor>()) {
+            Node *ph = trace.graph->append(OpKind::Placeholder, trace.graph->uniqueName(p.name), p.name);
+            ph->meta().val = ValueMeta::ofTensor(ft->meta());
+            args.args.push_back(PyValue::ofObject(std::make_shared<PyTracedTensor>(&trace, ph)));
+        } else if (ex.isNumber() || ex.isNone() || ex.kind == PyValue::Kind::Str) {
+            args.args.push_back(ex); // make_fx burns scalars into the graph as constants
+        } else {
+            pyRaise("TypeError",
+                "example input " + std::to_string(next - 1) + " for '" + p.name + "' is a " + pyTypeName(ex)
+                    + "; expected a tensor (torch.empty(...)) or a number");
+        }
+    }
+    PyValue result = interp.call(fn, args);
+    std::vector<Argument> outs;
+    bool single = false;
+    auto outArg = [&](const PyValue &v) {
+        auto *t = v.as<PyTracedTensor>();
+        if (!t || t->trace() != &trace)
+            pyRaise(
+                "TypeError", f->def->name + " returns " + pyRepr(v) + "; expected tensors computed from its inputs");
+        return Argument::ofNode(t->node());
+    };
+    if (result.isSequence()) {
+        for (const PyValue &v : *result.list)
+            outs.push_back(outArg(v));
+    } else {
+        outs.push_back(outArg(result));
+        single = true;
+    }
+    trace.graph->append(OpKind::Output, "output", "output", {single ? outs[0] : Argument::tuple(outs)});
+    // fwd_only's eliminate_dead_code: drop calls nobody uses, last first.
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (size_t i = trace.graph->size(); i-- > 0;) {
+            Node *n = trace.graph->nodes()[i].get();
+            if (n->op() == OpKind::CallFunction && n->users().empty()) {
+                trace.graph->erase(n);
+                changed = true;
+            }
+        }
+    }
+    warnings.insert(warnings.end(), trace.warnings.begin(), trace.warnings.end());
+    return trace.graph;
+}
+
+// ---- host calls ----
+
+namespace {
+
+class PyPartial : public PyObject {
+public:
+    PyPartial(PyValue fn, PyCallArgs bound) : m_fn(std::move(fn)), m_bound(std::move(bound)) { }
+    std::string typeName() const override { return "functools.partial"; }
+    std::string repr() const override { return "functools.partial(" + pyRepr(m_fn) + ", ...)"; }
+    PyValue call(PyInterpreter &interp, PyCallArgs &args) override
+    {
+        PyCallArgs all = m_bound;
+        all.args.insert(all.args.end(), args.args.begin(), args.args.end());
+        for (auto &kv : args.kwargs) {
+            bool replaced = false;
+            for (auto &b : all.kwargs)
+                if (b.first == kv.first) {
+                    b.second = kv.second;
+                    replaced = true;
+                }
+            if (!replaced)
+                all.kwargs.push_back(kv);
+        }
+        return interp.call(m_fn, all);
+    }
+
+private:
+    PyValue m_fn;
+    PyCallArgs m_bound;
+};
+
+std::vector<SymInt> shapeArg(const PyCallArgs &args, size_t from)
+{
+    std::vector<SymInt> shape;
+    auto addDim = [&](const PyValue &v) {
+        if (v.isIntLike())
+            shape.push_back(SymInt{v.i, {}});
+        else if (v.kind == PyValue::Kind::Str)
+            shape.push_back(SymInt::parse(v.str()));
+        else
+            pyRaise("TypeError", "a tensor size must be ints, found " + pyTypeName(v));
+    };
+    if (args.args.size() == from + 1 && args.args[from].isSequence()) {
+        for (const PyValue &v : *args.args[from].list)
+            addDim(v);
+    } else {
+        for (size_t i = from; i < args.args.size(); ++i)
+            addDim(args.args[i]);
+    }
+    if (const PyValue *s = args.kwarg("size"))
+        for (const PyValue &v : *s->list)
+            addDim(v);
+    return shape;
+}
+
+} // namespace
+
+bool PyTorchHost::call(PyInterpreter &interp, const std::string &path, PyCallArgs &args, PyValue &out)
+{
+    if (path == "functools.partial") {
+        if (args.args.empty())
+            pyRaise("TypeError", "partial() needs a function");
+        PyValue fn = args.args[0];
+        PyCallArgs bound = args;
+        bound.args.erase(bound.args.begin());
+        out = PyValue::ofObject(std::make_shared<PyPartial>(fn, std::move(bound)));
+        return true;
+    }
+    if (path == "torchair.register_replacement" || path == "torch._inductor.pattern_matcher.register_replacement"
+        || path.size() > 17 && path.compare(path.size() - 17, 17, ".register_pattern") == 0) {
+        const std::string kind = path == "torchair.register_replacement" ? "torchair"
+            : path.rfind("torch._inductor", 0) == 0                      ? "inductor"
+                                                                         : "pass_manager";
+        m_onRegister(interp, kind, args);
+        out = PyValue::ofBool(true);
+        return true;
+    }
+    bool traced = false;
+    for (const PyValue &a : args.args)
+        traced = traced || anyTraced(a);
+    for (const auto &kv : args.kwargs)
+        traced = traced || anyTraced(kv.second);
+    static const std::set<std::string> constructors = {"torch.empty", "torch.zeros", "torch.ones", "torch.randn",
+        "torch.rand", "torch.empty_strided", "torch.full", "torch.randint", "torch.tensor"};
+    if (!traced && constructors.count(path)) {
+        TensorMeta m;
+        size_t from = 0;
+        if (path == "torch.randint")
+            from = args.args.size() >= 3 ? 2 : 1;
+        if (path == "torch.tensor") {
+            if (!args.args.empty() && args.args[0].isSequence())
+                m.shape.push_back(SymInt{int64_t(args.args[0].list->size()), {}});
+        } else if (path == "torch.empty_strided" || path == "torch.full") {
+            PyCallArgs first;
+            if (!args.args.empty())
+                first.args.push_back(args.args[0]);
+            m.shape = shapeArg(first, 0);
+            if (path == "torch.empty_strided" && args.args.size() > 1 && args.args[1].isSequence()) {
+                m.hasStride = true;
+                for (const PyValue &v : *args.args[1].list)
+                    m.stride.push_back(SymInt{v.i, {}});
+            }
+        } else {
+            m.shape = shapeArg(args, from);
+        }
+        m.dtype = path == "torch.randint" ? "torch.int64" : "torch.float32";
+        if (const PyValue *d = args.kwarg("dtype"))
+            if (auto dd = dtypeOf(*d))
+                m.dtype = *dd;
+        if (const PyValue *d = args.kwarg("device"))
+            m.device = d->kind == PyValue::Kind::Str ? d->str() : pyStr(*d);
+        if (!m.hasStride
+            && std::all_of(m.shape.begin(), m.shape.end(), [](const SymInt &s) { return s.isConcrete(); })) {
+            m.stride.assign(m.shape.size(), SymInt{1, {}});
+            for (size_t i = m.shape.size(); i-- > 1;)
+                m.stride[i - 1] = SymInt{m.stride[i].value * std::max<int64_t>(1, m.shape[i].value), {}};
+            m.hasStride = true;
+        }
+        out = PyValue::ofObject(std::make_shared<PyFakeTensor>(m));
+        return true;
+    }
+    if (!traced)
+        return false;
+    // A torch-namespace call on traced tensors: resolve it to an operator overload.
+    PyTraceGraph *trace = nullptr;
+    auto findTrace = [&](const PyValue &v) {
+        if (auto *t = v.as<PyTracedTensor>())
+            trace = t->trace();
+        else if (v.isSequence())
+            for (const PyValue &x : *v.list)
+                if (auto *t2 = x.as<PyTracedTensor>())
+                    trace = t2->trace();
+    };
+    for (const PyValue &a : args.args)
+        findTrace(a);
+    for (const auto &kv : args.kwargs)
+        findTrace(kv.second);
+    std::string target;
+    if (path.rfind("torch.ops.", 0) == 0)
+        target = path.substr(10);
+    else if (path.rfind("torch_npu.", 0) == 0)
+        target = "npu." + path.substr(path.rfind('.') + 1);
+    else if (path.rfind("torch.nn.functional.", 0) == 0 || path.rfind("torch.", 0) == 0)
+        target = "aten." + path.substr(path.rfind('.') + 1);
+    else if (path == "operator.getitem" && args.args.size() == 2)
+        pyRaise("SubsetError", "operator.getitem on a traced tensor is outside the subset");
+    else
+        pyRaise("SubsetError",
+            path
+                + "(...) on traced tensors: fxscope only traces torch.*, torch_npu.* and "
+                  "torch.ops.* calls, tensor methods and operators");
+    if (target.rfind("aten.", 0) == 0 && target.size() > 5 && target.back() == '.')
+        target.pop_back();
+    out = emitOp(interp, *trace, target, args, path);
+    return true;
+}
+
+} // namespace fxs

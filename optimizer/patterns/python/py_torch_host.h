@@ -1,0 +1,81 @@
+#pragma once
+// The torch side of the sandbox: fake tensors (example inputs and node.meta["val"]), traced tensors that record
+// aten/npu calls into an fxs::Graph the way make_fx + fwd_only would, functools.partial, and the registration
+// entry points (torchair.register_replacement, torch._inductor.pattern_matcher.register_replacement,
+// <pass manager>.register_pattern), which are handed to a callback.
+
+#include "ir/graph.h"
+#include "py_interpreter.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fxs {
+
+// A tensor known by its metadata only: an example input, or a graph node's meta["val"].
+class PyFakeTensor : public PyObject {
+public:
+    explicit PyFakeTensor(TensorMeta meta) : m_meta(std::move(meta)) { }
+    std::string typeName() const override { return "FakeTensor"; }
+    std::string repr() const override;
+    bool getAttr(PyInterpreter &interp, const std::string &name, PyValue &out) override;
+    bool isInstanceOf(const std::string &cls) const override;
+    const TensorMeta &meta() const { return m_meta; }
+
+private:
+    TensorMeta m_meta;
+};
+
+// One graph being traced: the graph, and the warnings tracing produced.
+struct PyTraceGraph {
+    std::shared_ptr<Graph> graph = std::make_shared<Graph>();
+    std::vector<std::string> warnings;
+};
+
+// A tensor inside a traced search_fn/replace_fn: a node of the graph being built.
+class PyTracedTensor : public PyObject {
+public:
+    PyTracedTensor(PyTraceGraph *trace, Node *node) : m_trace(trace), m_node(node) { }
+    std::string typeName() const override { return "Tensor"; }
+    std::string repr() const override { return "Proxy(" + m_node->name() + ")"; }
+    bool getAttr(PyInterpreter &interp, const std::string &name, PyValue &out) override;
+    bool binaryOp(
+        PyInterpreter &interp, const std::string &op, const PyValue &other, bool reflected, PyValue &out) override;
+    bool unaryOp(PyInterpreter &interp, const std::string &op, PyValue &out) override;
+    bool getItem(PyInterpreter &interp, const PyValue &index, PyValue &out) override;
+    bool isInstanceOf(const std::string &cls) const override { return cls == "torch.Tensor"; }
+    bool truthy() const override;
+    Node *node() const { return m_node; }
+    PyTraceGraph *trace() const { return m_trace; }
+
+private:
+    PyTraceGraph *m_trace;
+    Node *m_node;
+};
+
+class PyTorchHost : public PyHost {
+public:
+    // kind: "torchair", "inductor" or "pass_manager"; the call's arguments as written.
+    using RegisterFn = std::function<void(PyInterpreter &, const std::string &kind, PyCallArgs &)>;
+    explicit PyTorchHost(RegisterFn onRegister) : m_onRegister(std::move(onRegister)) { }
+
+    bool call(PyInterpreter &interp, const std::string &path, PyCallArgs &args, PyValue &out) override;
+
+    // Traces fn with one placeholder per tensor example (scalars are passed as constants, as make_fx does).
+    // Unused nodes are dropped as fwd_only's dead code elimination does.
+    static std::shared_ptr<Graph> traceFunction(
+        PyInterpreter &interp, const PyValue &fn, const PyList &examples, std::vector<std::string> &warnings);
+
+    // Records one aten/npu call: resolves the overload by schema, normalises the arguments as the dispatcher
+    // records them, propagates shapes where exact, and returns a traced tensor or a tuple of getitems.
+    static PyValue emitOp(PyInterpreter &interp, PyTraceGraph &trace, const std::string &target, PyCallArgs &args,
+        const std::string &spelledAs);
+
+private:
+    RegisterFn m_onRegister;
+};
+
+} // namespace fxs

@@ -1,0 +1,168 @@
+#include "python_pattern_file.h"
+
+#include "io/loader.h"
+#include "patterns/register_replacement.h"
+#include "py_fx_proxies.h"
+#include "py_interpreter.h"
+#include "py_torch_host.h"
+
+#include <mutex>
+
+namespace fxs {
+
+namespace {
+
+// Everything an extra_check closure needs after loading: the interpreter (which owns the module) and a lock,
+// since one interpreter is not reentrant and the matcher may call checks from several threads.
+struct LoadedPythonFile {
+    std::shared_ptr<PyModule> module;
+    std::unique_ptr<PyTorchHost> host;
+    std::unique_ptr<PyInterpreter> interp;
+    std::mutex mutex;
+};
+
+// register_replacement's parameters, in order, for Inductor's and TorchAir's signatures.
+const std::vector<std::string> &parameterNames(const std::string &kind)
+{
+    static const std::vector<std::string> inductor
+        = {"search_fn", "replace_fn", "example_inputs", "trace_fn", "pass_dicts", "extra_check", "scalar_workaround",
+            "exclusive_arg_names", "search_fn_pattern", "skip_duplicates", "pattern_name"};
+    static const std::vector<std::string> torchair = {"search_fn", "replace_fn", "example_inputs", "trace_fn",
+        "extra_check", "search_fn_pattern", "scalar_workaround", "skip_duplicates"};
+    return kind == "inductor" ? inductor : torchair;
+}
+
+std::string trimmed(std::string_view s)
+{
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r'))
+        s.remove_suffix(1);
+    return std::string(s);
+}
+
+void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry &registry, PyInterpreter &interp,
+    const std::string &kind, PyCallArgs &call)
+{
+    const auto &names = parameterNames(kind);
+    std::map<std::string, PyValue> args;
+    if (call.args.size() > names.size())
+        pyRaise("TypeError",
+            "register_replacement() takes at most " + std::to_string(names.size()) + " positional arguments");
+    for (size_t i = 0; i < call.args.size(); ++i)
+        args[names[i]] = call.args[i];
+    for (auto &kv : call.kwargs) {
+        if (std::find(names.begin(), names.end(), kv.first) == names.end())
+            pyRaise(
+                "TypeError", kind + " register_replacement() got an unexpected keyword argument '" + kv.first + "'");
+        args[kv.first] = kv.second;
+    }
+    for (const char *required : {"search_fn", "replace_fn", "example_inputs"})
+        if (!args.count(required))
+            pyRaise("TypeError", std::string("register_replacement() missing required argument '") + required + "'");
+    if (args.count("search_fn_pattern") && !args["search_fn_pattern"].isNone())
+        pyRaise("SubsetError",
+            "search_fn_pattern (a hand-built CallFunction/KeywordArg pattern) is not read from "
+            "Python files yet; trace a search_fn instead, or register the pattern through the C++ API");
+    if (args.count("trace_fn")) {
+        auto *t = args["trace_fn"].as<PyOpaque>();
+        if (t && t->path().find("joint_fwd_bwd") != std::string::npos)
+            pyRaise(
+                "SubsetError", "trace_fn=joint_fwd_bwd (training patterns) is not traced by fxscope yet; use fwd_only");
+    }
+    PyList examples = interp.iterate(args["example_inputs"]);
+    const int line = interp.currentLine();
+    ReplacementSpec spec;
+    auto *search = args["search_fn"].as<PyFunction>();
+    if (!search)
+        pyRaise("TypeError", "search_fn must be a function defined in the file");
+    std::string name = args.count("pattern_name") && args["pattern_name"].kind == PyValue::Kind::Str
+        ? args["pattern_name"].str()
+        : search->def->name;
+    if (registry.find(name)) {
+        int n = 2;
+        while (registry.find(name + "_" + std::to_string(n)))
+            ++n;
+        name += "_" + std::to_string(n);
+    }
+    spec.name = name;
+    spec.source = file->module->fileName() + ":" + std::to_string(line);
+    spec.search = PyTorchHost::traceFunction(interp, args["search_fn"], examples, spec.warnings);
+    spec.replace = PyTorchHost::traceFunction(interp, args["replace_fn"], examples, spec.warnings);
+    size_t next = 0;
+    for (const PyParam &p : search->def->params) {
+        ExampleInput in;
+        in.name = p.name;
+        if (next < examples.size())
+            if (auto *ft = examples[next].as<PyFakeTensor>())
+                in.meta = ft->meta();
+        ++next;
+        spec.exampleInputs.push_back(std::move(in));
+    }
+    if (args.count("scalar_workaround") && args["scalar_workaround"].kind == PyValue::Kind::Dict)
+        for (const auto &kv : args["scalar_workaround"].dict->items)
+            if (kv.first.kind == PyValue::Kind::Str && kv.second.isNumber())
+                spec.scalarWorkaround.push_back({kv.first.str(), kv.second.number()});
+    if (args.count("exclusive_arg_names"))
+        for (const PyValue &v : interp.iterate(args["exclusive_arg_names"]))
+            spec.exclusiveArgNames.push_back(pyStr(v));
+    spec.skipDuplicates = args.count("skip_duplicates") && pyTruthy(args["skip_duplicates"]);
+    spec.torchairStreamCheck = kind != "inductor";
+    if (args.count("extra_check") && !args["extra_check"].isNone()) {
+        PyValue check = args["extra_check"];
+        auto *fn = check.as<PyFunction>();
+        if (!fn)
+            pyRaise(
+                "TypeError", "extra_check must be a function defined in the file (found " + pyTypeName(check) + ")");
+        spec.extraCheckSource = trimmed(file->module->sourceSpan(fn->def->begin, fn->def->end));
+        spec.extraCheckEvaluated = true;
+        spec.extraCheck = [file, check](const Match &m) {
+            std::lock_guard<std::mutex> lock(file->mutex);
+            CheckVerdict v;
+            PyTrace trace;
+            PyCallArgs a;
+            a.args.push_back(pyMatchProxy(*file->interp, m));
+            auto r = file->interp->callFunction(check, std::move(a), &trace);
+            v.trace = std::move(trace.lines);
+            for (auto &l : trace.logs)
+                v.trace.push_back(std::move(l));
+            if (!r) {
+                v.ok = false;
+                v.trace.push_back("raised at " + r.error().toString() + ", so the candidate is rejected");
+            } else {
+                v.ok = pyTruthy(r.value());
+            }
+            return v;
+        };
+    }
+    if (auto st = registerReplacement(registry, std::move(spec)); !st)
+        pyRaise("RegistrationError", st.error().message);
+}
+
+} // namespace
+
+Status loadPythonPatternSource(std::string source, const std::string &fileName, PatternRegistry &registry)
+{
+    auto module = PyModule::parse(std::move(source), fileName);
+    if (!module)
+        return module.error();
+    auto file = std::make_shared<LoadedPythonFile>();
+    file->module = module.value();
+    // The host's callback holds the file weakly: the file owns the host, and closures own the file.
+    std::weak_ptr<LoadedPythonFile> weak = file;
+    file->host = std::make_unique<PyTorchHost>(
+        [weak, &registry](PyInterpreter &interp, const std::string &kind, PyCallArgs &args) {
+            if (auto f = weak.lock())
+                registerCall(f, registry, interp, kind, args);
+        });
+    file->interp = std::make_unique<PyInterpreter>(file->module, file->host.get());
+    return file->interp->run();
+}
+
+Status loadPythonPatternFile(const std::string &path, PatternRegistry &registry)
+{
+    auto bytes = readFileBytes(path);
+    if (!bytes)
+        return bytes.error();
+    return loadPythonPatternSource(std::string(bytes.value()), path, registry);
+}
+
+} // namespace fxs
