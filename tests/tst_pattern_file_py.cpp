@@ -15,6 +15,9 @@ namespace {
 
 const std::string kExample = std::string(FXSCOPE_SOURCE_DIR) + "/../shared/examples/torchair_add_rms_norm.py";
 const std::string kGraph = std::string(FXSCOPE_TEST_DATA_DIR) + "/patterns/add_rms_norm_graph.py";
+const std::string kTorchairStyle = std::string(FXSCOPE_TEST_DATA_DIR) + "/patterns/torchair_style_patterns.py";
+const std::string kLibrary = std::string(FXSCOPE_SOURCE_DIR) + "/resources/patterns/";
+const std::string kLlama = std::string(FXSCOPE_SOURCE_DIR) + "/resources/samples/llama_block.py";
 
 std::vector<std::string> targets(const Graph &g)
 {
@@ -50,6 +53,12 @@ private Q_SLOTS:
     void opResolution();
     void registrationForms();
     void loadErrors();
+    void library_data();
+    void library();
+    void torchairConventions();
+    void searchFnPattern();
+    void unsupportedConstruct_data();
+    void unsupportedConstruct();
 };
 
 void TestPatternFilePy::exampleLoads()
@@ -205,6 +214,168 @@ void TestPatternFilePy::loadErrors()
     QVERIFY(!st);
     QVERIFY2(st.error().toString().rfind("cls.py:4:1: a class definition is outside", 0) == 0,
         st.error().toString().c_str());
+}
+
+// The built-in library (resources/patterns/*.py): each file loads, and matching the LLaMA block accepts the
+// candidates its extra_check should accept.
+void TestPatternFilePy::library_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("names");
+    QTest::addColumn<QString>("accepted"); // anchors accepted on the LLaMA block, in report order
+    QTest::newRow("add_rms_norm") << "add_rms_norm.py"
+                                  << "add_rms_norm"
+                                  << "";
+    QTest::newRow("rms_norm") << "rms_norm.py"
+                              << "rms_norm rms_norm_2"
+                              << "mul_7 mul_1";
+    QTest::newRow("swiglu") << "swiglu.py"
+                            << "swiglu"
+                            << "mul_8";
+    QTest::newRow("rotary_mul") << "rotary_mul.py"
+                                << "rotary_mul rotary_mul_2"
+                                << "add_3 add_2";
+    QTest::newRow("addmm") << "addmm.py"
+                           << "addmm"
+                           << "";
+}
+
+void TestPatternFilePy::library()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, names);
+    QFETCH(QString, accepted);
+    PatternRegistry registry;
+    auto st = loadPatternSpec(kLibrary + file.toStdString(), registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QStringList got;
+    for (const auto &e : registry.entries()) {
+        got << QString::fromStdString(e->name);
+        QVERIFY(e->extraCheck);
+        QVERIFY(e->replaceGraph);
+        QVERIFY(QString::fromStdString(e->source).startsWith(QString::fromStdString(kLibrary) + file + ":"));
+    }
+    QCOMPARE(got.join(' '), names);
+    auto graph = loadGraphFile(kLlama);
+    QVERIFY2(graph, graph ? "" : graph.error().toString().c_str());
+    auto report = Matcher(registry).run(*graph->graphs.front().graph);
+    QVERIFY(report);
+    QStringList anchors;
+    for (const auto &p : report->patterns)
+        for (const Verdict &v : p.candidates)
+            if (v.accepted)
+                anchors << QString::fromStdString(v.anchor);
+    QCOMPARE(anchors.join(' '), accepted);
+}
+
+// TorchAir's file conventions: `_register_*(pattern_pass_manager, ...)` functions called by the loader,
+// functools.lru_cache de-duplicating repeated calls, the sys.modules guard, same_meta, element_size().
+void TestPatternFilePy::torchairConventions()
+{
+    PatternRegistry registry;
+    auto st = loadPatternSpec(kTorchairStyle, registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QStringList names;
+    for (const auto &e : registry.entries())
+        names << QString::fromStdString(e->name);
+    // The cast pattern once although three calls reach it (lru_cache); the quant pattern through the helper.
+    QCOMPARE(names.join(' '), QString("search_fn search_fn_2"));
+    QCOMPARE(registry.warnings().size(), size_t(1));
+    const std::string &w = registry.warnings()[0];
+    QVERIFY2(w.find("torchair_style_patterns.py:117: _register_transpose_pattern(pattern_pass_manager, dim0, dim1) "
+                    "was not called")
+            != std::string::npos,
+        w.c_str());
+    QVERIFY2(w.find("it needs dim0, dim1") != std::string::npos, w.c_str());
+    // scalar_workaround parameters take their value and consume no example input (Inductor's gen_pattern).
+    const PatternEntry &quant = *registry.entries()[1];
+    QCOMPARE(QString::fromStdString(join(targets(*quant.searchGraph))),
+        QString("npu.npu_add_rms_norm.default(x1, x2, gamma, 2e-06); operator.getitem(npu_add_rms_norm, 0); "
+                "operator.getitem(npu_add_rms_norm, 2); npu.npu_quantize.default(getitem, scales, None, 1, -1)"));
+    QVERIFY(quant.pattern->repr(400).find("KeywordArg('epsilon')") != std::string::npos);
+    QVERIFY(quant.pattern->repr(400).find("KeywordArg('dtype')") != std::string::npos);
+
+    // The cast pattern's check on a graph: same_meta, element_size() and the logger reason.
+    auto graph = loadGraphBytes(R"(class GraphModule(torch.nn.Module):
+    def forward(self, a: "f16[4, 8]", b: "f16[4, 8]", g: "f16[8]"):
+        norm = torch.ops.npu.npu_add_rms_norm.default(a, b, g)
+        y = norm[0]
+        x_out = norm[2]
+        v = torch.ops.aten.view.default(y, [-1, 8])
+        c = torch.ops.aten._to_copy.default(v, dtype=torch.float32)
+        return (y, x_out, c)
+)",
+        "cast.py");
+    QVERIFY2(graph, graph ? "" : graph.error().toString().c_str());
+    auto report = Matcher(registry).run(*graph->graphs.front().graph);
+    QVERIFY(report);
+    const Verdict *cast = nullptr;
+    for (const auto &p : report->patterns)
+        for (const Verdict &v : p.candidates)
+            if (p.name == "search_fn")
+                cast = &v;
+    QVERIFY(cast);
+    QCOMPARE(cast->stage, MatchStage::ExtraCheck); // 8 f16 = 16 bytes: not 32-byte aligned
+    QVERIFY2(join(cast->checkTrace)
+                 .find("line 29: if x1_val.ndim == 0 or (x1_val.shape[-1] * x1_val.element_size()) "
+                       "% 32 != 0 → True")
+            != std::string::npos,
+        join(cast->checkTrace).c_str());
+}
+
+// search_fn_pattern built in the file with CallFunction/KeywordArg/Ignored/MultiOutputPattern/operator.getitem.
+void TestPatternFilePy::searchFnPattern()
+{
+    PatternRegistry registry;
+    QVERIFY(loadPatternSpec(kTorchairStyle, registry));
+    const PatternEntry &e = *registry.entries()[0];
+    QVERIFY(!e.searchGraph); // search_fn is `pass`: never traced, as in Inductor
+    QCOMPARE(e.pattern, e.specificPattern);
+    QCOMPARE(e.pattern->kind, PatternExpr::Kind::MultiOutput);
+    QCOMPARE(e.pattern->children.size(), size_t(3));
+    QCOMPARE(QString::fromStdString(e.pattern->children[0]->repr(400)),
+        QString("CallFunction(operator.getitem, CallFunction(npu.npu_add_rms_norm.default, KeywordArg('x1'), "
+                "KeywordArg('x2'), KeywordArg('gamma'), _users=2), 0, _users=2)"));
+    QVERIFY2(e.pattern->children[2]->repr(400).find("aten._to_copy.default, CallFunction(aten.view.default") == 0
+            || e.pattern->children[2]->repr(400).find(
+                   "CallFunction(aten._to_copy.default, CallFunction(aten.view.default")
+                == 0,
+        e.pattern->children[2]->repr(400).c_str());
+    QVERIFY(e.pattern->children[2]->repr(400).find("[-1, *]") != std::string::npos);
+    QVERIFY(e.pattern->children[2]->repr(400).find("dtype=torch.float32") != std::string::npos);
+    // One KeywordArg('x1') object per call, shared by the two getitems: the matcher binds it once.
+    QCOMPARE(e.pattern->children[0]->args[0].expr, e.pattern->children[1]->args[0].expr);
+    QCOMPARE(QString::fromStdString(join(e.argnames)), QString("x1; x2; gamma"));
+}
+
+void TestPatternFilePy::unsupportedConstruct_data()
+{
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("decorator") << "import functools\n\n@functools.wraps(len)\ndef f(x):\n    return x\n"
+                               << "deco.py:3:2: SubsetError: the decorator @functools.wraps(len) is outside "
+                                  "fxscope's Python subset";
+    QTest::newRow("decorated class") << "@dataclass\nclass A:\n    pass\n"
+                                     << "deco.py:2:1: expected 'def' after the decorators";
+    QTest::newRow("joint graph")
+        << "import torch, torchair\nfrom torch._inductor.pattern_matcher import "
+           "joint_fwd_bwd\ndef s(x):\n    return x + 1\n"
+           "torchair.register_replacement(s, s, [torch.empty(2)], joint_fwd_bwd)\n"
+        << "deco.py:5:1: SubsetError: trace_fn=joint_fwd_bwd (training patterns) is not traced";
+    QTest::newRow("bad search_fn_pattern")
+        << "import torch, torchair\ndef s(x):\n    pass\n"
+           "torchair.register_replacement(s, s, [torch.empty(2)], search_fn_pattern=[1])\n"
+        << "deco.py:4:1: TypeError: search_fn_pattern must be built with CallFunction";
+}
+
+void TestPatternFilePy::unsupportedConstruct()
+{
+    QFETCH(QString, source);
+    QFETCH(QString, expected);
+    PatternRegistry registry;
+    auto st = loadPythonPatternSource(source.toStdString(), "deco.py", registry);
+    QVERIFY(!st);
+    QVERIFY2(QString::fromStdString(st.error().toString()).startsWith(expected), st.error().toString().c_str());
 }
 
 QTEST_GUILESS_MAIN(TestPatternFilePy)

@@ -107,7 +107,8 @@ void TestPythonSubset::errors_data()
     row("try", "try:\n    x = 1\nexcept ImportError:\n    pass\n", "t.py:1:1: try/except is outside");
     row("lambda", "f = 1\nlambda x: x\n", "t.py:2:1: a lambda is outside");
     row("global", "def f():\n    global x\n", "t.py:2:5: 'global' is outside");
-    row("decorator", "@functools.cache\ndef f():\n    pass\n", "t.py:1:1: a decorator is outside");
+    row("decorator", "import abc\n@abc.abstractmethod\ndef f():\n    pass\n",
+        "t.py:2:2: SubsetError: the decorator @abc.abstractmethod is outside fxscope's Python subset");
     row("name error", "x = 1\ny = x + zz\n", "t.py:2:9: NameError: name 'zz' is not defined");
     row("type error", "x = 1 + 'a'\n", "t.py:1:5: TypeError: unsupported operand type(s) for +: 'int' and 'str'");
     row("index error", "l = []\nx = l[3]\n", "t.py:2:5: IndexError: list index 3 out of range");

@@ -39,6 +39,8 @@ int runPatterns(const std::vector<std::string> &args)
             std::fprintf(stderr, "%s\n", st.error().toString().c_str());
             return BadInput;
         }
+    for (const auto &w : registry.warnings())
+        std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (cmd.flag("--json")) {
         Json list = Json::array();
         for (const auto &e : registry.entries()) {

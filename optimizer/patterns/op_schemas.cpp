@@ -104,6 +104,16 @@ const std::vector<const char *> &builtinOpSchemas()
         "-> (Tensor, Tensor, Tensor)",
         "npu::npu_dynamic_quant(Tensor input, *, Tensor? smooth_scales=None, Tensor? group_index=None, "
         "ScalarType? dst_type=None) -> (Tensor, Tensor)",
+        "npu::npu_quantize(Tensor self, Tensor scales, Tensor? zero_points, ScalarType dtype, int axis=1, bool "
+        "div_mode=True) -> Tensor",
+        "npu::npu_add_rms_norm_cast(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor, "
+        "Tensor, Tensor)",
+        "npu::npu_add_rms_norm_dynamic_quant(Tensor x1, Tensor x2, Tensor gamma, *, Tensor? smooth_scale1=None, "
+        "Tensor? smooth_scale2=None, Tensor? beta=None, float epsilon=1e-06, bool[2] output_mask=[False, False]) -> "
+        "(Tensor, Tensor, Tensor, Tensor, Tensor)",
+        "npu::npu_transpose_batchmatmul(Tensor input, Tensor weight, *, Tensor? bias=None, Tensor? scale=None, "
+        "int[]? perm_x1=None, int[]? perm_x2=None, int[]? perm_y=None, int? batch_split_factor=1) -> Tensor",
+        "npu::_npu_dtype_cast(Tensor self, ScalarType dtype) -> Tensor",
     };
     return schemas;
 }

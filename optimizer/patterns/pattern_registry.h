@@ -22,6 +22,9 @@ public:
     const std::vector<PatternEntryPtr> *entriesFor(OpKind op, const std::string &target) const;
     bool empty() const { return m_entries.empty(); }
     const PatternEntry *find(std::string_view name) const;
+    // File-level load warnings that belong to no one pattern ("FILE:LINE: _register_x(...) was not called: ...").
+    void addWarning(std::string warning) { m_warnings.push_back(std::move(warning)); }
+    const std::vector<std::string> &warnings() const { return m_warnings; }
 
     // PM-main's duplicate key: the pretty-printed pattern plus the search graph. Returns the earlier entry's name.
     std::optional<std::string> duplicateOf(const PatternEntry &entry) const;
@@ -29,6 +32,7 @@ public:
 private:
     static std::string key(OpKind op, const std::string &target);
     std::vector<PatternEntryPtr> m_entries;
+    std::vector<std::string> m_warnings;
     std::unordered_map<std::string, std::vector<PatternEntryPtr>> m_index;
 };
 

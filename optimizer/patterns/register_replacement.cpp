@@ -187,6 +187,8 @@ Status registerReplacement(PatternRegistry &registry, ReplacementSpec spec)
     if (spec.search)
         for (const Node *p : spec.search->placeholders())
             entry->argnames.push_back(p->name());
+    else
+        entry->argnames = spec.argnames;
     if (spec.searchFnPattern) {
         entry->pattern = spec.searchFnPattern;
         entry->specificPattern = spec.searchFnPattern;

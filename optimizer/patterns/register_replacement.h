@@ -35,6 +35,7 @@ struct ReplacementSpec {
     std::string extraCheckSource;
     bool extraCheckEvaluated = true;
     PatternPtr searchFnPattern; // used for both stages when given
+    std::vector<std::string> argnames; // search_fn's parameters, for a searchFnPattern without a search graph
     std::vector<std::pair<std::string, double>> scalarWorkaround;
     std::vector<std::string> exclusiveArgNames;
     bool torchairStreamCheck = true; // TorchAir's register_replacement wraps the check with it

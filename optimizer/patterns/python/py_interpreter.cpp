@@ -213,6 +213,7 @@ PyValue PyInterpreter::callUser(PyFunction &fn, PyCallArgs &args)
         pyRaise("SandboxLimit",
             "calls nest more than " + std::to_string(m_limits.maxCallDepth) + " levels deep (unbounded recursion?)");
     const PyFunctionDef &def = *fn.def;
+    ++fn.calls;
     auto locals = std::make_shared<std::map<std::string, PyValue>>();
     size_t pos = 0;
     const PyParam *star = nullptr;
@@ -396,7 +397,24 @@ PyInterpreter::Flow PyInterpreter::exec(const PyStmt &s)
                 fn->defaults.push_back(p.defaultValue == kNoExpr ? PyValue::none() : eval(p.defaultValue));
             if (m_frames.size() > 1)
                 fn->closure = m_frames.back().locals;
-            (*m_frames.back().locals)[s.def->name] = PyValue::ofObject(fn);
+            PyValue value = PyValue::ofObject(fn);
+            // Decorators apply innermost first. Only functools.lru_cache/cache (handled by the host) and
+            // functions of the file are modelled; an opaque decorator would silently replace the function.
+            for (size_t i = s.def->decorators.size(); i-- > 0;) {
+                const ExprId d = s.def->decorators[i];
+                PyValue decorator = eval(d);
+                PyCallArgs args;
+                args.args.push_back(value);
+                PyValue result = call(decorator, args);
+                if (result.as<PyOpaque>() || result.isNone())
+                    fail(d, "SubsetError",
+                        "the decorator @" + source(d)
+                            + " is outside fxscope's Python subset (only @functools.lru_cache(...), "
+                              "@functools.cache and decorators defined in the file are applied); remove it, or "
+                              "call the function explicitly");
+                value = result;
+            }
+            (*m_frames.back().locals)[s.def->name] = value;
             return Flow::Normal;
         }
         case PyStmtKind::Import:

@@ -66,6 +66,7 @@ public:
     std::shared_ptr<const PyFunctionDef> def;
     std::vector<PyValue> defaults; // parallel to def->params (None where no default)
     std::shared_ptr<std::map<std::string, PyValue>> closure; // the defining frame's locals (nested defs)
+    int calls = 0; // how often it ran (the loader's _register_ convention skips warnings for called ones)
 };
 
 class PyBuiltin : public PyObject {

@@ -177,8 +177,28 @@ bool PyModule::parseStatement(std::vector<PyStmt> &out)
     s.begin = t.offset;
     if (t.kind == TokenKind::Indent)
         return p.failAt(t, "unexpected indent");
-    if (t.isOp("@"))
-        return unsupported(t, "a decorator", "call the decorating function explicitly after the def");
+    if (t.isOp("@")) {
+        // Decorators are evaluated when the def runs; the interpreter accepts functools.lru_cache/cache and
+        // functions of the file, and names anything else at its line.
+        std::vector<ExprId> decorators;
+        while (p.acceptOp("@")) {
+            decorators.push_back(p.parseExpression());
+            if (p.failed())
+                return false;
+            if (!p.at(TokenKind::Newline))
+                return p.failExpected("the end of the decorator line");
+            p.advance();
+        }
+        if (!p.atName("def"))
+            return p.failExpected("'def' after the decorators (decorated classes are outside the subset)");
+        const size_t before = out.size();
+        if (!parseStatement(out))
+            return false;
+        if (out.size() != before + 1 || !out.back().def)
+            return p.failExpected("a function definition after the decorators");
+        out.back().def->decorators = std::move(decorators);
+        return true;
+    }
     if (t.kind != TokenKind::Name || !isPythonKeyword(t.text) || t.text == "None" || t.text == "True"
         || t.text == "False" || t.text == "not" || t.text == "lambda")
         return parseSimple(out);

@@ -24,6 +24,7 @@ struct PyFunctionDef {
     std::string name;
     std::vector<PyParam> params;
     std::vector<PyStmt> body;
+    std::vector<ExprId> decorators; // outermost first, as written above the def
     int line = 0;
     size_t begin = 0; // source span of the whole def (shown as the extra_check's source)
     size_t end = 0;

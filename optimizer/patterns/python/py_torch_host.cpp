@@ -1,6 +1,8 @@
 #include "py_torch_host.h"
 
 #include "patterns/op_schema_table.h"
+#include "py_cached_function.h"
+#include "py_pattern_object.h"
 
 #include <algorithm>
 #include <map>
@@ -40,6 +42,19 @@ std::optional<std::string> dtypeOf(const PyValue &v)
         if (isDtypeName(o->path()))
             return o->path();
     return std::nullopt;
+}
+
+// Bytes per element from the dtype's abbreviation (f16 -> 2, bf16 -> 2, i8 -> 1, b8 -> 1, c64 -> 8); 0: unknown.
+int64_t dtypeItemSize(const std::string &dtype)
+{
+    const std::string abbr = dtypeAbbreviation(dtype);
+    size_t d = abbr.find_first_of("0123456789");
+    if (d == std::string::npos)
+        return 0;
+    int64_t bits = 0;
+    for (; d < abbr.size() && abbr[d] >= '0' && abbr[d] <= '9'; ++d)
+        bits = bits * 10 + (abbr[d] - '0');
+    return bits / 8;
 }
 
 bool isTraced(const PyValue &v)
@@ -92,8 +107,8 @@ bool accepts(const std::string &type, const PyValue &v, bool loose, bool first)
         return listType(type) ? v.isSequence() : v.kind == PyValue::Kind::Bool || v.kind == PyValue::Kind::Int;
     if (base == "str")
         return v.kind == PyValue::Kind::Str;
-    if (base == "ScalarType")
-        return dtypeOf(v).has_value();
+    if (base == "ScalarType") // FX graphs record a ScalarType as its enum int (TorchAir's dtype=1 is int8)
+        return dtypeOf(v).has_value() || v.kind == PyValue::Kind::Int;
     return true; // Device, Layout, MemoryFormat, Generator...: accepted as written
 }
 
@@ -301,6 +316,16 @@ std::vector<std::optional<TensorMeta>> inferMeta(const std::string &name, const 
         out[0] = tensors[0];
         out[1] = rstd;
         out[2] = tensors[0];
+    } else if (name == "npu_add_rms_norm_cast" && outputs == 4 && tensors.size() >= 3) {
+        TensorMeta cast = tensors[0];
+        cast.dtype = "torch.float32";
+        TensorMeta rstd = tensors[0];
+        rstd.dtype = "torch.float32";
+        rstd.hasStride = false;
+        rstd.stride.clear();
+        for (size_t k = 0; k < tensors[2].shape.size() && k < rstd.shape.size(); ++k)
+            rstd.shape[rstd.shape.size() - 1 - k] = SymInt{1, {}};
+        out = {cast, tensors[0], rstd, tensors[0]};
     } else if (name == "mm" && outputs == 1 && tensors.size() == 2 && tensors[0].shape.size() == 2
         && tensors[1].shape.size() == 2) {
         TensorMeta m = tensors[0];
@@ -417,6 +442,14 @@ bool tensorAttribute(PyInterpreter &interp, const std::optional<TensorMeta> &met
                 n *= s.value;
             }
             return PyValue::ofInt(n);
+        });
+    } else if (name == "element_size") {
+        const TensorMeta m = need();
+        method([m](PyInterpreter &, PyCallArgs &) {
+            const int64_t bytes = dtypeItemSize(m.dtype);
+            if (bytes <= 0)
+                pyRaise("TypeError", "element_size() of dtype '" + m.dtype + "' is not known");
+            return PyValue::ofInt(bytes);
         });
     } else if (name == "is_contiguous") {
         method([](PyInterpreter &, PyCallArgs &) { return PyValue::ofBool(true); });
@@ -755,8 +788,63 @@ std::vector<SymInt> shapeArg(const PyCallArgs &args, size_t from)
 
 } // namespace
 
+bool PyTorchHost::attribute(PyInterpreter &interp, const std::string &path, PyValue &out)
+{
+    if (path == "sys.modules") {
+        // The sandbox stands in for an environment where these are imported, torch_npu included, so
+        // `'torch_npu' not in sys.modules` guards in TorchAir's files let their patterns register.
+        std::vector<std::pair<PyValue, PyValue>> items;
+        for (const char *m : {"sys", "functools", "operator", "torch", "torch_npu", "torchair"})
+            items.push_back({PyValue::ofStr(m), interp.makeOpaque(m)});
+        out = PyValue::ofDict(std::move(items));
+        return true;
+    }
+    if (path == "torch._inductor.fx_passes.post_grad.same_meta") {
+        // Inductor's same_meta(node1, node2): both vals are tensors with equal shape, dtype, stride and device.
+        out = PyValue::ofObject(std::make_shared<PyBuiltin>("same_meta", [](PyInterpreter &in, PyCallArgs &a) {
+            if (a.args.size() != 2)
+                pyRaise("TypeError", "same_meta() takes two nodes");
+            std::optional<TensorMeta> metas[2];
+            for (int i = 0; i < 2; ++i) {
+                bool found = false;
+                PyValue meta = in.getAttr(a.args[size_t(i)], "meta", &found);
+                if (!found || meta.kind != PyValue::Kind::Dict)
+                    return PyValue::ofBool(false);
+                for (const auto &kv : meta.dict->items)
+                    if (kv.first.kind == PyValue::Kind::Str && kv.first.str() == "val")
+                        if (auto *ft = kv.second.as<PyFakeTensor>())
+                            metas[i] = ft->meta();
+            }
+            if (!metas[0] || !metas[1])
+                return PyValue::ofBool(false);
+            const TensorMeta &x = *metas[0];
+            const TensorMeta &y = *metas[1];
+            return PyValue::ofBool(x.shape == y.shape && x.dtype == y.dtype && x.device == y.device
+                && x.hasStride == y.hasStride && x.stride == y.stride);
+        }));
+        return true;
+    }
+    return false;
+}
+
 bool PyTorchHost::call(PyInterpreter &interp, const std::string &path, PyCallArgs &args, PyValue &out)
 {
+    if (path == "functools.lru_cache" || path == "functools.cache") {
+        // @functools.cache / bare @functools.lru_cache get the function; lru_cache(None) returns the decorator.
+        if (args.args.size() == 1 && (args.args[0].as<PyFunction>() || args.args[0].as<PyCachedFunction>())) {
+            out = PyValue::ofObject(std::make_shared<PyCachedFunction>(args.args[0]));
+            return true;
+        }
+        out = PyValue::ofObject(std::make_shared<PyBuiltin>("lru_cache", [](PyInterpreter &, PyCallArgs &a) {
+            if (a.args.size() != 1 || !(a.args[0].as<PyFunction>() || a.args[0].as<PyCachedFunction>()))
+                pyRaise("TypeError", "lru_cache(...) decorates a function defined in the file");
+            return PyValue::ofObject(std::make_shared<PyCachedFunction>(a.args[0]));
+        }));
+        return true;
+    }
+    static const std::string matcher = "torch._inductor.pattern_matcher.";
+    if (path.rfind(matcher, 0) == 0 && PyPatternObject::construct(interp, path.substr(matcher.size()), args, out))
+        return true;
     if (path == "functools.partial") {
         if (args.args.empty())
             pyRaise("TypeError", "partial() needs a function");

@@ -63,6 +63,7 @@ public:
     explicit PyTorchHost(RegisterFn onRegister) : m_onRegister(std::move(onRegister)) { }
 
     bool call(PyInterpreter &interp, const std::string &path, PyCallArgs &args, PyValue &out) override;
+    bool attribute(PyInterpreter &interp, const std::string &path, PyValue &out) override;
 
     // Traces fn with one placeholder per tensor example (scalars are passed as constants, as make_fx does).
     // Unused nodes are dropped as fwd_only's dead code elimination does.

@@ -2,8 +2,10 @@
 
 #include "io/loader.h"
 #include "patterns/register_replacement.h"
+#include "py_cached_function.h"
 #include "py_fx_proxies.h"
 #include "py_interpreter.h"
+#include "py_pattern_object.h"
 #include "py_torch_host.h"
 
 #include <mutex>
@@ -58,22 +60,43 @@ void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry
     for (const char *required : {"search_fn", "replace_fn", "example_inputs"})
         if (!args.count(required))
             pyRaise("TypeError", std::string("register_replacement() missing required argument '") + required + "'");
-    if (args.count("search_fn_pattern") && !args["search_fn_pattern"].isNone())
-        pyRaise("SubsetError",
-            "search_fn_pattern (a hand-built CallFunction/KeywordArg pattern) is not read from "
-            "Python files yet; trace a search_fn instead, or register the pattern through the C++ API");
+    PatternPtr searchFnPattern;
+    if (args.count("search_fn_pattern") && !args["search_fn_pattern"].isNone()) {
+        auto *p = args["search_fn_pattern"].as<PyPatternObject>();
+        if (!p)
+            pyRaise("TypeError",
+                "search_fn_pattern must be built with CallFunction/KeywordArg/Ignored/MultiOutputPattern "
+                "from torch._inductor.pattern_matcher, found "
+                    + pyTypeName(args["search_fn_pattern"]));
+        searchFnPattern = p->pattern();
+    }
     if (args.count("trace_fn")) {
         auto *t = args["trace_fn"].as<PyOpaque>();
         if (t && t->path().find("joint_fwd_bwd") != std::string::npos)
             pyRaise(
                 "SubsetError", "trace_fn=joint_fwd_bwd (training patterns) is not traced by fxscope yet; use fwd_only");
     }
-    PyList examples = interp.iterate(args["example_inputs"]);
+    const PyList given = interp.iterate(args["example_inputs"]);
     const int line = interp.currentLine();
     ReplacementSpec spec;
     auto *search = args["search_fn"].as<PyFunction>();
     if (!search)
         pyRaise("TypeError", "search_fn must be a function defined in the file");
+    // Inductor's gen_pattern: a parameter named in scalar_workaround takes that value and consumes no example
+    // input; the others take the example inputs in order.
+    std::map<std::string, PyValue> workaround;
+    if (args.count("scalar_workaround") && args["scalar_workaround"].kind == PyValue::Kind::Dict)
+        for (const auto &kv : args["scalar_workaround"].dict->items)
+            if (kv.first.kind == PyValue::Kind::Str)
+                workaround[kv.first.str()] = kv.second;
+    PyList examples;
+    size_t nextGiven = 0;
+    for (const PyParam &p : search->def->params) {
+        if (workaround.count(p.name))
+            examples.push_back(workaround[p.name]);
+        else if (nextGiven < given.size())
+            examples.push_back(given[nextGiven++]);
+    }
     std::string name = args.count("pattern_name") && args["pattern_name"].kind == PyValue::Kind::Str
         ? args["pattern_name"].str()
         : search->def->name;
@@ -85,7 +108,13 @@ void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry
     }
     spec.name = name;
     spec.source = file->module->fileName() + ":" + std::to_string(line);
-    spec.search = PyTorchHost::traceFunction(interp, args["search_fn"], examples, spec.warnings);
+    if (searchFnPattern) { // Inductor never traces search_fn then (TorchAir's are just `pass`)
+        spec.searchFnPattern = searchFnPattern;
+        for (const PyParam &p : search->def->params)
+            spec.argnames.push_back(p.name);
+    } else {
+        spec.search = PyTorchHost::traceFunction(interp, args["search_fn"], examples, spec.warnings);
+    }
     spec.replace = PyTorchHost::traceFunction(interp, args["replace_fn"], examples, spec.warnings);
     size_t next = 0;
     for (const PyParam &p : search->def->params) {
@@ -137,6 +166,64 @@ void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry
         pyRaise("RegistrationError", st.error().message);
 }
 
+// TorchAir's built-in pattern files only define `_register_xxx_pattern(pattern_pass_manager, ...)`; TorchAir's
+// pass manager calls them. After the module ran, call each top-level `_register_` function whose first parameter
+// is named like a pass manager, in file order, with a pass-manager object; other parameters take their defaults.
+// One with parameters that have no default is skipped with a warning naming them, unless another function
+// already called it (TorchAir's `_register_xxx_patterns` call their helpers with those arguments).
+Status callRegisterFunctions(LoadedPythonFile &file, PatternRegistry &registry)
+{
+    struct Candidate {
+        const PyStmt *stmt;
+        PyValue fn;
+        std::vector<std::string> missing;
+    };
+    std::vector<Candidate> candidates;
+    for (const PyStmt &s : file.module->body()) {
+        if (s.kind != PyStmtKind::Def || s.def->name.rfind("_register_", 0) != 0 || s.def->params.empty())
+            continue;
+        const PyParam &first = s.def->params[0];
+        if (first.kind != PyParam::Kind::Normal || first.name.find("pass_manager") == std::string::npos)
+            continue;
+        auto it = file.interp->globals().find(s.def->name);
+        if (it == file.interp->globals().end())
+            continue;
+        Candidate c{&s, it->second, {}};
+        for (size_t i = 1; i < s.def->params.size(); ++i)
+            if (s.def->params[i].kind == PyParam::Kind::Normal && s.def->params[i].defaultValue == kNoExpr)
+                c.missing.push_back(s.def->params[i].name);
+        candidates.push_back(std::move(c));
+    }
+    const PyValue manager
+        = file.interp->makeOpaque("torchair.patterns.pattern_pass_manager._PatternPassManager()", true);
+    for (const Candidate &c : candidates) {
+        if (!c.missing.empty())
+            continue;
+        PyCallArgs args;
+        args.args.push_back(manager);
+        if (auto r = file.interp->callFunction(c.fn, std::move(args)); !r)
+            return r.error();
+    }
+    for (const Candidate &c : candidates) {
+        if (c.missing.empty())
+            continue;
+        PyFunction *f = c.fn.as<PyFunction>();
+        if (auto *cached = c.fn.as<PyCachedFunction>())
+            f = cached->function();
+        if (f && f->calls > 0)
+            continue;
+        std::string names;
+        for (const std::string &m : c.missing)
+            names += (names.empty() ? "" : ", ") + m;
+        registry.addWarning(file.module->fileName() + ":" + std::to_string(c.stmt->line) + ": " + c.stmt->def->name
+            + "(" + c.stmt->def->params[0].name + ", " + names
+            + ") was not called: fxscope calls _register_ functions with a pass manager only, and nothing in the "
+              "file calls this one; it needs "
+            + names + " (call it at the end of the file with the values you want)");
+    }
+    return Ok{};
+}
+
 } // namespace
 
 Status loadPythonPatternSource(std::string source, const std::string &fileName, PatternRegistry &registry)
@@ -154,7 +241,9 @@ Status loadPythonPatternSource(std::string source, const std::string &fileName, 
                 registerCall(f, registry, interp, kind, args);
         });
     file->interp = std::make_unique<PyInterpreter>(file->module, file->host.get());
-    return file->interp->run();
+    if (auto st = file->interp->run(); !st)
+        return st;
+    return callRegisterFunctions(*file, registry);
 }
 
 Status loadPythonPatternFile(const std::string &path, PatternRegistry &registry)
