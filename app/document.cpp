@@ -3,6 +3,10 @@
 #include "logging.h"
 
 #include "io/loader.h"
+#include "match/matcher.h"
+#include "patterns/builtin_patterns.h"
+#include "patterns/pattern_file.h"
+#include "patterns/pattern_registry.h"
 #include "util/progress.h"
 
 #include <QElapsedTimer>
@@ -35,6 +39,20 @@ struct Document::LoadJob {
     std::atomic<int> permille{0};
 };
 
+// A pattern file's patterns, loaded into a registry of their own; merged into the Document's on the UI thread.
+struct Document::PatternOutcome {
+    std::shared_ptr<const PatternRegistry> registry;
+    QString error;
+};
+
+struct Document::MatchOutcome {
+    std::shared_ptr<const MatchReport> report;
+    std::shared_ptr<const Graph> graph;
+    QString error;
+    bool canceled = false;
+    qint64 milliseconds = 0;
+};
+
 namespace {
 
 Result<GraphFile> loadPath(const QString &path)
@@ -50,7 +68,7 @@ Result<GraphFile> loadPath(const QString &path)
 
 } // namespace
 
-Document::Document(QObject *parent) : QObject(parent), m_progressPoll(new QTimer(this))
+Document::Document(QObject *parent) : QObject(parent), m_progressPoll(new QTimer(this)), m_matchPoll(new QTimer(this))
 {
     initBundledResources();
     // The worker only writes an atomic; the UI thread polls it, so no signal ever outlives the Document.
@@ -59,6 +77,14 @@ Document::Document(QObject *parent) : QObject(parent), m_progressPoll(new QTimer
         if (m_job)
             Q_EMIT loadProgress(m_job->permille.load());
     });
+    m_matchPoll->setInterval(100);
+    connect(m_matchPoll, &QTimer::timeout, this, [this] {
+        if (m_matchJob)
+            Q_EMIT matchProgress(m_matchJob->permille.load());
+    });
+    resetPatterns();
+    // Every graph shown gets its candidates; the match follows the graph, never the other way round.
+    connect(this, &Document::currentGraphChanged, this, [this] { rematch(); });
 }
 
 Document::~Document() = default;
@@ -230,6 +256,152 @@ std::shared_ptr<const Graph> Document::currentGraphShared() const
         return nullptr;
     // Aliasing constructor: shares ownership of the whole file, points at one of its graphs.
     return std::shared_ptr<const Graph>(m_file, g->graph.get());
+}
+
+void Document::resetPatterns()
+{
+    // The built-ins are a few small search graphs traced from text: cheap enough for the UI thread.
+    auto registry = std::make_shared<PatternRegistry>();
+    if (auto status = registerBuiltinPatterns(*registry); !status)
+        uiLogger()->error("built-in patterns: {}", status.error().toString());
+    m_patterns = std::move(registry);
+    m_patternFiles.clear();
+    m_patternResetJob = m_lastPatternJob; // pattern files still loading belong to the old registry
+    Q_EMIT patternsChanged();
+    if (currentGraph())
+        rematch();
+}
+
+quint64 Document::openPatterns(const QString &path)
+{
+    const quint64 job = ++m_lastPatternJob;
+    uiLogger()->debug("pattern load #{} started: {}", job, path.toStdString());
+    auto future = QtConcurrent::run([path]() -> PatternOutcome {
+        PatternOutcome outcome;
+        try {
+            auto registry = std::make_shared<PatternRegistry>();
+            if (auto status = loadPatternFile(path.toStdString(), *registry); status)
+                outcome.registry = std::move(registry);
+            else
+                outcome.error = QString::fromStdString(status.error().toString());
+        } catch (const std::exception &e) {
+            outcome.error = path + QLatin1String(": ") + QString::fromLocal8Bit(e.what());
+        }
+        return outcome;
+    });
+    auto *watcher = new QFutureWatcher<PatternOutcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, path] {
+        watcher->deleteLater();
+        finishPatterns(job, path, watcher->result());
+    });
+    watcher->setFuture(future);
+    return job;
+}
+
+void Document::finishPatterns(quint64 job, const QString &path, const PatternOutcome &outcome)
+{
+    if (job <= m_patternResetJob)
+        return; // the registry was reset after this file was asked for
+    if (!outcome.registry) {
+        uiLogger()->warn("patterns failed: {}", outcome.error.toStdString());
+        Q_EMIT patternsFailed(path, outcome.error);
+        return;
+    }
+    // Merged here, on the UI thread, into a copy: loads finishing in any order all land, and a running match
+    // keeps the registry it started with. Names may repeat (two files' `search`); the report tells them
+    // apart by source, as the CLI does.
+    auto merged = std::make_shared<PatternRegistry>(*m_patterns);
+    for (const auto &entry : outcome.registry->entries()) {
+        if (auto status = merged->add(entry); !status) {
+            Q_EMIT patternsFailed(path, QString::fromStdString(status.error().toString()));
+            return;
+        }
+    }
+    uiLogger()->info("added {} pattern(s) from {}", outcome.registry->entries().size(), path.toStdString());
+    m_patterns = std::move(merged);
+    m_patternFiles << path;
+    Q_EMIT patternsChanged();
+    if (currentGraph())
+        rematch();
+}
+
+quint64 Document::rematch()
+{
+    if (m_matchJob)
+        m_matchJob->cancel = true;
+    const quint64 job = ++m_lastMatch;
+    std::shared_ptr<const Graph> graph = currentGraphShared();
+    if (!graph) {
+        m_currentMatch = 0;
+        m_matchJob.reset();
+        m_matchPoll->stop();
+        m_report.reset();
+        m_reportGraph.reset();
+        Q_EMIT matchReportChanged(nullptr);
+        return job;
+    }
+    m_currentMatch = job;
+    auto state = std::make_shared<LoadJob>();
+    m_matchJob = state;
+    m_matchPoll->start();
+    // The job holds the graph (and through it the file) and the registry it started with: both immutable.
+    auto future = QtConcurrent::run([graph, registry = m_patterns, state]() -> MatchOutcome {
+        MatchOutcome outcome;
+        outcome.graph = graph;
+        QElapsedTimer timer;
+        timer.start();
+        try {
+            ProgressScope progress([state](double fraction) {
+                state->permille = int(fraction * 1000);
+                return !state->cancel.load();
+            });
+            auto report = Matcher(*registry).run(*graph);
+            if (report.ok()) {
+                outcome.report = std::make_shared<const MatchReport>(std::move(report).value());
+            } else {
+                outcome.canceled = isCanceled(report.error());
+                outcome.error = QString::fromStdString(report.error().toString());
+            }
+        } catch (const std::exception &e) {
+            outcome.error = tr("matching failed: %1").arg(QString::fromLocal8Bit(e.what()));
+        }
+        outcome.milliseconds = timer.elapsed();
+        return outcome;
+    });
+    auto *watcher = new QFutureWatcher<MatchOutcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
+        watcher->deleteLater();
+        finishMatch(job, watcher->result());
+    });
+    watcher->setFuture(future);
+    Q_EMIT matchStarted();
+    return job;
+}
+
+void Document::finishMatch(quint64 job, const MatchOutcome &outcome)
+{
+    if (job != m_currentMatch) {
+        uiLogger()->debug("match #{} finished after being superseded; report dropped", job);
+        return;
+    }
+    m_currentMatch = 0;
+    m_matchJob.reset();
+    m_matchPoll->stop();
+    if (!outcome.report) {
+        if (outcome.canceled)
+            return;
+        uiLogger()->warn("{}", outcome.error.toStdString());
+        m_report.reset();
+        m_reportGraph.reset();
+        Q_EMIT matchFailed(outcome.error);
+        Q_EMIT matchReportChanged(nullptr);
+        return;
+    }
+    m_report = outcome.report;
+    m_reportGraph = outcome.graph;
+    m_matchMilliseconds = outcome.milliseconds;
+    uiLogger()->debug("match #{}: {} pattern(s) in {} ms", job, m_report->patterns.size(), outcome.milliseconds);
+    Q_EMIT matchReportChanged(m_report);
 }
 
 } // namespace fxs

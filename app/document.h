@@ -1,10 +1,12 @@
 #pragma once
 // The GUI's hub (qrenderdoc's CaptureContext role): owns the loaded GraphFile, which of its graphs is
-// current, and the background job that loads the next file. Everything the views show comes from
-// here, announced by signals that MainWindow connects.
+// current, the pattern registry, and the background jobs that load the next file, load pattern files
+// and match the patterns on the current graph. Everything the views show comes from here, announced
+// by signals that MainWindow connects.
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 class QTimer;
 
@@ -13,7 +15,9 @@ class QTimer;
 namespace fxs {
 
 class Graph;
+class PatternRegistry;
 struct GraphFile;
+struct MatchReport;
 struct NamedGraph;
 
 class Document : public QObject {
@@ -49,6 +53,26 @@ public:
     // Parse time of the file shown, in milliseconds.
     qint64 loadMilliseconds() const { return m_loadMilliseconds; }
 
+    // The registered patterns: the built-in library, then every pattern file opened, in order. Replaced
+    // (never changed in place) when a file is added, so a running match job keeps the one it started with.
+    std::shared_ptr<const PatternRegistry> patterns() const { return m_patterns; }
+    // The pattern files added after the built-ins.
+    QStringList patternFiles() const { return m_patternFiles; }
+    // Loads a .json or .py pattern file off the UI thread and adds its patterns; matching reruns when
+    // it is done. Returns the job's id.
+    quint64 openPatterns(const QString &path);
+    // Back to the built-in library alone.
+    void resetPatterns();
+
+    // Matches the patterns on the current graph off the UI thread (done by itself after a graph or the
+    // patterns change). A match still running becomes stale and its report is dropped. Returns the job id.
+    quint64 rematch();
+    bool isMatching() const { return m_currentMatch != 0; }
+    // The last report, for matchGraph(); nullptr before the first match finished or after it failed.
+    std::shared_ptr<const MatchReport> matchReport() const { return m_report; }
+    std::shared_ptr<const Graph> matchGraph() const { return m_reportGraph; }
+    qint64 matchMilliseconds() const { return m_matchMilliseconds; }
+
 Q_SIGNALS:
     void loadStarted(const QString &path);
     // A new file replaced the previous one; currentGraphChanged follows.
@@ -64,10 +88,25 @@ Q_SIGNALS:
     // The file loaded but the graph asked for is not in it; the first graph is shown instead.
     void graphNotFound(const QString &message);
 
+    // The registry changed: built-ins reset or a pattern file added.
+    void patternsChanged();
+    // `message` is FILE:LINE:COL: what was expected, what was found.
+    void patternsFailed(const QString &path, const QString &message);
+    void matchStarted();
+    // Matching progress, in thousandths.
+    void matchProgress(int permille);
+    // A new report for the current graph; nullptr when there is no graph.
+    void matchReportChanged(std::shared_ptr<const fxs::MatchReport> report);
+    void matchFailed(const QString &message);
+
 private:
     struct Outcome;
     struct LoadJob;
+    struct PatternOutcome;
+    struct MatchOutcome;
     void finishLoad(quint64 job, const Outcome &outcome);
+    void finishPatterns(quint64 job, const QString &path, const PatternOutcome &outcome);
+    void finishMatch(quint64 job, const MatchOutcome &outcome);
 
     std::shared_ptr<const GraphFile> m_file;
     int m_currentGraph = -1;
@@ -81,6 +120,20 @@ private:
     QTimer *m_progressPoll = nullptr;
     QString m_loadingPath;
     QString m_requestedGraph;
+
+    std::shared_ptr<const PatternRegistry> m_patterns;
+    QStringList m_patternFiles;
+    quint64 m_lastPatternJob = 0;
+    quint64 m_patternResetJob = 0; // pattern loads up to this id were asked for before the last reset
+
+    // Same scheme as loads: only m_currentMatch's report is kept.
+    quint64 m_lastMatch = 0;
+    quint64 m_currentMatch = 0;
+    std::shared_ptr<LoadJob> m_matchJob;
+    QTimer *m_matchPoll = nullptr;
+    std::shared_ptr<const MatchReport> m_report;
+    std::shared_ptr<const Graph> m_reportGraph;
+    qint64 m_matchMilliseconds = 0;
 };
 
 } // namespace fxs

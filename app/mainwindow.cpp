@@ -6,9 +6,13 @@
 
 #include "graph_canvas.h"
 #include "node_grouping.h"
+#include "node_inspector.h"
 #include "node_list_widget.h"
+#include "pattern_tree_model.h"
+#include "patterns_widget.h"
 
 #include "ir/graph_file.h"
+#include "match/match_report.h"
 
 #include <QAction>
 #include <QApplication>
@@ -75,7 +79,9 @@ QLabel *statusLabel(QWidget *parent, const char *objectName)
 
 MainWindow::MainWindow(Document *document, QWidget *parent)
     : QMainWindow(parent), m_document(document), m_nodeList(new NodeListWidget(this)), m_canvas(new GraphCanvas(this)),
-      m_nodesDock(new QDockWidget(tr("Nodes"), this)), m_graphRow(new QWidget(this)),
+      m_nodesDock(new QDockWidget(tr("Nodes"), this)), m_patterns(new PatternsWidget(this)),
+      m_patternsDock(new QDockWidget(tr("Patterns"), this)), m_inspector(new NodeInspector(this)),
+      m_inspectorDock(new QDockWidget(tr("Inspector"), this)), m_graphRow(new QWidget(this)),
       m_graphPicker(new QComboBox(m_graphRow)), m_graphCountLabel(new QLabel(m_graphRow)),
       m_progress(new QWidget(this)), m_progressLabel(new QLabel(m_progress)),
       m_progressBar(new QProgressBar(m_progress)), m_cancelButton(new QToolButton(m_progress)),
@@ -111,8 +117,18 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
     m_nodesDock->setObjectName(QStringLiteral("nodesDock"));
     m_nodesDock->setWidget(m_nodeList);
     m_nodesDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea | Qt::BottomDockWidgetArea);
+    m_patternsDock->setObjectName(QStringLiteral("patternsDock"));
+    m_patternsDock->setWidget(m_patterns);
+    m_inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
+    m_inspectorDock->setWidget(m_inspector);
+    // Why on the left, what on the right: the patterns' verdicts beside the canvas, the selected node's
+    // details above the list of every node.
+    addDockWidget(Qt::LeftDockWidgetArea, m_patternsDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
     addDockWidget(Qt::RightDockWidgetArea, m_nodesDock);
-    resizeDocks({m_nodesDock}, {420}, Qt::Horizontal);
+    splitDockWidget(m_inspectorDock, m_nodesDock, Qt::Vertical);
+    resizeDocks({m_patternsDock, m_inspectorDock}, {500, 400}, Qt::Horizontal);
+    resizeDocks({m_inspectorDock, m_nodesDock}, {560, 320}, Qt::Vertical);
 
     createMenus();
     createStatusBar();
@@ -136,6 +152,10 @@ void MainWindow::createMenus()
     rebuildRecentMenu();
     file->addAction(tr("Open Bundled &Sample"), m_document, &Document::openBundledSample);
     file->addSeparator();
+    QAction *openPatterns = file->addAction(tr("Open &Patterns…"), this, &MainWindow::openPatternsDialog);
+    openPatterns->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    file->addAction(tr("Use Built-in Patterns &Only"), m_document, &Document::resetPatterns);
+    file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
@@ -158,7 +178,15 @@ void MainWindow::createMenus()
     collapse->setObjectName(QStringLiteral("collapseAllAction"));
     collapse->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     view->addSeparator();
+    view->addAction(m_patternsDock->toggleViewAction());
+    view->addAction(m_inspectorDock->toggleViewAction());
     view->addAction(m_nodesDock->toggleViewAction());
+    QAction *findCandidate = view->addAction(tr("Filter &Candidates"), this, [this] {
+        m_patternsDock->show();
+        m_patternsDock->raise();
+        m_patterns->focusFilter();
+    });
+    findCandidate->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     QAction *find = view->addAction(tr("&Filter Nodes"), this, [this] {
         m_nodesDock->show();
         m_nodesDock->raise();
@@ -248,13 +276,35 @@ void MainWindow::connectDocument()
         [this](const QString &message) { showError(tr("Graph not found"), message); });
     connect(
         m_graphPicker, qOverload<int>(&QComboBox::currentIndexChanged), m_document, &Document::setCurrentGraphIndex);
+    connect(m_document, &Document::matchStarted, this, [this] { m_patterns->setMatching(true); });
+    connect(m_document, &Document::matchReportChanged, this, &MainWindow::onMatchReportChanged);
+    connect(m_document, &Document::matchFailed, this,
+        [this](const QString &message) { statusBar()->showMessage(tr("Matching failed: %1").arg(message), 0); });
+    connect(m_document, &Document::patternsFailed, this, [this](const QString &path, const QString &message) {
+        showError(tr("Could not load patterns from %1").arg(QFileInfo(path).fileName()), message);
+    });
+    connect(m_document, &Document::patternsChanged, this, [this] {
+        const QStringList files = m_document->patternFiles();
+        statusBar()->showMessage(files.isEmpty() ? tr("Built-in patterns")
+                                                 : tr("Built-in patterns and %1").arg(files.join(QLatin1String(", "))),
+            kStatusMessageMs);
+    });
 }
 
 void MainWindow::connectViews()
 {
-    // Selection goes both ways; each side's programmatic select does not echo back.
-    connect(m_canvas, &GraphCanvas::nodeSelected, m_nodeList, &NodeListWidget::selectNode);
-    connect(m_nodeList, &NodeListWidget::nodeSelected, m_canvas, &GraphCanvas::selectNode);
+    // Selection goes every way; each view's programmatic select does not echo back.
+    connect(m_canvas, &GraphCanvas::nodeSelected, this, [this](const QString &name) {
+        m_nodeList->selectNode(name);
+        m_inspector->showNode(name);
+    });
+    connect(m_nodeList, &NodeListWidget::nodeSelected, this, [this](const QString &name) {
+        m_canvas->selectNode(name);
+        m_inspector->showNode(name);
+    });
+    connect(m_inspector, &NodeInspector::nodeActivated, this, &MainWindow::selectNode);
+    connect(m_patterns, &PatternsWidget::candidateSelected, this, &MainWindow::showCandidate);
+    connect(m_patterns, &PatternsWidget::nodeActivated, this, &MainWindow::selectNode);
     connect(m_canvas, &GraphCanvas::layoutFinished, this, [this](qint64 ms) {
         const Grouping *grouping = m_canvas->grouping();
         QString text = tr("Layout: %L1 nodes shown").arg(m_canvas->visibleNodeCount());
@@ -357,8 +407,53 @@ void MainWindow::onCurrentGraphChanged(int index)
     timer.start();
     m_nodeList->setGraph(m_document->currentGraphShared());
     m_canvas->setGraph(m_document->currentGraphShared());
+    m_inspector->setGraph(m_document->currentGraphShared());
     updateStatus();
     uiLogger()->debug("graph {} shown in {} ms", index, timer.elapsed());
+}
+
+void MainWindow::onMatchReportChanged()
+{
+    m_canvas->clearMatchMarks();
+    // A report for another graph than the one shown (cannot happen while stale jobs are dropped) shows nothing.
+    const bool current = m_document->matchGraph() == m_document->currentGraphShared();
+    m_patterns->setReport(current ? m_document->matchReport() : nullptr, m_document->matchMilliseconds());
+}
+
+void MainWindow::selectNode(const QString &name)
+{
+    m_canvas->selectNode(name);
+    m_nodeList->selectNode(name);
+    m_inspector->showNode(name);
+}
+
+void MainWindow::showCandidate(int pattern, int candidate)
+{
+    const MatchReport *report = m_patterns->model()->report();
+    if (!report || pattern < 0 || size_t(pattern) >= report->patterns.size() || candidate < 0
+        || size_t(candidate) >= report->patterns[size_t(pattern)].candidates.size())
+        return;
+    const Verdict &v = report->patterns[size_t(pattern)].candidates[size_t(candidate)];
+    std::vector<std::pair<QString, CanvasMatchMark>> marks;
+    const CanvasMatchMark member = v.accepted ? CanvasMatchMark::Matched : CanvasMatchMark::Tried;
+    for (const std::string &n : v.nodes)
+        marks.emplace_back(QString::fromStdString(n), member);
+    marks.emplace_back(QString::fromStdString(v.anchor), member);
+    if (v.failure) {
+        // The path walked from the anchor ("mul_2", "args[1] mul_1", …) ends at the node that disagreed.
+        for (const std::string &step : v.failure->path) {
+            const QString s = QString::fromStdString(step);
+            marks.emplace_back(s.section(QLatin1Char(' '), -1), CanvasMatchMark::Tried);
+        }
+        if (!v.failure->graphNode.empty())
+            marks.emplace_back(QString::fromStdString(v.failure->graphNode), CanvasMatchMark::Disagreeing);
+    }
+    const QString anchor = QString::fromStdString(v.anchor);
+    m_canvas->setMatchMarks(marks, anchor);
+    m_nodeList->selectNode(anchor);
+    m_inspector->showNode(anchor);
+    m_canvas->selectNode(anchor);
+    m_patterns->selectCandidate(pattern, candidate);
 }
 
 QMessageBox *MainWindow::errorBox() const
@@ -430,6 +525,19 @@ void MainWindow::openFileDialog()
         return;
     settings.setValue(QStringLiteral("lastOpenDirectory"), QFileInfo(path).absolutePath());
     m_document->open(path);
+}
+
+void MainWindow::openPatternsDialog()
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastPatternDirectory")).toString();
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open Pattern Files"), dir, tr("Pattern files (*.py *.json);;All files (*)"));
+    if (paths.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastPatternDirectory"), QFileInfo(paths.first()).absolutePath());
+    for (const QString &path : paths)
+        m_document->openPatterns(path);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

@@ -20,7 +20,9 @@ namespace fxs {
 
 class Document;
 class GraphCanvas;
+class NodeInspector;
 class NodeListWidget;
+class PatternsWidget;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -33,6 +35,10 @@ public:
     NodeListWidget *nodeList() const { return m_nodeList; }
     GraphCanvas *canvas() const { return m_canvas; }
     QDockWidget *nodesDock() const { return m_nodesDock; }
+    PatternsWidget *patternsView() const { return m_patterns; }
+    QDockWidget *patternsDock() const { return m_patternsDock; }
+    NodeInspector *inspector() const { return m_inspector; }
+    QDockWidget *inspectorDock() const { return m_inspectorDock; }
     QComboBox *graphPicker() const { return m_graphPicker; }
     // True when the picker is shown: the file holds more than one graph.
     bool isGraphPickerShown() const;
@@ -41,6 +47,11 @@ public:
 
 public Q_SLOTS:
     void openFileDialog();
+    void openPatternsDialog();
+    // Makes `name` the selected node of the canvas, the node list and the inspector.
+    void selectNode(const QString &name);
+    // Shows one candidate of the current match report: its nodes marked on the canvas, its anchor selected.
+    void showCandidate(int pattern, int candidate);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -61,6 +72,7 @@ private:
     void onFileLoaded(const QString &path);
     void onLoadFailed(const QString &path, const QString &message);
     void onCurrentGraphChanged(int index);
+    void onMatchReportChanged();
     void showError(const QString &title, const QString &message);
     void updateTitle();
     void updateStatus();
@@ -69,6 +81,10 @@ private:
     NodeListWidget *m_nodeList;
     GraphCanvas *m_canvas;
     QDockWidget *m_nodesDock;
+    PatternsWidget *m_patterns;
+    QDockWidget *m_patternsDock;
+    NodeInspector *m_inspector;
+    QDockWidget *m_inspectorDock;
     QWidget *m_graphRow;
     QComboBox *m_graphPicker;
     QLabel *m_graphCountLabel;

@@ -40,9 +40,20 @@ void CanvasNodeItem::setCurrent(bool current)
     }
 }
 
+void CanvasNodeItem::setMatchMark(CanvasMatchMark mark, bool anchor)
+{
+    if (mark != m_mark || anchor != m_anchor) {
+        prepareGeometryChange(); // the halo widens the bounds
+        m_mark = mark;
+        m_anchor = anchor;
+        update();
+    }
+}
+
 QRectF CanvasNodeItem::boundingRect() const
 {
-    return m_rect.adjusted(-3, -3, 3, 3); // room for the selection outline
+    const qreal room = m_mark == CanvasMatchMark::None ? 3 : 8; // the selection outline, the match halo
+    return m_rect.adjusted(-room, -room, room, room);
 }
 
 void CanvasNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
@@ -59,6 +70,21 @@ void CanvasNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *op
         borderWidth = 2.4;
     } else if (m_highlight == CanvasHighlight::Hovered) {
         borderWidth = 2.4;
+    } else if (m_mark == CanvasMatchMark::Disagreeing) {
+        border = canvas::matchDisagreeing();
+        borderWidth = 2.4;
+    }
+    // The match halo goes under everything else: the node stays readable, the selection stays on top.
+    if (m_mark != CanvasMatchMark::None) {
+        const QColor color = m_mark == CanvasMatchMark::Matched ? canvas::matchAccepted()
+            : m_mark == CanvasMatchMark::Tried                  ? canvas::matchTried()
+                                                                : canvas::matchDisagreeing();
+        QColor fill = color;
+        fill.setAlpha(m_anchor ? 90 : 60);
+        const qreal grow = m_anchor ? 6 : 4.5;
+        painter->setPen(m_mark == CanvasMatchMark::Disagreeing ? QPen(color, 2.5, Qt::DashLine) : QPen(color, 1.5));
+        painter->setBrush(fill);
+        painter->drawRoundedRect(m_rect.adjusted(-grow, -grow, grow, grow), kRadius + grow, kRadius + grow);
     }
     if (lod < kTextLevelOfDetail) {
         painter->setPen(m_current ? QPen(canvas::selection(), 3 / lod) : QPen(border, borderWidth));

@@ -17,6 +17,8 @@ public:
     const QString &name() const { return m_name; }
     void setHighlight(CanvasHighlight highlight);
     void setCurrent(bool current); // the selected node
+    void setMatchMark(CanvasMatchMark mark, bool anchor = false);
+    CanvasMatchMark matchMark() const { return m_mark; }
     bool isCurrent() const { return m_current; }
 
     QRectF boundingRect() const override;
@@ -31,6 +33,8 @@ private:
     NodeCategory m_category;
     CanvasHighlight m_highlight = CanvasHighlight::None;
     bool m_current = false;
+    CanvasMatchMark m_mark = CanvasMatchMark::None;
+    bool m_anchor = false;
 };
 
 } // namespace fxs

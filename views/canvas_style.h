@@ -43,6 +43,18 @@ inline QColor selection()
 {
     return QColor(0xff, 0x8f, 0x00);
 }
+inline QColor matchAccepted()
+{
+    return QColor(0x2e, 0x9d, 0x4a);
+}
+inline QColor matchTried()
+{
+    return QColor(0x5c, 0x6b, 0xc0);
+}
+inline QColor matchDisagreeing()
+{
+    return QColor(0xd3, 0x2f, 0x2f);
+}
 inline QColor groupBorder()
 {
     return QColor(0x78, 0x90, 0x9c);

@@ -135,6 +135,9 @@ void GraphCanvas::setGraph(std::shared_ptr<const Graph> graph)
     m_expanded.clear();
     m_currentNode = -1;
     m_pendingSelect = -1;
+    m_marks.clear();
+    m_markAnchor = -1;
+    m_pendingCentre = -1;
     m_firstView = true;
     m_layout.reset();
     scene()->clear();
@@ -259,6 +262,7 @@ void GraphCanvas::cancelLayout()
     m_currentJob = 0;
     m_requested = m_expanded;
     m_pendingSelect = -1;
+    m_pendingCentre = -1;
     m_progressTimer->stop();
     m_progressDelay->stop();
     m_progress->hide();
@@ -275,6 +279,7 @@ void GraphCanvas::finishLayout(quint64 job, const Outcome &outcome)
     m_progress->hide();
     if (!outcome.layout) {
         m_pendingSelect = -1;
+        m_pendingCentre = -1;
         m_requested = m_expanded;
         if (!outcome.canceled)
             Q_EMIT layoutFailed(outcome.error);
@@ -304,6 +309,12 @@ void GraphCanvas::finishLayout(quint64 job, const Outcome &outcome)
             centreOnItem(m_items[size_t(m_layout->nodeItem[size_t(node)])]);
         }
     }
+    if (m_pendingCentre >= 0) {
+        const int node = m_pendingCentre;
+        m_pendingCentre = -1;
+        if (size_t(node) < m_layout->nodeItem.size() && m_layout->nodeItem[size_t(node)] >= 0)
+            centreOnItem(m_items[size_t(m_layout->nodeItem[size_t(node)])]);
+    }
     updateMinimapRect();
     Q_EMIT layoutFinished(outcome.milliseconds);
 }
@@ -329,6 +340,8 @@ void GraphCanvas::rebuildScene()
         case SceneItemKind::Node: {
             auto *node = new CanvasNodeItem(item.index, nodeLabel(*m_graph->nodes()[item.index]), rect);
             node->setCurrent(int(item.index) == m_currentNode);
+            if (item.index < m_marks.size())
+                node->setMatchMark(m_marks[item.index], int(item.index) == m_markAnchor);
             g = node;
             break;
         }
@@ -492,6 +505,72 @@ bool GraphCanvas::selectNode(const QString &name)
     if (m_grouping && m_grouping->groupOf[size_t(index)] >= 0 && !isGroupExpanded(m_grouping->groupOf[size_t(index)]))
         setGroupExpanded(m_grouping->groupOf[size_t(index)], true);
     return true;
+}
+
+void GraphCanvas::setMatchMarks(const std::vector<std::pair<QString, CanvasMatchMark>> &marks, const QString &centre)
+{
+    if (!m_graph)
+        return;
+    m_marks.assign(m_graph->size(), CanvasMatchMark::None);
+    for (const auto &[name, mark] : marks)
+        if (const Node *node = m_graph->find(name.toStdString()))
+            m_marks[node->index()] = mark;
+    const Node *centreNode = centre.isEmpty() ? nullptr : m_graph->find(centre.toStdString());
+    m_markAnchor = centreNode ? int(centreNode->index()) : -1;
+    applyMatchMarks();
+
+    // Groups hiding a marked node open first; the view centres once they are laid out.
+    if (m_grouping) {
+        std::vector<bool> next
+            = isLayoutRunning() && m_requested.size() == m_expanded.size() ? m_requested : m_expanded;
+        bool expand = false;
+        for (size_t n = 0; n < m_marks.size() && n < m_grouping->groupOf.size(); ++n) {
+            const int group = m_grouping->groupOf[n];
+            if (m_marks[n] != CanvasMatchMark::None && group >= 0 && !next[size_t(group)]) {
+                next[size_t(group)] = true;
+                expand = true;
+            }
+        }
+        if (expand) {
+            requestLayout(std::move(next), -1);
+            m_pendingCentre = m_markAnchor;
+            return;
+        }
+    }
+    if (m_markAnchor < 0)
+        return;
+    if (m_layout && !isLayoutRunning() && size_t(m_markAnchor) < m_layout->nodeItem.size()
+        && m_layout->nodeItem[size_t(m_markAnchor)] >= 0)
+        centreOnItem(m_items[size_t(m_layout->nodeItem[size_t(m_markAnchor)])]);
+    else
+        m_pendingCentre = m_markAnchor; // the first layout is still running
+}
+
+void GraphCanvas::clearMatchMarks()
+{
+    m_marks.clear();
+    m_markAnchor = -1;
+    m_pendingCentre = -1;
+    applyMatchMarks();
+}
+
+CanvasMatchMark GraphCanvas::matchMark(const QString &name) const
+{
+    const Node *node = m_graph ? m_graph->find(name.toStdString()) : nullptr;
+    return node && node->index() < m_marks.size() ? m_marks[node->index()] : CanvasMatchMark::None;
+}
+
+void GraphCanvas::applyMatchMarks()
+{
+    if (!m_layout)
+        return;
+    for (size_t n = 0; n < m_layout->nodeItem.size(); ++n) {
+        const int item = m_layout->nodeItem[n];
+        if (item < 0)
+            continue;
+        static_cast<CanvasNodeItem *>(m_items[size_t(item)])
+            ->setMatchMark(n < m_marks.size() ? m_marks[n] : CanvasMatchMark::None, int(n) == m_markAnchor);
+    }
 }
 
 void GraphCanvas::setCurrentNode(int node)

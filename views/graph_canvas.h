@@ -4,6 +4,8 @@
 // hovering highlights a node's inputs and users; clicking selects. It renders what fxscope_layout
 // computes and computes nothing itself.
 
+#include "canvas_highlight.h"
+
 #include <QGraphicsView>
 
 #include <map>
@@ -61,6 +63,13 @@ public:
 
     qreal zoom() const;
 
+    // Marks the nodes of one pattern candidate (names with their part in it) and centres `centre`,
+    // expanding the groups that hide any of them first. Replaces the marks shown before; names the graph
+    // does not have are ignored. Does not change the selected node.
+    void setMatchMarks(const std::vector<std::pair<QString, CanvasMatchMark>> &marks, const QString &centre);
+    void clearMatchMarks();
+    CanvasMatchMark matchMark(const QString &name) const;
+
 public Q_SLOTS:
     void fitToView();
     void zoomIn();
@@ -99,6 +108,7 @@ private:
     void setHovered(int sceneItem);
     void setCurrentNode(int node);
     void centreOnItem(QGraphicsItem *item);
+    void applyMatchMarks();
     int sceneItemAt(const QPoint &viewPos) const;
     void scaleBy(qreal factor);
     void updateMinimapRect();
@@ -121,6 +131,9 @@ private:
     int m_hovered = -1;
     int m_currentNode = -1; // node index
     int m_pendingSelect = -1; // node index to select once its group is laid out
+    std::vector<CanvasMatchMark> m_marks; // per node index; empty when no candidate is shown
+    int m_markAnchor = -1; // node index of the candidate's anchor
+    int m_pendingCentre = -1; // node index to centre once its group is laid out
     bool m_firstView = true;
 
     quint64 m_lastJob = 0;

@@ -7,6 +7,7 @@
 #include "devices_command.h"
 #include "info_command.h"
 #include "match_command.h"
+#include "passes_command.h"
 #include "patterns_command.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -30,6 +31,9 @@ commands:
                                                     every candidate match, its verdict, stage and reasons
   apply    GRAPH --patterns FILE... [--steps N] [--all] [-o OUT] [--json]
                                                     apply the matches step by step; each step and the per-op diff
+  passes   GRAPH --pass NAME... [--steps N] [--supported T,T...|--partition FILE] [-o OUT] [--json]
+                                                    a PassManager pipeline (dce, cse, inline, partition, ...);
+                                                    with a support set, partitions and why nodes are outside
 
 GRAPH is any FX dump: print(gm.graph) text, print_readable/TORCH_LOGS code, a TORCH_TRACE log,
 torch.export JSON or .pt2, a TorchAir graph dump, or fxscope JSON. The format is read from the content.
@@ -61,6 +65,8 @@ int main(int argc, char **argv)
         return fxs::cli::runMatch(args);
     if (command == "apply")
         return fxs::cli::runApply(args);
+    if (command == "passes")
+        return fxs::cli::runPasses(args);
     if (command == "convert")
         return fxs::cli::runConvert(args);
     if (command == "devices")

@@ -25,7 +25,7 @@ constexpr int kMaxGraphNesting = 64;
 // A deeply nested argument (lists of dicts of lists ...) is refused beyond this depth.
 constexpr int kMaxArgumentDepth = 256;
 // Deep enough for kMaxGraphNesting graphs (about ten JSON levels each) and their arguments.
-constexpr int kMaxJsonDepth = 1500;
+constexpr int kMaxJsonDepth = 512;
 
 constexpr int kKnownSchemaMajor = 8;
 

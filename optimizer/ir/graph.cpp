@@ -166,11 +166,25 @@ std::string Graph::uniqueName(std::string_view base)
     }
 }
 
-Graph *Graph::addSubgraph(std::string name, std::unique_ptr<Graph> graph)
+Graph *Graph::addSubgraph(std::string name, std::unique_ptr<Graph> graph, size_t index)
 {
     Graph *raw = graph.get();
-    m_subgraphs.emplace_back(std::move(name), std::move(graph));
+    index = std::min(index, m_subgraphs.size());
+    m_subgraphs.emplace(m_subgraphs.begin() + std::ptrdiff_t(index), std::move(name), std::move(graph));
     return raw;
+}
+
+std::unique_ptr<Graph> Graph::takeSubgraph(std::string_view name, size_t *index)
+{
+    for (size_t i = 0; i < m_subgraphs.size(); ++i)
+        if (m_subgraphs[i].first == name) {
+            std::unique_ptr<Graph> g = std::move(m_subgraphs[i].second);
+            m_subgraphs.erase(m_subgraphs.begin() + std::ptrdiff_t(i));
+            if (index)
+                *index = i;
+            return g;
+        }
+    return nullptr;
 }
 
 Graph *Graph::subgraph(std::string_view name) const

@@ -25,6 +25,8 @@ public:
         Kwargs kwargs = {});
     void setArgs(Node *node, std::vector<Argument> args, Kwargs kwargs);
     void setArgs(Node *node, std::vector<Argument> args) { setArgs(node, std::move(args), node->kwargs()); }
+    // Changes what a node calls, keeping its name, arguments and users (FX's `node.target = ...`).
+    void setTarget(Node *node, std::string target) { node->m_target = std::move(target); }
     // Removes a node that has no users.
     bool erase(Node *node);
     // Replaces every use of `from` by `to`.
@@ -41,8 +43,10 @@ public:
     // A name not used in this graph, derived from base the way FX's _Namespace does (add, add_1, ...).
     std::string uniqueName(std::string_view base);
 
-    // Nested graphs, in insertion order.
-    Graph *addSubgraph(std::string name, std::unique_ptr<Graph> graph);
+    // Nested graphs, in insertion order; `index` (clamped) puts one back where it was.
+    Graph *addSubgraph(std::string name, std::unique_ptr<Graph> graph, size_t index = size_t(-1));
+    // Removes a nested graph and hands it over (nullptr when absent); `index` receives where it was.
+    std::unique_ptr<Graph> takeSubgraph(std::string_view name, size_t *index = nullptr);
     Graph *subgraph(std::string_view name) const;
     const std::vector<std::pair<std::string, std::unique_ptr<Graph>>> &subgraphs() const { return m_subgraphs; }
 

@@ -116,6 +116,30 @@ Status setWindow(Graph &graph, const EditOp &op, const std::vector<std::string> 
     return Ok{};
 }
 
+Status setTarget(Graph &graph, const EditOp &op, const std::string &target)
+{
+    Node *n = graph.find(op.name);
+    if (!n)
+        return replayError(op, "it does not exist");
+    graph.setTarget(n, target);
+    return Ok{};
+}
+
+Status addSubgraph(Graph &graph, const EditOp &op)
+{
+    if (graph.subgraph(op.name) || !op.subgraph)
+        return Error{"", 0, 0, "cannot replay adding the nested graph '" + op.name + "': it exists"};
+    graph.addSubgraph(op.name, op.subgraph->clone(), op.index);
+    return Ok{};
+}
+
+Status removeSubgraph(Graph &graph, const EditOp &op)
+{
+    if (!graph.takeSubgraph(op.name))
+        return Error{"", 0, 0, "cannot replay removing the nested graph '" + op.name + "': it does not exist"};
+    return Ok{};
+}
+
 } // namespace
 
 Status EditRecord::undo(Graph &graph) const
@@ -129,6 +153,9 @@ Status EditRecord::undo(Graph &graph) const
         case EditOp::Kind::SetArgs: st = setArgs(graph, op, op.argsBefore); break;
         case EditOp::Kind::SetMeta: st = setMeta(graph, op, op.metaBefore); break;
         case EditOp::Kind::Reorder: st = setWindow(graph, op, op.orderBefore); break;
+        case EditOp::Kind::SetTarget: st = setTarget(graph, op, op.targetBefore); break;
+        case EditOp::Kind::AddSubgraph: st = removeSubgraph(graph, op); break;
+        case EditOp::Kind::RemoveSubgraph: st = addSubgraph(graph, op); break;
         }
         if (!st)
             return st;
@@ -146,6 +173,9 @@ Status EditRecord::redo(Graph &graph) const
         case EditOp::Kind::SetArgs: st = setArgs(graph, op, op.args); break;
         case EditOp::Kind::SetMeta: st = setMeta(graph, op, op.meta); break;
         case EditOp::Kind::Reorder: st = setWindow(graph, op, op.orderAfter); break;
+        case EditOp::Kind::SetTarget: st = setTarget(graph, op, op.target); break;
+        case EditOp::Kind::AddSubgraph: st = addSubgraph(graph, op); break;
+        case EditOp::Kind::RemoveSubgraph: st = removeSubgraph(graph, op); break;
         }
         if (!st)
             return st;

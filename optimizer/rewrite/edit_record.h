@@ -6,6 +6,7 @@
 #include "ir/graph.h"
 #include "util/result.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,12 +24,16 @@ struct StoredArgs {
 };
 
 struct EditOp {
-    enum class Kind { Insert, Erase, SetArgs, SetMeta, Reorder };
+    enum class Kind { Insert, Erase, SetArgs, SetMeta, Reorder, SetTarget, AddSubgraph, RemoveSubgraph };
     Kind kind = Kind::Insert;
-    std::string name; // the node (all but Reorder)
-    size_t index = 0; // Insert: its index after insertion; Erase: before erasure; Reorder: window start
+    std::string name; // the node (all but Reorder); the nested graph for Add/RemoveSubgraph
+    size_t index = 0; // Insert: its index after insertion; Erase: before erasure; Reorder: window start;
+                      // Add/RemoveSubgraph: its position among the nested graphs
     OpKind op = OpKind::CallFunction; // Insert/Erase
-    std::string target; // Insert/Erase
+    std::string target; // Insert/Erase; SetTarget: after
+    std::string targetBefore; // SetTarget
+    // Add/RemoveSubgraph: a snapshot of the nested graph (what fusing a partition creates or inlining removes).
+    std::shared_ptr<const Graph> subgraph;
     StoredArgs args; // Insert/Erase: the node's args; SetArgs: after
     StoredArgs argsBefore; // SetArgs
     NodeMeta meta; // Erase: the node's meta; SetMeta: after

@@ -70,6 +70,42 @@ void GraphEditor::setMeta(Node *node, NodeMeta meta)
     m_record.add(std::move(e));
 }
 
+void GraphEditor::setTarget(Node *node, std::string target)
+{
+    EditOp e;
+    e.kind = EditOp::Kind::SetTarget;
+    e.name = node->name();
+    e.targetBefore = node->target();
+    e.target = target;
+    m_graph.setTarget(node, std::move(target));
+    m_record.add(std::move(e));
+}
+
+Graph *GraphEditor::addSubgraph(std::string name, std::unique_ptr<Graph> graph)
+{
+    EditOp e;
+    e.kind = EditOp::Kind::AddSubgraph;
+    e.name = name;
+    e.index = m_graph.subgraphs().size();
+    e.subgraph = graph->clone();
+    Graph *raw = m_graph.addSubgraph(std::move(name), std::move(graph));
+    m_record.add(std::move(e));
+    return raw;
+}
+
+bool GraphEditor::removeSubgraph(const std::string &name)
+{
+    EditOp e;
+    e.kind = EditOp::Kind::RemoveSubgraph;
+    e.name = name;
+    std::unique_ptr<Graph> g = m_graph.takeSubgraph(name, &e.index);
+    if (!g)
+        return false;
+    e.subgraph = std::move(g);
+    m_record.add(std::move(e));
+    return true;
+}
+
 void GraphEditor::replaceUses(Node *from, const Argument &to, const std::unordered_set<const Node *> &skip)
 {
     std::vector<Node *> users = from->users();

@@ -21,6 +21,10 @@ public:
     bool erase(Node *node);
     void setArgs(Node *node, std::vector<Argument> args, Kwargs kwargs);
     void setMeta(Node *node, NodeMeta meta);
+    void setTarget(Node *node, std::string target);
+    // Nested graphs: a snapshot is kept in the record, so the cost is that graph's size (the step's size).
+    Graph *addSubgraph(std::string name, std::unique_ptr<Graph> graph);
+    bool removeSubgraph(const std::string &name);
     // Replaces the uses of `from` by `to` (a node, a literal, a tuple of nodes) in every user not in `skip`.
     void replaceUses(Node *from, const Argument &to, const std::unordered_set<const Node *> &skip = {});
 

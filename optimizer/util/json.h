@@ -63,7 +63,7 @@ public:
     std::string dump(int indent = -1) const;
 
     // fileName only labels errors. Nesting deeper than maxDepth is an error, not a stack overflow.
-    static Result<Json> parse(std::string_view text, const std::string &fileName = {}, int maxDepth = 2000);
+    static Result<Json> parse(std::string_view text, const std::string &fileName = {}, int maxDepth = 512);
 
     // Byte offset of this value in the text it was parsed from (0 when built in code), so that
     // structural errors can be reported at FILE:LINE:COL.

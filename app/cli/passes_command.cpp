@@ -1,0 +1,217 @@
+#include "passes_command.h"
+
+#include "command_line.h"
+#include "graph_selection.h"
+#include "io/dot_writer.h"
+#include "io/fxscope_json.h"
+#include "io/loader.h"
+#include "io/readable_writer.h"
+#include "ir/lint.h"
+#include "patterns/pattern_file.h"
+#include "rewrite/graph_diff.h"
+#include "rewrite/passes/pass_library.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+namespace fxs::cli {
+
+namespace {
+
+std::vector<std::string> splitList(const std::string &text, char sep)
+{
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= text.size()) {
+        size_t end = text.find(sep, start);
+        std::string item = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        while (!item.empty() && (item.back() == ' ' || item.back() == '\r'))
+            item.pop_back();
+        while (!item.empty() && item.front() == ' ')
+            item.erase(item.begin());
+        if (!item.empty() && item.front() != '#')
+            out.push_back(item);
+        if (end == std::string::npos)
+            break;
+        start = end + 1;
+    }
+    return out;
+}
+
+Json names(const std::vector<std::string> &list)
+{
+    Json out = Json::array();
+    for (const auto &n : list)
+        out.push(n);
+    return out;
+}
+
+} // namespace
+
+int runPasses(const std::vector<std::string> &args)
+{
+    std::string usage
+        = "usage: fxscope-cli passes GRAPH --pass NAME... [--steps N] [--check-each] [--patterns FILE...] "
+          "[--supported T,T...|--partition TARGETS_FILE] [--allow-single-node] [-o OUT.{json,py,dot}] "
+          "[--graph NAME|INDEX] [--json]\npasses (in the order given; --steps reruns the list until "
+          "nothing changes):\n";
+    for (const auto &line : passHelp())
+        usage += "  " + line + "\n";
+    CommandLine cmd;
+    auto err = cmd.parse(args, {"--pass", "--steps", "--patterns", "--supported", "--partition", "-o", "--graph"},
+        {"--json", "--check-each", "--allow-single-node"});
+    bool partitionOnly = cmd.value("--supported") || cmd.value("--partition");
+    if (err || cmd.positional().size() != 1 || (cmd.values("--pass").empty() && !partitionOnly)) {
+        std::fprintf(stderr, "%s%s\n", usage.c_str(), err ? err->c_str() : "");
+        return UsageError;
+    }
+    PassManagerOptions options;
+    if (auto steps = cmd.value("--steps")) {
+        char *end = nullptr;
+        long long n = std::strtoll(steps->c_str(), &end, 10);
+        if (steps->empty() || *end || n < 1) {
+            std::fprintf(stderr, "%s--steps expects a count >= 1, found '%s'\n", usage.c_str(), steps->c_str());
+            return UsageError;
+        }
+        options.steps = size_t(n);
+    }
+    options.runChecksAfterEachPass = cmd.flag("--check-each");
+    auto out = cmd.value("-o");
+    std::string ext = out && out->rfind('.') != std::string::npos ? out->substr(out->rfind('.') + 1) : "";
+    if (out && ext != "json" && ext != "py" && ext != "dot") {
+        std::fprintf(
+            stderr, "%sexpected an output ending in .json, .py or .dot, found '%s'\n", usage.c_str(), out->c_str());
+        return UsageError;
+    }
+
+    PassContext context;
+    context.partitioner.allowsSingleNodePartition = cmd.flag("--allow-single-node");
+    if (!cmd.values("--patterns").empty()) {
+        auto registry = std::make_shared<PatternRegistry>();
+        for (const auto &spec : cmd.values("--patterns"))
+            if (auto st = loadPatternSpec(spec, *registry); !st) {
+                std::fprintf(stderr, "%s\n", st.error().toString().c_str());
+                return BadInput;
+            }
+        context.patterns = registry;
+    }
+    std::vector<std::string> supported;
+    for (const auto &list : cmd.values("--supported"))
+        for (auto &t : splitList(list, ','))
+            supported.push_back(t);
+    for (const auto &path : cmd.values("--partition")) {
+        std::ifstream in(path);
+        if (!in) {
+            std::fprintf(stderr, "%s: cannot read the targets file\n", path.c_str());
+            return BadInput;
+        }
+        std::string line;
+        while (std::getline(in, line))
+            for (auto &t : splitList(line, ','))
+                supported.push_back(t);
+    }
+    if (partitionOnly)
+        context.support = OperatorSupport(supported);
+
+    PassManager manager({}, options);
+    for (const auto &list : cmd.values("--pass"))
+        for (const auto &spec : splitList(list, ',')) {
+            auto pass = makePass(spec, context);
+            if (!pass) {
+                std::fprintf(stderr, "%s\n", pass.error().message.c_str());
+                return UsageError;
+            }
+            manager.addPass(pass->name, pass->fn);
+        }
+
+    auto file = loadGraphFile(cmd.positional()[0]);
+    if (!file) {
+        std::fprintf(stderr, "%s\n", file.error().toString().c_str());
+        return BadInput;
+    }
+    std::string error;
+    const NamedGraph *named = selectGraph(file.value(), cmd, error);
+    if (!named) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return UsageError;
+    }
+
+    Session session(named->graph->clone(), context.patterns ? context.patterns : std::make_shared<PatternRegistry>());
+    Result<PassManagerResult> result = PassManagerResult{};
+    if (!manager.passes().empty())
+        result = manager.run(session);
+    if (!result)
+        std::fprintf(stderr, "%s\n", result.error().message.c_str());
+    GraphDiff diff = diffGraphs(*named->graph, session.graph());
+    std::optional<ProposedPartitions> proposed;
+    if (context.support)
+        proposed
+            = CapabilityBasedPartitioner(session.graph(), *context.support, context.partitioner).proposePartitions();
+
+    if (cmd.flag("--json")) {
+        Json runs = Json::array();
+        if (result)
+            for (const auto &r : result->runs)
+                runs.push(Json::object(
+                    {{"pass", r.pass}, {"iteration", r.iteration}, {"changed", r.changed}, {"revision", r.revision}}));
+        Json steps = Json::array();
+        for (size_t i = 0; i < session.revision(); ++i) {
+            const SessionStep &s = session.history()[i];
+            steps.push(Json::object({{"pass", s.name}, {"removed", names(s.removed)}, {"added", names(s.added)},
+                {"nodes_before", s.nodesBefore}, {"nodes_after", s.nodesAfter}}));
+        }
+        Json root = Json::object({{"graph", named->name}, {"runs", std::move(runs)}, {"steps", std::move(steps)},
+            {"nodes_before", named->graph->size()}, {"nodes_after", session.graph().size()},
+            {"ops", diff.toJson()["ops"]}, {"lint", names(lint(session.graph()))}});
+        if (result)
+            root.set("iterations", result->iterations);
+        if (proposed)
+            root.set("partitioning", proposed->toJson());
+        if (!result)
+            root.set("error", result.error().message);
+        std::printf("%s\n", root.dump(1).c_str());
+    } else {
+        if (result)
+            for (const auto &r : result->runs)
+                std::printf("sweep %zu  %-24s %s\n", r.iteration + 1, r.pass.c_str(),
+                    r.changed ? ("changed -> revision " + std::to_string(r.revision)).c_str() : "unchanged");
+        std::printf("%zu step%s, %zu -> %zu nodes\n\n%s", session.revision(), session.revision() == 1 ? "" : "s",
+            named->graph->size(), session.graph().size(), diff.opTable().c_str());
+        if (proposed) {
+            std::printf("\n%zu partition%s (%zu merges refused for cycles)\n", proposed->partitions.size(),
+                proposed->partitions.size() == 1 ? "" : "s", proposed->mergesRefused);
+            for (size_t p = 0; p < proposed->partitions.size(); ++p) {
+                std::string list;
+                for (const Node *n : proposed->partitions[p])
+                    list += (list.empty() ? "" : ", ") + n->name();
+                std::printf("  #%zu (%zu nodes): %s\n", p, proposed->partitions[p].size(), list.c_str());
+            }
+            std::printf("outside every partition:\n");
+            for (const auto &pl : proposed->nodes)
+                if (pl.kind != NodePlacement::Kind::InPartition && pl.kind != NodePlacement::Kind::NotACall)
+                    std::printf("  %-24s %s\n", pl.node.c_str(), pl.reason.c_str());
+        }
+    }
+
+    if (out) {
+        std::string bytes;
+        if (ext == "json") {
+            GraphFile one;
+            one.format = file->format;
+            one.graphs.push_back({named->name, named->kind, session.graph().clone(), named->line});
+            bytes = writeFxscopeJson(one);
+        } else if (ext == "py") {
+            bytes = writeReadable(session.graph());
+        } else {
+            bytes = writeDot(session.graph(), named->name);
+        }
+        if (auto written = writeFileAtomically(*out, bytes); !written) {
+            std::fprintf(stderr, "%s\n", written.error().toString().c_str());
+            return RuntimeFailure;
+        }
+    }
+    return result ? Success : RuntimeFailure;
+}
+
+} // namespace fxs::cli

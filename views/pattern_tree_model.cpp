@@ -1,0 +1,354 @@
+#include "pattern_tree_model.h"
+
+#include "match/match_report.h"
+
+#include <QBrush>
+#include <QFontDatabase>
+#include <QPainter>
+#include <QPixmap>
+
+namespace fxs {
+
+namespace {
+
+QColor acceptedColor()
+{
+    return QColor(0x2e, 0x7d, 0x32);
+}
+
+QColor rejectedColor()
+{
+    return QColor(0xc6, 0x28, 0x28);
+}
+
+// A round badge with a tick or a cross, drawn rather than shipped so it follows the device pixel ratio.
+QIcon verdictIcon(bool accepted)
+{
+    QIcon icon;
+    for (int size : {16, 32}) {
+        QPixmap pixmap(size, size);
+        pixmap.fill(Qt::transparent);
+        QPainter p(&pixmap);
+        p.setRenderHint(QPainter::Antialiasing);
+        const qreal s = size / 16.0;
+        p.setPen(Qt::NoPen);
+        p.setBrush(accepted ? acceptedColor() : rejectedColor());
+        p.drawEllipse(QRectF(1 * s, 1 * s, 14 * s, 14 * s));
+        p.setPen(QPen(Qt::white, 2 * s, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        if (accepted) {
+            p.drawPolyline(
+                QPolygonF({QPointF(4.5 * s, 8.2 * s), QPointF(7 * s, 10.6 * s), QPointF(11.5 * s, 5.6 * s)}));
+        } else {
+            p.drawLine(QPointF(5.3 * s, 5.3 * s), QPointF(10.7 * s, 10.7 * s));
+            p.drawLine(QPointF(10.7 * s, 5.3 * s), QPointF(5.3 * s, 10.7 * s));
+        }
+        p.end();
+        icon.addPixmap(pixmap);
+    }
+    return icon;
+}
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+PatternTreeModel::PatternTreeModel(QObject *parent)
+    : QAbstractItemModel(parent), m_accepted(verdictIcon(true)), m_rejected(verdictIcon(false)),
+      m_fixedFont(QFontDatabase::systemFont(QFontDatabase::FixedFont))
+{
+}
+
+PatternTreeModel::~PatternTreeModel() = default;
+
+void PatternTreeModel::setReport(std::shared_ptr<const MatchReport> report)
+{
+    beginResetModel();
+    m_report = std::move(report);
+    m_firstCandidate.clear();
+    m_candidateOf.clear();
+    m_children.clear();
+    if (m_report) {
+        for (size_t p = 0; p < m_report->patterns.size(); ++p) {
+            m_firstCandidate.push_back(m_candidateOf.size());
+            for (size_t c = 0; c < m_report->patterns[p].candidates.size(); ++c)
+                m_candidateOf.emplace_back(int(p), int(c));
+        }
+        m_children.resize(m_candidateOf.size());
+    }
+    endResetModel();
+}
+
+const PatternReport *PatternTreeModel::pattern(const QModelIndex &index) const
+{
+    if (!m_report || !index.isValid())
+        return nullptr;
+    const int p = index.data(PatternIndexRole).toInt();
+    return p >= 0 && size_t(p) < m_report->patterns.size() ? &m_report->patterns[size_t(p)] : nullptr;
+}
+
+const Verdict *PatternTreeModel::verdict(const QModelIndex &index) const
+{
+    if (!m_report || !index.isValid() || kind(index) == Kind::Pattern)
+        return nullptr;
+    const PatternReport *p = pattern(index);
+    const int c = index.data(CandidateIndexRole).toInt();
+    return p && c >= 0 && size_t(c) < p->candidates.size() ? &p->candidates[size_t(c)] : nullptr;
+}
+
+PatternTreeModel::Kind PatternTreeModel::kind(const QModelIndex &index) const
+{
+    const quintptr id = index.internalId();
+    if (id == 0)
+        return Kind::Pattern;
+    if (!(id & kChildBit))
+        return Kind::Candidate;
+    const ChildRows &rows = childRows((id & ~kChildBit) - 1);
+    if (index.row() < rows.reasons)
+        return Kind::Reason;
+    if (index.row() < rows.reasons + rows.trace)
+        return Kind::Trace;
+    return Kind::Nodes;
+}
+
+QModelIndex PatternTreeModel::patternIndex(int pattern) const
+{
+    return index(pattern, 0);
+}
+
+QModelIndex PatternTreeModel::candidateIndex(int pattern, int candidate) const
+{
+    return index(candidate, 0, patternIndex(pattern));
+}
+
+const std::vector<QString> &PatternTreeModel::childTexts(int pattern, int candidate) const
+{
+    return childRows(flatIndex(pattern, candidate)).texts;
+}
+
+PatternTreeModel::ChildRows &PatternTreeModel::childRows(size_t flat) const
+{
+    ChildRows &rows = m_children[flat];
+    if (rows.built)
+        return rows;
+    rows.built = true;
+    const auto [p, c] = m_candidateOf[flat];
+    const Verdict &v = m_report->patterns[size_t(p)].candidates[size_t(c)];
+    for (const std::string &reason : v.reasonTexts())
+        rows.texts.push_back(qs(reason));
+    rows.reasons = int(rows.texts.size());
+    for (const std::string &line : v.checkTrace)
+        rows.texts.push_back(qs(line));
+    rows.trace = int(v.checkTrace.size());
+    if (!v.nodes.empty()) {
+        QStringList names;
+        for (const std::string &n : v.nodes)
+            names << qs(n);
+        rows.texts.push_back(tr("matched nodes: %1").arg(names.join(QLatin1String(", "))));
+    }
+    return rows;
+}
+
+QModelIndex PatternTreeModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (!hasIndex(row, column, parent))
+        return {};
+    if (!parent.isValid())
+        return createIndex(row, column, quintptr(0));
+    if (parent.internalId() == 0) // a candidate of pattern parent.row()
+        return createIndex(row, column, quintptr(parent.row()) + 1);
+    if (!(parent.internalId() & kChildBit)) // a child row of a candidate
+        return createIndex(row, column, (flatIndex(int(parent.internalId() - 1), parent.row()) + 1) | kChildBit);
+    return {};
+}
+
+QModelIndex PatternTreeModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid() || child.internalId() == 0)
+        return {};
+    const quintptr id = child.internalId();
+    if (!(id & kChildBit))
+        return createIndex(int(id - 1), 0, quintptr(0));
+    const auto [p, c] = m_candidateOf[(id & ~kChildBit) - 1];
+    return createIndex(c, 0, quintptr(p) + 1);
+}
+
+int PatternTreeModel::rowCount(const QModelIndex &parent) const
+{
+    if (!m_report)
+        return 0;
+    if (!parent.isValid())
+        return int(m_report->patterns.size());
+    if (parent.column() != 0)
+        return 0;
+    const quintptr id = parent.internalId();
+    if (id == 0)
+        return int(m_report->patterns[size_t(parent.row())].candidates.size());
+    if (!(id & kChildBit))
+        return int(childRows(flatIndex(int(id - 1), parent.row())).texts.size());
+    return 0;
+}
+
+bool PatternTreeModel::hasChildren(const QModelIndex &parent) const
+{
+    if (!m_report)
+        return false;
+    if (!parent.isValid() || parent.internalId() == 0 || parent.column() != 0)
+        return rowCount(parent) > 0;
+    if (parent.internalId() & kChildBit)
+        return false;
+    // Answered without building the reason texts: the tree asks this of every candidate it shows.
+    const Verdict &v = m_report->patterns[size_t(parent.internalId() - 1)].candidates[size_t(parent.row())];
+    return (v.failure && (v.stage == MatchStage::Generic || v.stage == MatchStage::Specific)) || !v.reasons.empty()
+        || !v.checkTrace.empty() || !v.nodes.empty();
+}
+
+int PatternTreeModel::columnCount(const QModelIndex &) const
+{
+    return ColumnCount;
+}
+
+QVariant PatternTreeModel::data(const QModelIndex &index, int role) const
+{
+    if (!m_report || !checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const quintptr id = index.internalId();
+    if (id == 0)
+        return patternData(index.row(), index.column(), role);
+    if (!(id & kChildBit))
+        return candidateData(int(id - 1), index.row(), index.column(), role);
+    return childData((id & ~kChildBit) - 1, index.row(), index.column(), role);
+}
+
+QVariant PatternTreeModel::patternData(int pattern, int column, int role) const
+{
+    const PatternReport &p = m_report->patterns[size_t(pattern)];
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case NameColumn: return qs(p.name);
+        case VerdictColumn:
+            return p.candidates.empty() ? tr("no candidates")
+                                        : tr("%1 of %2 accepted").arg(p.acceptedCount()).arg(p.candidates.size());
+        case DetailColumn: return qs(p.source);
+        }
+        break;
+    case Qt::ToolTipRole: {
+        QString tip = QStringLiteral("<b>%1</b><br>%2").arg(qs(p.name).toHtmlEscaped(), qs(p.source).toHtmlEscaped());
+        if (!p.pattern.empty())
+            tip += QStringLiteral("<pre>%1</pre>").arg(qs(p.pattern).toHtmlEscaped());
+        if (!p.extraCheckSource.empty())
+            tip += tr("<b>extra_check</b><pre>%1</pre>").arg(qs(p.extraCheckSource).toHtmlEscaped());
+        return tip;
+    }
+    case Qt::ForegroundRole:
+        if (column == VerdictColumn)
+            return QBrush(p.acceptedCount() > 0 ? acceptedColor() : QColor(0x75, 0x75, 0x75));
+        if (column == DetailColumn)
+            return QBrush(QColor(0x75, 0x75, 0x75));
+        break;
+    case Qt::FontRole:
+        if (column == NameColumn) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        break;
+    case KindRole: return int(Kind::Pattern);
+    case PatternIndexRole: return pattern;
+    case CandidateIndexRole: return -1;
+    }
+    return {};
+}
+
+QVariant PatternTreeModel::candidateData(int pattern, int candidate, int column, int role) const
+{
+    const Verdict &v = m_report->patterns[size_t(pattern)].candidates[size_t(candidate)];
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case NameColumn: return qs(v.anchor);
+        case VerdictColumn:
+            return v.accepted ? tr("✓ accepted") : QStringLiteral("✗ %1").arg(QLatin1String(matchStageName(v.stage)));
+        case DetailColumn: {
+            const std::vector<QString> &texts = childRows(flatIndex(pattern, candidate)).texts;
+            if (v.accepted)
+                return tr("%n node(s)", nullptr, int(v.nodes.size()));
+            return texts.empty() ? QString() : texts.front();
+        }
+        }
+        break;
+    case Qt::DecorationRole:
+        if (column == NameColumn)
+            return v.accepted ? m_accepted : m_rejected;
+        break;
+    case Qt::ForegroundRole:
+        if (column == VerdictColumn)
+            return QBrush(v.accepted ? acceptedColor() : rejectedColor());
+        break;
+    case Qt::FontRole:
+        if (column == NameColumn)
+            return m_fixedFont;
+        break;
+    case Qt::ToolTipRole: {
+        QStringList lines;
+        for (const QString &t : childRows(flatIndex(pattern, candidate)).texts)
+            lines << t.toHtmlEscaped();
+        return lines.join(QLatin1String("<br>"));
+    }
+    case KindRole: return int(Kind::Candidate);
+    case PatternIndexRole: return pattern;
+    case CandidateIndexRole: return candidate;
+    case AcceptedRole: return v.accepted;
+    case StageRole: return QLatin1String(matchStageName(v.stage));
+    case AnchorRole: return qs(v.anchor);
+    }
+    return {};
+}
+
+QVariant PatternTreeModel::childData(size_t flat, int row, int column, int role) const
+{
+    const ChildRows &rows = childRows(flat);
+    const auto [p, c] = m_candidateOf[flat];
+    const Kind k = row < rows.reasons ? Kind::Reason : row < rows.reasons + rows.trace ? Kind::Trace : Kind::Nodes;
+    switch (role) {
+    case Qt::DisplayRole:
+        if (column == NameColumn)
+            return rows.texts[size_t(row)];
+        break;
+    case Qt::ToolTipRole:
+        if (column == NameColumn)
+            return rows.texts[size_t(row)];
+        break;
+    case Qt::FontRole:
+        if (k == Kind::Trace)
+            return m_fixedFont;
+        break;
+    case Qt::ForegroundRole:
+        if (k == Kind::Trace)
+            return QBrush(QColor(0x4a, 0x14, 0x8c));
+        if (k == Kind::Nodes)
+            return QBrush(QColor(0x61, 0x61, 0x61));
+        break;
+    case KindRole: return int(k);
+    case PatternIndexRole: return p;
+    case CandidateIndexRole: return c;
+    }
+    return {};
+}
+
+QVariant PatternTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn: return tr("Pattern / anchor");
+    case VerdictColumn: return tr("Verdict");
+    case DetailColumn: return tr("Detail");
+    }
+    return {};
+}
+
+} // namespace fxs

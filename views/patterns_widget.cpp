@@ -1,0 +1,333 @@
+#include "patterns_widget.h"
+
+#include "pattern_filter_proxy_model.h"
+#include "pattern_tree_model.h"
+
+#include "match/match_report.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QTreeView>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace fxs {
+
+namespace {
+constexpr MatchStage kStages[] = {MatchStage::Generic, MatchStage::MutationStream, MatchStage::Retrace,
+    MatchStage::Specific, MatchStage::ExtraCheck, MatchStage::Overlap};
+
+QString esc(const std::string &s)
+{
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+
+QString nodeLink(const std::string &name)
+{
+    QUrl url;
+    url.setScheme(QStringLiteral("node"));
+    url.setPath(QString::fromStdString(name));
+    return QStringLiteral("<a href=\"%1\">%2</a>").arg(url.toString(QUrl::FullyEncoded).toHtmlEscaped(), esc(name));
+}
+
+QString detailRow(const QString &key, const QString &valueHtml)
+{
+    return QStringLiteral("<tr><td class=\"key\">%1</td><td>%2</td></tr>").arg(key.toHtmlEscaped(), valueHtml);
+}
+
+// One candidate's verdict in full, as the report holds it.
+QString verdictHtml(const PatternReport &p, const Verdict &v)
+{
+    QString html
+        = QStringLiteral("<p class=\"%1\"><b>%2 %3</b> at <b><code>%4</code></b> — %5</p>")
+              .arg(v.accepted ? QStringLiteral("ok") : QStringLiteral("bad"),
+                  v.accepted ? QStringLiteral("✓") : QStringLiteral("✗"), esc(p.name), esc(v.anchor),
+                  v.accepted ? PatternsWidget::tr("accepted")
+                             : PatternsWidget::tr("rejected at %1").arg(QLatin1String(matchStageName(v.stage))));
+    html += QStringLiteral("<ul>");
+    for (const std::string &reason : v.reasonTexts())
+        html += QStringLiteral("<li>%1</li>").arg(esc(reason));
+    html += QStringLiteral("</ul>");
+    html += QStringLiteral("<table cellspacing=\"0\">");
+    if (v.failure) {
+        const MatchFailure &f = *v.failure;
+        if (!f.patternNode.empty())
+            html += detailRow(
+                PatternsWidget::tr("pattern node"), QStringLiteral("<code>%1</code>").arg(esc(f.patternNode)));
+        if (!f.graphNode.empty())
+            html += detailRow(PatternsWidget::tr("graph node"),
+                QStringLiteral("<span class=\"bad\">%1</span>").arg(nodeLink(f.graphNode)));
+        if (!f.expected.empty())
+            html += detailRow(PatternsWidget::tr("expected"), QStringLiteral("<code>%1</code>").arg(esc(f.expected)));
+        if (!f.actual.empty())
+            html += detailRow(PatternsWidget::tr("found"), QStringLiteral("<code>%1</code>").arg(esc(f.actual)));
+        if (!f.path.empty()) {
+            QStringList steps;
+            for (const std::string &step : f.path) {
+                // "args[1] mul_1": the slot, then the node it leads to.
+                const size_t space = step.rfind(' ');
+                steps << (space == std::string::npos
+                        ? nodeLink(step)
+                        : esc(step.substr(0, space)) + QLatin1Char(' ') + nodeLink(step.substr(space + 1)));
+            }
+            html += detailRow(PatternsWidget::tr("path"), steps.join(QStringLiteral(" → ")));
+        }
+        if (!f.externalUsers.empty()) {
+            QStringList users;
+            for (const std::string &u : f.externalUsers)
+                users << nodeLink(u);
+            html += detailRow(PatternsWidget::tr("external users"), users.join(QLatin1String(", ")));
+        }
+    }
+    if (!v.overlapWith.empty())
+        html += detailRow(PatternsWidget::tr("overlaps"), esc(v.overlapWith));
+    if (!v.bindings.empty()) {
+        QStringList bindings;
+        for (const auto &[name, value] : v.bindings)
+            bindings << QStringLiteral("<code>%1 = %2</code>").arg(esc(name), esc(value));
+        html += detailRow(PatternsWidget::tr("bindings"), bindings.join(QLatin1String(", ")));
+    }
+    if (!v.nodes.empty()) {
+        QStringList nodes;
+        for (const std::string &n : v.nodes)
+            nodes << nodeLink(n);
+        html += detailRow(PatternsWidget::tr("nodes"), nodes.join(QLatin1String(", ")));
+    }
+    html += QStringLiteral("</table>");
+    if (!v.checkTrace.empty()) {
+        html += QStringLiteral("<p class=\"key\">%1</p><pre>").arg(PatternsWidget::tr("extra_check, line by line"));
+        for (const std::string &line : v.checkTrace)
+            html += esc(line) + QLatin1Char('\n');
+        html += QStringLiteral("</pre>");
+    }
+    return html;
+}
+} // namespace
+
+PatternsWidget::PatternsWidget(QWidget *parent)
+    : QWidget(parent), m_model(new PatternTreeModel(this)), m_proxy(new PatternFilterProxyModel(this)),
+      m_filter(new QLineEdit(this)), m_verdict(new QComboBox(this)), m_stage(new QComboBox(this)),
+      m_summary(new QLabel(this)), m_tree(new QTreeView(this)), m_details(new QTextBrowser(this))
+{
+    m_proxy->setSourceModel(m_model);
+
+    m_filter->setObjectName(QStringLiteral("patternFilter"));
+    m_filter->setPlaceholderText(tr("Filter by pattern, anchor or reason"));
+    m_filter->setClearButtonEnabled(true);
+    auto *clear = new QAction(m_filter);
+    clear->setShortcut(Qt::Key_Escape);
+    clear->setShortcutContext(Qt::WidgetShortcut);
+    connect(clear, &QAction::triggered, m_filter, &QLineEdit::clear);
+    m_filter->addAction(clear);
+
+    m_verdict->setObjectName(QStringLiteral("verdictFilter"));
+    m_verdict->addItem(tr("All verdicts"), int(PatternFilterProxyModel::Verdicts::All));
+    m_verdict->addItem(tr("✓ Accepted"), int(PatternFilterProxyModel::Verdicts::Accepted));
+    m_verdict->addItem(tr("✗ Rejected"), int(PatternFilterProxyModel::Verdicts::Rejected));
+    m_verdict->setToolTip(tr("Show accepted or rejected candidates only"));
+    m_stage->setObjectName(QStringLiteral("stageFilter"));
+    m_stage->addItem(tr("Any stage"), QString());
+    for (MatchStage stage : kStages)
+        m_stage->addItem(QLatin1String(matchStageName(stage)), QLatin1String(matchStageName(stage)));
+    m_stage->setToolTip(tr("Show only the candidates decided at this stage"));
+
+    m_summary->setObjectName(QStringLiteral("patternSummary"));
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setContentsMargins(2, 0, 2, 0);
+
+    m_tree->setObjectName(QStringLiteral("patternTree"));
+    m_tree->setModel(m_proxy);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->setTextElideMode(Qt::ElideRight);
+    m_tree->setWordWrap(false);
+    m_tree->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->header()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_tree->header()->resizeSection(
+        PatternTreeModel::NameColumn, fontMetrics().horizontalAdvance(QLatin1Char('m')) * 14);
+    m_tree->header()->resizeSection(
+        PatternTreeModel::VerdictColumn, fontMetrics().horizontalAdvance(QStringLiteral("10 of 10 accepted  ")));
+
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->setSpacing(4);
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(m_verdict);
+    bar->addWidget(m_stage);
+    m_details->setObjectName(QStringLiteral("candidateDetails"));
+    m_details->setOpenLinks(false);
+    m_details->document()->setDefaultStyleSheet(
+        QStringLiteral("p { margin-top: 2px; margin-bottom: 2px; } ul { margin-left: 0px; -qt-list-indent: 1; } "
+                       ".ok { color: #2e7d32; } .bad { color: #c62828; } "
+                       "td.key, .key { color: #607d8b; padding-right: 10px; white-space: nowrap; } "
+                       "pre { background-color: #f3f5f7; color: #4a148c; } "
+                       "a { color: %1; text-decoration: none; font-family: monospace; }")
+            .arg(palette().color(QPalette::Link).name()));
+    connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        if (url.scheme() == QLatin1String("node"))
+            Q_EMIT nodeActivated(url.path());
+    });
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_tree);
+    split->addWidget(m_details);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_summary);
+
+    connect(m_filter, &QLineEdit::textChanged, this, &PatternsWidget::applyFilter);
+    connect(m_verdict, qOverload<int>(&QComboBox::currentIndexChanged), this, &PatternsWidget::applyFilter);
+    connect(m_stage, qOverload<int>(&QComboBox::currentIndexChanged), this, &PatternsWidget::applyFilter);
+    // Reason rows carry one long sentence: they span the whole width instead of being cut at column one.
+    connect(m_tree, &QTreeView::expanded, this, &PatternsWidget::spanChildRows);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &current) {
+        const QModelIndex source = m_proxy->mapToSource(current);
+        const int pattern = source.data(PatternTreeModel::PatternIndexRole).toInt();
+        const int candidate = source.isValid() ? source.data(PatternTreeModel::CandidateIndexRole).toInt() : -1;
+        showDetails(source.isValid() ? pattern : -1, candidate);
+        if (m_selecting || candidate < 0)
+            return;
+        Q_EMIT candidateSelected(pattern, candidate);
+    });
+    updateSummary();
+}
+
+PatternsWidget::~PatternsWidget() = default;
+
+void PatternsWidget::setReport(std::shared_ptr<const MatchReport> report, qint64 milliseconds)
+{
+    m_matchMs = milliseconds;
+    m_matching = false;
+    m_model->setReport(std::move(report));
+    showDetails(-1, -1);
+    // Patterns open to their candidates; a candidate opens to its reasons on demand.
+    m_tree->expandToDepth(0);
+    updateSummary();
+}
+
+void PatternsWidget::showDetails(int pattern, int candidate)
+{
+    const MatchReport *report = m_model->report();
+    if (!report || pattern < 0 || size_t(pattern) >= report->patterns.size()) {
+        m_details->setHtml(QStringLiteral("<p class=\"key\">%1</p>").arg(tr("Select a candidate to see its verdict.")));
+        return;
+    }
+    const PatternReport &p = report->patterns[size_t(pattern)];
+    if (candidate < 0 || size_t(candidate) >= p.candidates.size()) {
+        QString html = QStringLiteral("<p><b>%1</b> <span class=\"key\">%2</span></p>").arg(esc(p.name), esc(p.source));
+        if (!p.pattern.empty())
+            html += QStringLiteral("<pre>%1</pre>").arg(esc(p.pattern));
+        if (!p.extraCheckSource.empty())
+            html += QStringLiteral("<p class=\"key\">extra_check</p><pre>%1</pre>").arg(esc(p.extraCheckSource));
+        m_details->setHtml(html);
+        return;
+    }
+    m_details->setHtml(verdictHtml(p, p.candidates[size_t(candidate)]));
+}
+
+void PatternsWidget::setMatching(bool matching)
+{
+    m_matching = matching;
+    updateSummary();
+}
+
+void PatternsWidget::spanChildRows(const QModelIndex &proxyParent)
+{
+    if (m_model->kind(m_proxy->mapToSource(proxyParent)) != PatternTreeModel::Kind::Candidate)
+        return;
+    for (int row = 0; row < m_proxy->rowCount(proxyParent); ++row)
+        m_tree->setFirstColumnSpanned(row, proxyParent, true);
+}
+
+void PatternsWidget::applyFilter()
+{
+    m_proxy->setVerdicts(PatternFilterProxyModel::Verdicts(m_verdict->currentData().toInt()));
+    m_proxy->setStage(m_stage->currentData().toString());
+    m_proxy->setFilterText(m_filter->text().trimmed());
+    if (m_proxy->isFiltering())
+        m_tree->expandToDepth(0); // patterns the filter brought back open again
+    updateSummary();
+}
+
+void PatternsWidget::updateSummary()
+{
+    const MatchReport *report = m_model->report();
+    if (m_matching) {
+        m_summary->setText(tr("Matching…"));
+        return;
+    }
+    if (!report) {
+        m_summary->setText(tr("No match report"));
+        return;
+    }
+    size_t candidates = 0, accepted = 0;
+    for (const auto &p : report->patterns) {
+        candidates += p.candidates.size();
+        accepted += p.acceptedCount();
+    }
+    QString text
+        = tr("%L1 patterns, %L2 candidates, %L3 accepted").arg(report->patterns.size()).arg(candidates).arg(accepted);
+    if (m_proxy->isFiltering())
+        text += tr(" · %L1 shown").arg(m_proxy->visibleCandidateCount());
+    if (m_matchMs >= 0)
+        text += m_matchMs < 1 ? tr(" · matched in < 1 ms") : tr(" · matched in %L1 ms").arg(m_matchMs);
+    m_summary->setText(text);
+}
+
+bool PatternsWidget::selectCandidate(int pattern, int candidate)
+{
+    const MatchReport *report = m_model->report();
+    if (!report || pattern < 0 || size_t(pattern) >= report->patterns.size() || candidate < 0
+        || size_t(candidate) >= report->patterns[size_t(pattern)].candidates.size())
+        return false;
+    const QModelIndex source = m_model->candidateIndex(pattern, candidate);
+    QModelIndex proxy = m_proxy->mapFromSource(source);
+    if (!proxy.isValid()) {
+        // Hidden by the filter: show everything rather than select something invisible.
+        const QSignalBlocker b1(m_filter), b2(m_verdict), b3(m_stage);
+        m_filter->clear();
+        m_verdict->setCurrentIndex(0);
+        m_stage->setCurrentIndex(0);
+        applyFilter();
+        proxy = m_proxy->mapFromSource(source);
+    }
+    m_selecting = true;
+    m_tree->expand(proxy.parent());
+    m_tree->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_tree->scrollTo(proxy);
+    m_selecting = false;
+    showDetails(pattern, candidate); // also when the row was current already
+    return true;
+}
+
+std::pair<int, int> PatternsWidget::currentCandidate() const
+{
+    const QModelIndex source = m_proxy->mapToSource(m_tree->currentIndex());
+    if (!source.isValid() || m_model->kind(source) == PatternTreeModel::Kind::Pattern)
+        return {-1, -1};
+    return {source.data(PatternTreeModel::PatternIndexRole).toInt(),
+        source.data(PatternTreeModel::CandidateIndexRole).toInt()};
+}
+
+void PatternsWidget::focusFilter()
+{
+    m_filter->setFocus(Qt::ShortcutFocusReason);
+    m_filter->selectAll();
+}
+
+} // namespace fxs

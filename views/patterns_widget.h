@@ -1,0 +1,75 @@
+#pragma once
+// The Patterns dock's content: a filter bar (text, verdict, stage) over the pattern → candidate → reason tree,
+// the current candidate's whole verdict below it (reasons wrapped, the disagreement, the extra_check trace line
+// by line, bindings) and a summary line. It shows the report it is given and reports the candidate the user
+// makes current and the node links the user follows.
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTextBrowser;
+class QTreeView;
+
+namespace fxs {
+
+struct MatchReport;
+class PatternFilterProxyModel;
+class PatternTreeModel;
+
+class PatternsWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit PatternsWidget(QWidget *parent = nullptr);
+    ~PatternsWidget() override;
+
+    void setReport(std::shared_ptr<const MatchReport> report, qint64 milliseconds = -1);
+    // Shown while a match runs; the last report stays until the new one arrives.
+    void setMatching(bool matching);
+
+    PatternTreeModel *model() const { return m_model; }
+    PatternFilterProxyModel *proxyModel() const { return m_proxy; }
+    QTreeView *treeView() const { return m_tree; }
+    QLineEdit *filterEdit() const { return m_filter; }
+    QComboBox *verdictBox() const { return m_verdict; }
+    QComboBox *stageBox() const { return m_stage; }
+    QTextBrowser *detailsView() const { return m_details; }
+
+    // Makes the candidate current and visible (clearing filters that hide it) without emitting
+    // candidateSelected. False when the report has no such candidate.
+    bool selectCandidate(int pattern, int candidate);
+    // The current row's candidate as (pattern, candidate); (-1, -1) when none.
+    std::pair<int, int> currentCandidate() const;
+
+public Q_SLOTS:
+    void focusFilter();
+
+Q_SIGNALS:
+    // The user made a candidate (or one of its reasons) current.
+    void candidateSelected(int pattern, int candidate);
+    // The user clicked a node name in the candidate's details.
+    void nodeActivated(const QString &name);
+
+private:
+    void applyFilter();
+    void updateSummary();
+    void spanChildRows(const QModelIndex &proxyParent);
+    void showDetails(int pattern, int candidate);
+
+    PatternTreeModel *m_model;
+    PatternFilterProxyModel *m_proxy;
+    QLineEdit *m_filter;
+    QComboBox *m_verdict;
+    QComboBox *m_stage;
+    QLabel *m_summary;
+    QTreeView *m_tree;
+    QTextBrowser *m_details;
+    qint64 m_matchMs = -1;
+    bool m_matching = false;
+    bool m_selecting = false; // set while selectCandidate() moves the current row
+};
+
+} // namespace fxs
