@@ -7,12 +7,16 @@
 #include "patterns/builtin_patterns.h"
 #include "patterns/pattern_file.h"
 #include "patterns/pattern_registry.h"
+#include "rewrite/graph_diff.h"
+#include "rewrite/session.h"
+#include "step_command.h"
 #include "util/progress.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFutureWatcher>
 #include <QTimer>
+#include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
@@ -53,7 +57,41 @@ struct Document::MatchOutcome {
     qint64 milliseconds = 0;
 };
 
+// A stepping request, run on the session by a worker.
+struct Document::StepOp {
+    enum Kind { Step, StepOver, RunToEnd, GoTo, Bisect } kind = Step;
+    QString pattern; // StepOver
+    size_t count = 0; // GoTo: the revision; Bisect: the steps
+    quint64 id = 0;
+};
+
+// The session and what it starts from; created by the first request's worker (cloning a big graph is not for the
+// UI thread) and then used by one worker at a time.
+struct Document::SessionHolder {
+    std::shared_ptr<const Graph> base;
+    std::shared_ptr<const PatternRegistry> registry;
+    std::unique_ptr<Session> session;
+};
+
+struct Document::StepOutcome {
+    std::shared_ptr<const Graph> graph; // the session's graph after the request, copied
+    std::shared_ptr<const MatchReport> report; // its report; nullptr when more requests wait
+    std::shared_ptr<const GraphDiff> diff; // from the graph shown before
+    std::vector<QString> history; // every step of the session, as the undo stack shows it
+    int revision = 0;
+    QString description;
+    QString error;
+};
+
 namespace {
+
+QString stepText(const SessionStep &step, size_t number)
+{
+    const QString what = step.kind == "pattern"
+        ? QStringLiteral("%1 @ %2").arg(QString::fromStdString(step.name), QString::fromStdString(step.anchor))
+        : Document::tr("pass %1").arg(QString::fromStdString(step.name));
+    return QStringLiteral("%1. %2  (%3 → %4 nodes)").arg(number).arg(what).arg(step.nodesBefore).arg(step.nodesAfter);
+}
 
 Result<GraphFile> loadPath(const QString &path)
 {
@@ -68,7 +106,9 @@ Result<GraphFile> loadPath(const QString &path)
 
 } // namespace
 
-Document::Document(QObject *parent) : QObject(parent), m_progressPoll(new QTimer(this)), m_matchPoll(new QTimer(this))
+Document::Document(QObject *parent)
+    : QObject(parent), m_progressPoll(new QTimer(this)), m_matchPoll(new QTimer(this)),
+      m_undoStack(new QUndoStack(this))
 {
     initBundledResources();
     // The worker only writes an atomic; the UI thread polls it, so no signal ever outlives the Document.
@@ -84,7 +124,12 @@ Document::Document(QObject *parent) : QObject(parent), m_progressPoll(new QTimer
     });
     resetPatterns();
     // Every graph shown gets its candidates; the match follows the graph, never the other way round.
-    connect(this, &Document::currentGraphChanged, this, [this] { rematch(); });
+    connect(this, &Document::currentGraphChanged, this, [this] {
+        resetSession(false);
+        rematch();
+    });
+    // New patterns start a new session from the revision shown: the steps so far are kept, their undo is not.
+    connect(this, &Document::patternsChanged, this, [this] { resetSession(true); });
 }
 
 Document::~Document() = default;
@@ -251,6 +296,8 @@ const NamedGraph *Document::currentGraph() const
 
 std::shared_ptr<const Graph> Document::currentGraphShared() const
 {
+    if (m_revisionGraph)
+        return m_revisionGraph;
     const NamedGraph *g = currentGraph();
     if (!g || !g->graph)
         return nullptr;
@@ -402,6 +449,244 @@ void Document::finishMatch(quint64 job, const MatchOutcome &outcome)
     m_matchMilliseconds = outcome.milliseconds;
     uiLogger()->debug("match #{}: {} pattern(s) in {} ms", job, m_report->patterns.size(), outcome.milliseconds);
     Q_EMIT matchReportChanged(m_report);
+}
+
+void Document::resetSession(bool keepRevision)
+{
+    m_session.reset();
+    m_stepQueue.clear();
+    const bool wasStepping = isStepping();
+    m_stepRunning = 0; // a running request's result is dropped
+    if (!keepRevision)
+        m_revisionGraph.reset();
+    m_lastDiff.reset();
+    m_revision = 0;
+    m_syncingStack = true;
+    m_undoStack->clear();
+    m_syncingStack = false;
+    if (wasStepping)
+        Q_EMIT steppingChanged(false);
+}
+
+quint64 Document::step()
+{
+    return enqueue({StepOp::Step});
+}
+
+quint64 Document::stepOver(const QString &pattern)
+{
+    StepOp op{StepOp::StepOver};
+    op.pattern = pattern;
+    return enqueue(std::move(op));
+}
+
+quint64 Document::runToEnd()
+{
+    return enqueue({StepOp::RunToEnd});
+}
+
+void Document::undo()
+{
+    m_undoStack->undo();
+}
+
+void Document::redo()
+{
+    m_undoStack->redo();
+}
+
+void Document::reset()
+{
+    m_undoStack->setIndex(0);
+}
+
+quint64 Document::bisect(int steps)
+{
+    StepOp op{StepOp::Bisect};
+    op.count = size_t(std::max(0, steps));
+    return enqueue(std::move(op));
+}
+
+quint64 Document::goToRevision(int revision)
+{
+    // Undo and redo come in bursts (setIndex, a held key): only where the last one goes matters.
+    if (!m_stepQueue.empty() && m_stepQueue.back().kind == StepOp::GoTo) {
+        m_stepQueue.back().count = size_t(std::max(0, revision));
+        return m_stepQueue.back().id;
+    }
+    StepOp op{StepOp::GoTo};
+    op.count = size_t(std::max(0, revision));
+    return enqueue(std::move(op));
+}
+
+quint64 Document::enqueue(StepOp op)
+{
+    if (!currentGraph())
+        return 0;
+    op.id = ++m_lastStep;
+    const quint64 id = op.id;
+    m_stepQueue.push_back(std::move(op));
+    if (!isStepping())
+        startNextStep();
+    return id;
+}
+
+void Document::startNextStep()
+{
+    if (m_stepQueue.empty())
+        return;
+    StepOp op = std::move(m_stepQueue.front());
+    m_stepQueue.pop_front();
+    if (!m_session) {
+        m_session = std::make_shared<SessionHolder>();
+        m_session->base = currentGraphShared();
+        m_session->registry = m_patterns;
+    }
+    const bool wasStepping = isStepping();
+    m_stepRunning = op.id;
+    // The report is what the next step matches against anyway; only the last request waiting needs it shown.
+    const bool wantReport = m_stepQueue.empty();
+    auto future = QtConcurrent::run([holder = m_session, shown = currentGraphShared(), op, wantReport]() {
+        StepOutcome out;
+        try {
+            if (!holder->session)
+                holder->session = std::make_unique<Session>(holder->base->clone(), holder->registry);
+            Session &session = *holder->session;
+            const size_t before = session.revision();
+            Status status = Ok{};
+            switch (op.kind) {
+            case StepOp::Step: {
+                auto r = session.step();
+                if (!r)
+                    status = r.error();
+                else if (!r.value())
+                    out.error = tr("Nothing left to fuse: no pattern accepts a candidate");
+                break;
+            }
+            case StepOp::StepOver: {
+                auto r = session.stepOver(op.pattern.toStdString());
+                if (!r)
+                    status = r.error();
+                else if (r.value() == 0)
+                    out.error = tr("%1 has no accepted candidate").arg(op.pattern);
+                break;
+            }
+            case StepOp::RunToEnd: {
+                auto r = session.runToEnd();
+                if (!r)
+                    status = r.error();
+                break;
+            }
+            case StepOp::GoTo: status = session.goTo(std::min(op.count, session.history().size())); break;
+            case StepOp::Bisect: {
+                auto r = session.bisect(op.count);
+                if (!r)
+                    status = r.error();
+                break;
+            }
+            }
+            if (!status)
+                out.error = QString::fromStdString(status.error().toString());
+            const size_t after = session.revision();
+            const auto &history = session.history();
+            for (size_t i = 0; i < history.size(); ++i)
+                out.history.push_back(stepText(history[i], i + 1));
+            out.revision = int(after);
+            if (after == before)
+                out.description = tr("Revision %1").arg(after);
+            else if (after == before + 1 && op.kind != StepOp::GoTo)
+                out.description = tr("Step %1").arg(out.history[before]);
+            else if (after < before)
+                out.description = tr("Back to revision %1 of %2").arg(after).arg(history.size());
+            else
+                out.description
+                    = tr("Revision %1 of %2 (%3 step(s) on)").arg(after).arg(history.size()).arg(after - before);
+            out.graph = session.graph().clone();
+            out.diff = std::make_shared<const GraphDiff>(diffGraphs(*shown, *out.graph));
+            if (wantReport) {
+                auto report = session.report();
+                if (report)
+                    out.report = std::make_shared<const MatchReport>(*report.value());
+            }
+        } catch (const std::exception &e) {
+            out.error = tr("stepping failed: %1").arg(QString::fromLocal8Bit(e.what()));
+        }
+        return out;
+    });
+    auto *watcher = new QFutureWatcher<StepOutcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job = op.id] {
+        watcher->deleteLater();
+        finishStep(job, watcher->result());
+    });
+    watcher->setFuture(future);
+    if (!wasStepping)
+        Q_EMIT steppingChanged(true);
+}
+
+void Document::finishStep(quint64 job, const StepOutcome &outcome)
+{
+    if (job != m_stepRunning) {
+        uiLogger()->debug("step #{} finished after the session was reset; dropped", job);
+        return;
+    }
+    m_stepRunning = 0;
+    if (!outcome.graph) {
+        Q_EMIT stepFailed(outcome.error);
+    } else {
+        syncUndoStack(outcome.history, outcome.revision);
+        m_revision = outcome.revision;
+        m_revisionGraph = outcome.graph;
+        m_lastDiff = outcome.diff;
+        uiLogger()->info("{}: {} nodes", outcome.description.toStdString(), outcome.graph->size());
+        Q_EMIT revisionChanged(outcome.graph, outcome.description, outcome.diff);
+        if (outcome.report) {
+            // The session's report replaces any match still running for an older revision.
+            if (m_matchJob)
+                m_matchJob->cancel = true;
+            m_matchJob.reset();
+            m_currentMatch = 0;
+            m_matchPoll->stop();
+            m_report = outcome.report;
+            m_reportGraph = outcome.graph;
+            Q_EMIT matchReportChanged(m_report);
+        }
+        if (!outcome.error.isEmpty())
+            Q_EMIT stepFailed(outcome.error);
+    }
+    if (!m_stepQueue.empty())
+        startNextStep();
+    else
+        Q_EMIT steppingChanged(false);
+}
+
+void Document::syncUndoStack(const std::vector<QString> &history, int revision)
+{
+    m_syncingStack = true;
+    // Keep the commands the session still has; replace the rest (a step after undo drops the redo tail).
+    int same = 0;
+    while (same < m_undoStack->count() && size_t(same) < history.size()
+        && m_undoStack->text(same) == history[size_t(same)])
+        ++same;
+    if (same < m_undoStack->count()) {
+        m_undoStack->setIndex(same);
+        // push() drops the commands after the index; with none to push, an empty macro would be needed.
+        if (size_t(same) == history.size()) {
+            if (same == 0)
+                m_undoStack->clear();
+            else {
+                std::vector<QString> keep(history.begin(), history.begin() + same);
+                m_undoStack->clear();
+                for (int i = 0; i < same; ++i)
+                    m_undoStack->push(new StepCommand(this, i, keep[size_t(i)]));
+            }
+        }
+    } else {
+        m_undoStack->setIndex(m_undoStack->count());
+    }
+    for (size_t i = size_t(m_undoStack->index()); i < history.size(); ++i)
+        m_undoStack->push(new StepCommand(this, int(i), history[i]));
+    m_undoStack->setIndex(revision);
+    m_syncingStack = false;
 }
 
 } // namespace fxs

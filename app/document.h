@@ -9,13 +9,17 @@
 #include <QStringList>
 
 class QTimer;
+class QUndoStack;
 
+#include <deque>
 #include <memory>
+#include <vector>
 
 namespace fxs {
 
 class Graph;
 class PatternRegistry;
+struct GraphDiff;
 struct GraphFile;
 struct MatchReport;
 struct NamedGraph;
@@ -73,6 +77,29 @@ public:
     std::shared_ptr<const Graph> matchGraph() const { return m_reportGraph; }
     qint64 matchMilliseconds() const { return m_matchMilliseconds; }
 
+    // Stepping: an optimizer Session over the current graph, created at the first request after a graph
+    // loads or the patterns change. Requests run one after another off the UI thread (each with a job id);
+    // every result announces revisionChanged, and matchReportChanged with the session's report for the new
+    // revision. The undo stack mirrors the session's history (one command per step, its pattern and anchor);
+    // its undo/redo/setIndex move the session.
+    QUndoStack *undoStack() const { return m_undoStack; }
+    quint64 step();
+    quint64 stepOver(const QString &pattern);
+    quint64 runToEnd();
+    void undo();
+    void redo();
+    void reset();
+    // Only the first `steps` steps applied: replayed from the history, or matched afresh beyond it.
+    quint64 bisect(int steps);
+    // Moves the session to `revision` (0 = the graph as loaded); what the undo stack's commands call.
+    quint64 goToRevision(int revision);
+    bool isStepping() const { return m_stepRunning != 0; }
+    // True while the Document rebuilds the undo stack to mirror the session: commands must not move it then.
+    bool isSyncingUndoStack() const { return m_syncingStack; }
+    // Steps applied to the graph shown; 0 before any step.
+    int revision() const { return m_revision; }
+    std::shared_ptr<const GraphDiff> lastDiff() const { return m_lastDiff; }
+
 Q_SIGNALS:
     void loadStarted(const QString &path);
     // A new file replaced the previous one; currentGraphChanged follows.
@@ -99,6 +126,15 @@ Q_SIGNALS:
     void matchReportChanged(std::shared_ptr<const fxs::MatchReport> report);
     void matchFailed(const QString &message);
 
+    // The graph shown is another revision of the session: `description` says how it got there, `diff` what
+    // changed from the revision shown before (removed and added nodes, per-op counts).
+    void revisionChanged(std::shared_ptr<const fxs::Graph> graph, const QString &description,
+        std::shared_ptr<const fxs::GraphDiff> diff);
+    // true while stepping requests are running.
+    void steppingChanged(bool busy);
+    // A step failed (lint broke, or nothing matched); the session stays where it got to.
+    void stepFailed(const QString &message);
+
 private:
     struct Outcome;
     struct LoadJob;
@@ -107,6 +143,15 @@ private:
     void finishLoad(quint64 job, const Outcome &outcome);
     void finishPatterns(quint64 job, const QString &path, const PatternOutcome &outcome);
     void finishMatch(quint64 job, const MatchOutcome &outcome);
+
+    struct StepOp;
+    struct StepOutcome;
+    struct SessionHolder;
+    quint64 enqueue(StepOp op);
+    void startNextStep();
+    void finishStep(quint64 job, const StepOutcome &outcome);
+    void resetSession(bool keepRevision);
+    void syncUndoStack(const std::vector<QString> &history, int revision);
 
     std::shared_ptr<const GraphFile> m_file;
     int m_currentGraph = -1;
@@ -134,6 +179,17 @@ private:
     std::shared_ptr<const MatchReport> m_report;
     std::shared_ptr<const Graph> m_reportGraph;
     qint64 m_matchMilliseconds = 0;
+
+    // Only the worker of the running request touches the session; requests wait their turn in m_stepQueue.
+    std::shared_ptr<SessionHolder> m_session;
+    std::deque<StepOp> m_stepQueue;
+    quint64 m_lastStep = 0;
+    quint64 m_stepRunning = 0; // the running request's id; 0: none
+    std::shared_ptr<const Graph> m_revisionGraph; // the session's graph shown; nullptr: the loaded graph
+    std::shared_ptr<const GraphDiff> m_lastDiff;
+    int m_revision = 0;
+    QUndoStack *m_undoStack;
+    bool m_syncingStack = false; // the stack is being made to mirror the session: its commands do nothing
 };
 
 } // namespace fxs

@@ -10,9 +10,11 @@
 #include "node_list_widget.h"
 #include "pattern_tree_model.h"
 #include "patterns_widget.h"
+#include "timeline_widget.h"
 
 #include "ir/graph_file.h"
 #include "match/match_report.h"
+#include "rewrite/graph_diff.h"
 
 #include <QAction>
 #include <QApplication>
@@ -28,14 +30,18 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <array>
@@ -81,7 +87,8 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
     : QMainWindow(parent), m_document(document), m_nodeList(new NodeListWidget(this)), m_canvas(new GraphCanvas(this)),
       m_nodesDock(new QDockWidget(tr("Nodes"), this)), m_patterns(new PatternsWidget(this)),
       m_patternsDock(new QDockWidget(tr("Patterns"), this)), m_inspector(new NodeInspector(this)),
-      m_inspectorDock(new QDockWidget(tr("Inspector"), this)), m_graphRow(new QWidget(this)),
+      m_inspectorDock(new QDockWidget(tr("Inspector"), this)), m_timeline(new TimelineWidget(this)),
+      m_timelineDock(new QDockWidget(tr("Timeline"), this)), m_graphRow(new QWidget(this)),
       m_graphPicker(new QComboBox(m_graphRow)), m_graphCountLabel(new QLabel(m_graphRow)),
       m_progress(new QWidget(this)), m_progressLabel(new QLabel(m_progress)),
       m_progressBar(new QProgressBar(m_progress)), m_cancelButton(new QToolButton(m_progress)),
@@ -127,10 +134,16 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
     addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
     addDockWidget(Qt::RightDockWidgetArea, m_nodesDock);
     splitDockWidget(m_inspectorDock, m_nodesDock, Qt::Vertical);
+    // The steps under the verdicts that chose them.
+    m_timelineDock->setObjectName(QStringLiteral("timelineDock"));
+    m_timelineDock->setWidget(m_timeline);
+    addDockWidget(Qt::LeftDockWidgetArea, m_timelineDock);
+    splitDockWidget(m_patternsDock, m_timelineDock, Qt::Vertical);
     resizeDocks({m_patternsDock, m_inspectorDock}, {500, 400}, Qt::Horizontal);
     resizeDocks({m_inspectorDock, m_nodesDock}, {560, 320}, Qt::Vertical);
 
     createMenus();
+    createStepping();
     createStatusBar();
     connectDocument();
     connectViews();
@@ -181,6 +194,7 @@ void MainWindow::createMenus()
     view->addAction(m_patternsDock->toggleViewAction());
     view->addAction(m_inspectorDock->toggleViewAction());
     view->addAction(m_nodesDock->toggleViewAction());
+    view->addAction(m_timelineDock->toggleViewAction());
     QAction *findCandidate = view->addAction(tr("Filter &Candidates"), this, [this] {
         m_patternsDock->show();
         m_patternsDock->raise();
@@ -200,6 +214,102 @@ void MainWindow::createMenus()
             tr("<b>fxscope %1</b><p>A debugger for PyTorch FX graph fusion passes.</p>")
                 .arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::createStepping()
+{
+    // The Step menu and the toolbar share the actions; the undo stack's own actions carry its texts.
+    auto *menu = new QMenu(tr("&Step"), this);
+    menuBar()->insertMenu(menuBar()->actions().last(), menu); // before Help
+    m_steppingBar = addToolBar(tr("Stepping"));
+    m_steppingBar->setObjectName(QStringLiteral("steppingToolBar"));
+    m_steppingBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto add = [&](const QString &text, const char *name, const QKeySequence &key, const QString &tip, auto slot) {
+        QAction *a = menu->addAction(text, this, slot);
+        a->setObjectName(QLatin1String(name));
+        a->setShortcut(key);
+        a->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+        m_steppingBar->addAction(a);
+        return a;
+    };
+    add(tr("Step"), "stepAction", QKeySequence(Qt::Key_F10), tr("Apply the next accepted match, in Inductor's order"),
+        [this] { m_document->step(); });
+    add(tr("Step Over Pattern"), "stepOverAction", QKeySequence(Qt::SHIFT | Qt::Key_F10),
+        tr("Apply every match of the current candidate's pattern"), [this] {
+            const QString pattern = stepOverPattern();
+            if (pattern.isEmpty())
+                statusBar()->showMessage(tr("No pattern has an accepted candidate"), kStatusMessageMs);
+            else
+                m_document->stepOver(pattern);
+        });
+    add(tr("Run to End"), "runToEndAction", QKeySequence(Qt::Key_F5), tr("Step until no pattern accepts a candidate"),
+        [this] { m_document->runToEnd(); });
+    menu->addSeparator();
+    m_steppingBar->addSeparator();
+    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("Undo"));
+    undo->setObjectName(QStringLiteral("undoAction"));
+    undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("Redo"));
+    redo->setObjectName(QStringLiteral("redoAction"));
+    redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    menu->addAction(undo);
+    menu->addAction(redo);
+    m_steppingBar->addAction(undo);
+    m_steppingBar->addAction(redo);
+    add(tr("Reset"), "resetAction", QKeySequence(Qt::CTRL | Qt::Key_R), tr("Undo every step: the graph as loaded"),
+        [this] { m_document->reset(); });
+    menu->addSeparator();
+    menu->addAction(m_timelineDock->toggleViewAction());
+    m_timeline->setUndoStack(m_document->undoStack());
+}
+
+QString MainWindow::stepOverPattern() const
+{
+    const MatchReport *report = m_patterns->model()->report();
+    if (!report)
+        return {};
+    const int current = m_patterns->currentCandidate().first;
+    if (current >= 0 && size_t(current) < report->patterns.size())
+        return QString::fromStdString(report->patterns[size_t(current)].name);
+    for (const PatternReport &p : report->patterns)
+        if (p.acceptedCount() > 0)
+            return QString::fromStdString(p.name);
+    return {};
+}
+
+void MainWindow::onRevisionChanged(const QString &description)
+{
+    const std::shared_ptr<const Graph> graph = m_document->currentGraphShared();
+    const QString selected = m_canvas->selectedNode();
+    m_nodeList->setGraph(graph);
+    m_canvas->setGraphRevision(graph);
+    m_inspector->setGraph(graph);
+    const std::shared_ptr<const GraphDiff> diff = m_document->lastDiff();
+    m_timeline->setDiff(diff, description);
+    m_timeline->bisectBox()->setValue(m_document->revision());
+    m_stepAdded.clear();
+    if (diff)
+        for (const DiffNode &n : diff->added)
+            m_stepAdded << QString::fromStdString(n.name);
+    applyStepMarks();
+    // The node selected before stays selected when the step kept it.
+    if (!selected.isEmpty() && graph && graph->find(selected.toStdString())) {
+        m_nodeList->selectNode(selected);
+        m_inspector->showNode(selected);
+    }
+    statusBar()->showMessage(description, kStatusMessageMs);
+    updateStatus();
+}
+
+void MainWindow::applyStepMarks()
+{
+    if (m_stepAdded.isEmpty())
+        return;
+    std::vector<std::pair<QString, CanvasMatchMark>> marks;
+    for (const QString &name : m_stepAdded)
+        marks.emplace_back(name, CanvasMatchMark::Added);
+    // Centred on the first node added: the view follows the change.
+    m_canvas->setMatchMarks(marks, m_stepAdded.first());
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -283,6 +393,13 @@ void MainWindow::connectDocument()
     connect(m_document, &Document::patternsFailed, this, [this](const QString &path, const QString &message) {
         showError(tr("Could not load patterns from %1").arg(QFileInfo(path).fileName()), message);
     });
+    connect(m_document, &Document::revisionChanged, this,
+        [this](std::shared_ptr<const Graph>, const QString &description, std::shared_ptr<const GraphDiff>) {
+            onRevisionChanged(description);
+        });
+    connect(m_document, &Document::stepFailed, this,
+        [this](const QString &message) { statusBar()->showMessage(message, kStatusMessageMs); });
+    connect(m_document, &Document::steppingChanged, m_timeline, &TimelineWidget::setBusy);
     connect(m_document, &Document::patternsChanged, this, [this] {
         const QStringList files = m_document->patternFiles();
         statusBar()->showMessage(files.isEmpty() ? tr("Built-in patterns")
@@ -305,6 +422,8 @@ void MainWindow::connectViews()
     connect(m_inspector, &NodeInspector::nodeActivated, this, &MainWindow::selectNode);
     connect(m_patterns, &PatternsWidget::candidateSelected, this, &MainWindow::showCandidate);
     connect(m_patterns, &PatternsWidget::nodeActivated, this, &MainWindow::selectNode);
+    connect(m_timeline, &TimelineWidget::nodeActivated, this, &MainWindow::selectNode);
+    connect(m_timeline, &TimelineWidget::bisectRequested, m_document, &Document::bisect);
     connect(m_canvas, &GraphCanvas::layoutFinished, this, [this](qint64 ms) {
         const Grouping *grouping = m_canvas->grouping();
         QString text = tr("Layout: %L1 nodes shown").arg(m_canvas->visibleNodeCount());
@@ -408,13 +527,17 @@ void MainWindow::onCurrentGraphChanged(int index)
     m_nodeList->setGraph(m_document->currentGraphShared());
     m_canvas->setGraph(m_document->currentGraphShared());
     m_inspector->setGraph(m_document->currentGraphShared());
+    m_stepAdded.clear();
+    m_timeline->setDiff(nullptr, {});
     updateStatus();
     uiLogger()->debug("graph {} shown in {} ms", index, timer.elapsed());
 }
 
 void MainWindow::onMatchReportChanged()
 {
-    m_canvas->clearMatchMarks();
+    // The last step's additions stay marked over the new report; a candidate's marks go.
+    if (m_stepAdded.isEmpty())
+        m_canvas->clearMatchMarks();
     // A report for another graph than the one shown (cannot happen while stale jobs are dropped) shows nothing.
     const bool current = m_document->matchGraph() == m_document->currentGraphShared();
     m_patterns->setReport(current ? m_document->matchReport() : nullptr, m_document->matchMilliseconds());
@@ -434,6 +557,7 @@ void MainWindow::showCandidate(int pattern, int candidate)
         || size_t(candidate) >= report->patterns[size_t(pattern)].candidates.size())
         return;
     const Verdict &v = report->patterns[size_t(pattern)].candidates[size_t(candidate)];
+    m_stepAdded.clear(); // the candidate's marks replace the step's
     std::vector<std::pair<QString, CanvasMatchMark>> marks;
     const CanvasMatchMark member = v.accepted ? CanvasMatchMark::Matched : CanvasMatchMark::Tried;
     for (const std::string &n : v.nodes)
@@ -479,15 +603,16 @@ void MainWindow::updateStatus()
 {
     const GraphFile *file = m_document->file();
     const NamedGraph *named = m_document->currentGraph();
+    const std::shared_ptr<const Graph> shown = m_document->currentGraphShared(); // the session's revision
     m_formatLabel->setText(file ? tr("Format: %1").arg(QString::fromStdString(file->format)) : QString());
     m_formatLabel->setVisible(file != nullptr);
     m_graphLabel->setText(named ? tr("Graph: %1").arg(QString::fromStdString(named->name)) : QString());
     m_graphLabel->setVisible(named != nullptr);
 
     QString counts;
-    if (named && named->graph) {
+    if (named && shown) {
         std::array<size_t, std::size(kOpOrder)> byOp{};
-        for (const auto &node : named->graph->nodes())
+        for (const auto &node : shown->nodes())
             for (size_t i = 0; i < byOp.size(); ++i)
                 if (node->op() == kOpOrder[i])
                     ++byOp[i];
@@ -496,8 +621,10 @@ void MainWindow::updateStatus()
             if (byOp[i])
                 parts << QStringLiteral("%1 %2").arg(
                     QLocale().toString(qulonglong(byOp[i])), QLatin1String(opKindName(kOpOrder[i])));
-        counts = tr("%1 nodes: %2")
-                     .arg(QLocale().toString(qulonglong(named->graph->size())), parts.join(QStringLiteral(" · ")));
+        counts
+            = tr("%1 nodes: %2").arg(QLocale().toString(qulonglong(shown->size())), parts.join(QStringLiteral(" · ")));
+        if (m_document->revision() > 0)
+            counts = tr("Revision %1 · %2").arg(m_document->revision()).arg(counts);
     }
     m_countsLabel->setText(counts);
     m_countsLabel->setVisible(!counts.isEmpty());

@@ -13,6 +13,7 @@ class QMenu;
 class QMessageBox;
 class QProgressBar;
 class QTimer;
+class QToolBar;
 class QToolButton;
 class QWidget;
 
@@ -23,6 +24,7 @@ class GraphCanvas;
 class NodeInspector;
 class NodeListWidget;
 class PatternsWidget;
+class TimelineWidget;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -40,6 +42,11 @@ public:
     NodeInspector *inspector() const { return m_inspector; }
     QDockWidget *inspectorDock() const { return m_inspectorDock; }
     QComboBox *graphPicker() const { return m_graphPicker; }
+    TimelineWidget *timeline() const { return m_timeline; }
+    QDockWidget *timelineDock() const { return m_timelineDock; }
+    QToolBar *steppingToolBar() const { return m_steppingBar; }
+    // The pattern "step over" applies: the current candidate's, else the first with an accepted candidate.
+    QString stepOverPattern() const;
     // True when the picker is shown: the file holds more than one graph.
     bool isGraphPickerShown() const;
     // The box reporting the last load error while it is open, else nullptr.
@@ -61,6 +68,9 @@ protected:
 private:
     void createMenus();
     void createStatusBar();
+    void createStepping();
+    void onRevisionChanged(const QString &description);
+    void applyStepMarks();
     void connectViews();
     void connectDocument();
     void restoreSettings();
@@ -85,6 +95,10 @@ private:
     QDockWidget *m_patternsDock;
     NodeInspector *m_inspector;
     QDockWidget *m_inspectorDock;
+    TimelineWidget *m_timeline;
+    QDockWidget *m_timelineDock;
+    QToolBar *m_steppingBar = nullptr;
+    QStringList m_stepAdded; // the nodes the last step added, marked on the canvas until a candidate is shown
     QWidget *m_graphRow;
     QComboBox *m_graphPicker;
     QLabel *m_graphCountLabel;

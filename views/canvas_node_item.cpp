@@ -78,11 +78,14 @@ void CanvasNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *op
     if (m_mark != CanvasMatchMark::None) {
         const QColor color = m_mark == CanvasMatchMark::Matched ? canvas::matchAccepted()
             : m_mark == CanvasMatchMark::Tried                  ? canvas::matchTried()
+            : m_mark == CanvasMatchMark::Added                  ? canvas::stepAdded()
                                                                 : canvas::matchDisagreeing();
         QColor fill = color;
-        fill.setAlpha(m_anchor ? 90 : 60);
-        const qreal grow = m_anchor ? 6 : 4.5;
-        painter->setPen(m_mark == CanvasMatchMark::Disagreeing ? QPen(color, 2.5, Qt::DashLine) : QPen(color, 1.5));
+        fill.setAlpha(m_anchor || m_mark == CanvasMatchMark::Added ? 90 : 60);
+        const qreal grow = m_anchor || m_mark == CanvasMatchMark::Added ? 6 : 4.5;
+        painter->setPen(m_mark == CanvasMatchMark::Disagreeing ? QPen(color, 2.5, Qt::DashLine)
+                : m_mark == CanvasMatchMark::Added             ? QPen(color, 3)
+                                                               : QPen(color, 1.5));
         painter->setBrush(fill);
         painter->drawRoundedRect(m_rect.adjusted(-grow, -grow, grow, grow), kRadius + grow, kRadius + grow);
     }

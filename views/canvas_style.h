@@ -47,6 +47,11 @@ inline QColor matchAccepted()
 {
     return QColor(0x2e, 0x9d, 0x4a);
 }
+// Brighter than matchAccepted and drawn thicker: what the last step added must stand out from candidates.
+inline QColor stepAdded()
+{
+    return QColor(0x00, 0xc8, 0x53);
+}
 inline QColor matchTried()
 {
     return QColor(0x5c, 0x6b, 0xc0);

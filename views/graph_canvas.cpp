@@ -156,6 +156,24 @@ void GraphCanvas::setGraph(std::shared_ptr<const Graph> graph)
     requestLayout({}, -1);
 }
 
+void GraphCanvas::setGraphRevision(std::shared_ptr<const Graph> graph)
+{
+    std::vector<std::string> expandedLabels;
+    if (m_grouping)
+        for (size_t g = 0; g < m_grouping->groups.size() && g < m_expanded.size(); ++g)
+            if (m_expanded[g])
+                expandedLabels.push_back(m_grouping->groups[g].label);
+    const QTransform transform = this->transform();
+    const bool hadView = m_layout != nullptr;
+    setGraph(std::move(graph));
+    if (!m_graph || !hadView)
+        return;
+    // The same zoom, and the groups open now open again: only what the step changed moves.
+    m_firstView = false;
+    setTransform(transform);
+    requestLayout({}, -1, std::move(expandedLabels));
+}
+
 int GraphCanvas::groupCount() const
 {
     return m_grouping ? int(m_grouping->groups.size()) : 0;
@@ -190,7 +208,7 @@ void GraphCanvas::collapseAll()
         requestLayout(std::vector<bool>(m_grouping->groups.size(), false), -1);
 }
 
-void GraphCanvas::requestLayout(std::vector<bool> expanded, int anchorGroup)
+void GraphCanvas::requestLayout(std::vector<bool> expanded, int anchorGroup, std::vector<std::string> expandedLabels)
 {
     if (m_job)
         m_job->cancel = true; // the superseded job stops at its next progress report
@@ -209,37 +227,43 @@ void GraphCanvas::requestLayout(std::vector<bool> expanded, int anchorGroup)
     auto state = std::make_shared<Job>();
     m_job = state;
 
-    auto future = QtConcurrent::run([graph = m_graph, grouping = m_grouping, expanded = std::move(expanded),
-                                        interiors = m_interiors, state]() mutable -> Outcome {
-        Outcome out;
-        QElapsedTimer timer;
-        timer.start();
-        try {
-            ProgressScope progress([state](double fraction) {
-                state->permille = int(fraction * 1000);
-                return !state->cancel.load();
-            });
-            if (!grouping)
-                grouping = std::make_shared<const Grouping>(groupNodes(*graph));
-            if (expanded.size() != grouping->groups.size())
-                expanded.assign(grouping->groups.size(), graph->size() <= kExpandAllBelow);
-            InteriorCache cache = interiors ? *interiors : InteriorCache{};
-            auto scene = layoutScene(*graph, *grouping, expanded, cache);
-            if (scene.ok()) {
-                out.layout = std::make_shared<const SceneLayout>(std::move(scene).value());
-                out.grouping = grouping;
-                out.expanded = std::move(expanded);
-                out.interiors = std::make_shared<const InteriorCache>(std::move(cache));
-            } else {
-                out.canceled = isCanceled(scene.error());
-                out.error = QString::fromStdString(scene.error().toString());
+    auto future = QtConcurrent::run(
+        [graph = m_graph, grouping = m_grouping, expanded = std::move(expanded), interiors = m_interiors, state,
+            expandedLabels = std::move(expandedLabels)]() mutable -> Outcome {
+            Outcome out;
+            QElapsedTimer timer;
+            timer.start();
+            try {
+                ProgressScope progress([state](double fraction) {
+                    state->permille = int(fraction * 1000);
+                    return !state->cancel.load();
+                });
+                if (!grouping)
+                    grouping = std::make_shared<const Grouping>(groupNodes(*graph));
+                if (expanded.size() != grouping->groups.size()) {
+                    expanded.assign(grouping->groups.size(), graph->size() <= kExpandAllBelow);
+                    for (size_t g = 0; g < grouping->groups.size(); ++g)
+                        if (std::find(expandedLabels.begin(), expandedLabels.end(), grouping->groups[g].label)
+                            != expandedLabels.end())
+                            expanded[g] = true;
+                }
+                InteriorCache cache = interiors ? *interiors : InteriorCache{};
+                auto scene = layoutScene(*graph, *grouping, expanded, cache);
+                if (scene.ok()) {
+                    out.layout = std::make_shared<const SceneLayout>(std::move(scene).value());
+                    out.grouping = grouping;
+                    out.expanded = std::move(expanded);
+                    out.interiors = std::make_shared<const InteriorCache>(std::move(cache));
+                } else {
+                    out.canceled = isCanceled(scene.error());
+                    out.error = QString::fromStdString(scene.error().toString());
+                }
+            } catch (const std::exception &e) {
+                out.error = tr("layout failed: %1").arg(QString::fromLocal8Bit(e.what()));
             }
-        } catch (const std::exception &e) {
-            out.error = tr("layout failed: %1").arg(QString::fromLocal8Bit(e.what()));
-        }
-        out.milliseconds = timer.elapsed();
-        return out;
-    });
+            out.milliseconds = timer.elapsed();
+            return out;
+        });
     auto *watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
         watcher->deleteLater();

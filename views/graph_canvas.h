@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 class QLabel;
@@ -37,6 +38,10 @@ public:
     // Shows `graph` (nullptr clears). Groups are collapsed when the graph is large; the layout runs
     // in the background and replaces the picture when it is done.
     void setGraph(std::shared_ptr<const Graph> graph);
+    // Shows the next revision of the same graph (a fusion step): like setGraph, but the zoom stays and the
+    // groups expanded now stay expanded where the new grouping has a group of the same name, so the eye can
+    // follow the change.
+    void setGraphRevision(std::shared_ptr<const Graph> graph);
     const Graph *graph() const { return m_graph.get(); }
     // Valid once the first layout of the graph finished.
     const Grouping *grouping() const { return m_grouping.get(); }
@@ -101,7 +106,7 @@ protected:
 private:
     struct Outcome;
     struct Job;
-    void requestLayout(std::vector<bool> expanded, int anchorGroup);
+    void requestLayout(std::vector<bool> expanded, int anchorGroup, std::vector<std::string> expandedLabels = {});
     void finishLayout(quint64 job, const Outcome &outcome);
     void rebuildScene();
     void showFirstView();
