@@ -1,5 +1,7 @@
 #include "apply_command.h"
 
+#include "graph_output.h"
+
 #include "command_line.h"
 #include "graph_selection.h"
 #include "io/dot_writer.h"
@@ -17,15 +19,6 @@
 namespace fxs::cli {
 
 namespace {
-
-std::string extensionOf(const std::string &path)
-{
-    auto dot = path.rfind('.');
-    auto slash = path.rfind('/');
-    if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
-        return {};
-    return path.substr(dot + 1);
-}
 
 Json names(const std::vector<std::string> &list)
 {
@@ -70,7 +63,7 @@ int runApply(const std::vector<std::string> &args)
     }
     auto out = cmd.value("-o") ? cmd.value("-o") : cmd.value("--output");
     std::string ext = out ? extensionOf(*out) : std::string();
-    if (out && ext != "json" && ext != "py" && ext != "dot") {
+    if (out && !isGraphOutputExtension(ext)) {
         std::fprintf(stderr, "%sexpected an output ending in .json, .py or .dot, found '%s'\n", usage, out->c_str());
         return UsageError;
     }
@@ -126,18 +119,7 @@ int runApply(const std::vector<std::string> &args)
     }
 
     if (out) {
-        std::string bytes;
-        if (ext == "json") {
-            GraphFile one;
-            one.format = file->format;
-            one.graphs.push_back({named->name, named->kind, session.graph().clone(), named->line});
-            bytes = writeFxscopeJson(one);
-        } else if (ext == "py") {
-            bytes = writeReadable(session.graph());
-        } else {
-            bytes = writeDot(session.graph(), named->name);
-        }
-        if (auto written = writeFileAtomically(*out, bytes); !written) {
+        if (auto written = writeGraphFile(*out, session.graph(), *named, file->format); !written) {
             std::fprintf(stderr, "%s\n", written.error().toString().c_str());
             return RuntimeFailure;
         }

@@ -1,29 +1,14 @@
 #include "convert_command.h"
 
 #include "command_line.h"
+#include "graph_output.h"
 #include "graph_selection.h"
-#include "graphviz_renderer.h"
-#include "io/dot_writer.h"
 #include "io/fxscope_json.h"
 #include "io/loader.h"
-#include "io/readable_writer.h"
 
 #include <cstdio>
 
 namespace fxs::cli {
-
-namespace {
-
-std::string extensionOf(const std::string &path)
-{
-    auto dot = path.rfind('.');
-    auto slash = path.rfind('/');
-    if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
-        return {};
-    return path.substr(dot + 1);
-}
-
-} // namespace
 
 int runConvert(const std::vector<std::string> &args)
 {
@@ -36,7 +21,7 @@ int runConvert(const std::vector<std::string> &args)
         return UsageError;
     }
     std::string ext = extensionOf(*out);
-    if (ext != "json" && ext != "py" && ext != "dot" && ext != "svg" && ext != "png") {
+    if (!isGraphOutputExtension(ext)) {
         std::fprintf(
             stderr, "%sexpected an output ending in .json, .py, .dot, .svg or .png, found '%s'\n", usage, out->c_str());
         return UsageError;
@@ -49,37 +34,21 @@ int runConvert(const std::vector<std::string> &args)
     for (const auto &w : file->warnings)
         std::fprintf(stderr, "warning: %s\n", w.toString().c_str());
 
-    std::string bytes;
     if (ext == "json" && !cmd.value("--graph")) {
-        bytes = writeFxscopeJson(file.value()); // every graph of the file
-    } else {
-        std::string error;
-        const NamedGraph *named = selectGraph(file.value(), cmd, error);
-        if (!named) {
-            std::fprintf(stderr, "%s\n", error.c_str());
-            return UsageError;
+        // Every graph of the file.
+        if (auto written = writeFileAtomically(*out, writeFxscopeJson(file.value())); !written) {
+            std::fprintf(stderr, "%s\n", written.error().toString().c_str());
+            return RuntimeFailure;
         }
-        if (ext == "json") {
-            GraphFile one;
-            one.format = file->format;
-            one.graphs.push_back({named->name, named->kind, named->graph->clone(), named->line});
-            bytes = writeFxscopeJson(one);
-        } else if (ext == "py") {
-            bytes = writeReadable(*named->graph);
-        } else {
-            bytes = writeDot(*named->graph, named->name);
-            if (ext != "dot") {
-                auto rendered = renderDot(bytes, ext);
-                if (!rendered) {
-                    std::fprintf(stderr, "%s\n", rendered.error().message.c_str());
-                    return RuntimeFailure;
-                }
-                bytes = std::move(rendered.value());
-            }
-        }
+        return Success;
     }
-    auto written = writeFileAtomically(*out, bytes);
-    if (!written) {
+    std::string error;
+    const NamedGraph *named = selectGraph(file.value(), cmd, error);
+    if (!named) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return UsageError;
+    }
+    if (auto written = writeGraphFile(*out, *named->graph, *named, file->format); !written) {
         std::fprintf(stderr, "%s\n", written.error().toString().c_str());
         return RuntimeFailure;
     }

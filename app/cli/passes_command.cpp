@@ -1,5 +1,7 @@
 #include "passes_command.h"
 
+#include "graph_output.h"
+
 #include "command_line.h"
 #include "graph_selection.h"
 #include "io/dot_writer.h"
@@ -78,8 +80,8 @@ int runPasses(const std::vector<std::string> &args)
     }
     options.runChecksAfterEachPass = cmd.flag("--check-each");
     auto out = cmd.value("-o");
-    std::string ext = out && out->rfind('.') != std::string::npos ? out->substr(out->rfind('.') + 1) : "";
-    if (out && ext != "json" && ext != "py" && ext != "dot") {
+    std::string ext = out ? extensionOf(*out) : std::string();
+    if (out && !isGraphOutputExtension(ext)) {
         std::fprintf(
             stderr, "%sexpected an output ending in .json, .py or .dot, found '%s'\n", usage.c_str(), out->c_str());
         return UsageError;
@@ -195,18 +197,7 @@ int runPasses(const std::vector<std::string> &args)
     }
 
     if (out) {
-        std::string bytes;
-        if (ext == "json") {
-            GraphFile one;
-            one.format = file->format;
-            one.graphs.push_back({named->name, named->kind, session.graph().clone(), named->line});
-            bytes = writeFxscopeJson(one);
-        } else if (ext == "py") {
-            bytes = writeReadable(session.graph());
-        } else {
-            bytes = writeDot(session.graph(), named->name);
-        }
-        if (auto written = writeFileAtomically(*out, bytes); !written) {
+        if (auto written = writeGraphFile(*out, session.graph(), *named, file->format); !written) {
             std::fprintf(stderr, "%s\n", written.error().toString().c_str());
             return RuntimeFailure;
         }
