@@ -9,6 +9,7 @@
 #include "match_command.h"
 #include "passes_command.h"
 #include "patterns_command.h"
+#include "profile_command.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -26,6 +27,8 @@ commands:
   info     GRAPH [--graph NAME|INDEX] [--json]     formats, graphs, node counts by op, inputs, outputs
   convert  GRAPH -o OUT.{json,py,dot,svg,png} [--graph NAME|INDEX]
   devices  [--json]                                 LibTorch version and the devices graphs can run on
+  profile  GRAPH [--patterns FILE...] [--device D] [--iters N] [--warmup N] [--inputs F] [--json]
+                                                    run unfused and fused through LibTorch: times, speedup, outputs checked
   patterns PATTERN_FILE... [--json]                 the patterns a file registers, in the order they are tried
   match    GRAPH --patterns FILE... [--pattern NAME] [--subgraph] [--json]
                                                     every candidate match, its verdict, stage and reasons
@@ -69,6 +72,8 @@ int main(int argc, char **argv)
         return fxs::cli::runPasses(args);
     if (command == "convert")
         return fxs::cli::runConvert(args);
+    if (command == "profile")
+        return fxs::cli::runProfile(args);
     if (command == "devices")
         return fxs::cli::runDevices(args);
     std::fprintf(stderr, "unknown command '%s'\n\n%s", command.c_str(), kUsage);

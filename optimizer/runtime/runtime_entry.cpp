@@ -3,6 +3,7 @@
 // Results cross the boundary as JSON text: no C++ or torch types are shared with the caller.
 
 #include "device_info.h"
+#include "profiler.h"
 #include "util/json.h"
 
 #include <string>
@@ -23,5 +24,16 @@ extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_de
 extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_op_schemas()
 {
     static std::string text = fxs::registeredOpSchemas();
+    return text.c_str();
+}
+
+// Profiles a graph and its fused form (fxs::runProfile's request and result, as JSON text). The returned text
+// lives until the next call.
+extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_profile(const char *requestJson)
+{
+    static std::string text;
+    auto request = fxs::Json::parse(requestJson ? requestJson : "", "request");
+    text = request ? fxs::runProfile(request.value()).dump()
+                   : fxs::Json::object({{"error", request.error().toString()}}).dump();
     return text.c_str();
 }

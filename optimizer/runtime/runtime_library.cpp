@@ -1,5 +1,7 @@
 #include "runtime_library.h"
 
+#include "io/fxscope_json.h"
+#include "ir/graph_file.h"
 #include "util/json.h"
 
 #include <cstdlib>
@@ -40,7 +42,69 @@ Result<void *> runtimeHandle()
     return handle;
 }
 
+std::string graphText(const Graph &graph)
+{
+    GraphFile file;
+    file.format = "fxscope";
+    file.graphs.push_back({"graph", {}, graph.clone(), 0});
+    return writeFxscopeJson(file);
+}
+
+GraphProfile graphProfile(const Json &j)
+{
+    GraphProfile g;
+    g.medianMs = j["median_ms"].toDouble();
+    for (const Json &n : j["nodes"].items())
+        g.nodes.push_back({n["name"].toString(), n["target"].toString(), n["median_us"].toDouble()});
+    for (const Json &o : j["outputs"].items()) {
+        OutputValue v;
+        v.dtype = o["dtype"].toString();
+        for (const Json &d : o["shape"].items())
+            v.shape.push_back(d.toInt());
+        for (const Json &x : o["values"].items())
+            v.values.push_back(x.toDouble());
+        g.outputs.push_back(std::move(v));
+    }
+    return g;
+}
+
 } // namespace
+
+Result<ProfileReport> runtimeProfile(const Graph &unfused, const Graph *fused, const ProfileOptions &options)
+{
+    auto handle = runtimeHandle();
+    if (!handle)
+        return handle.error();
+    using Profile = const char *(*)(const char *);
+    auto call = reinterpret_cast<Profile>(dlsym(handle.value(), "fxscope_runtime_profile"));
+    if (!call)
+        return Error{{}, 0, 0, "the LibTorch runtime lacks fxscope_runtime_profile"};
+    Json request = Json::object({{"unfused", graphText(unfused)}, {"fused", fused ? Json(graphText(*fused)) : Json()},
+        {"device", options.device}, {"iters", options.iters}, {"warmup", options.warmup},
+        {"seed", int64_t(options.seed)}, {"inputs", options.inputsPath},
+        {"expected_outputs", options.expectedOutputsPath}, {"return_outputs", options.returnOutputs}});
+    auto json = Json::parse(call(request.dump().c_str()), "runtime");
+    if (!json)
+        return json.error();
+    const Json &r = json.value();
+    if (r["error"].isString())
+        return Error{{}, 0, 0, r["error"].toString()};
+    ProfileReport report;
+    report.device = r["device"].toString();
+    report.unfused = graphProfile(r["unfused"]);
+    if (r["fused"].isObject()) {
+        report.fused = graphProfile(r["fused"]);
+        report.speedup = r["speedup"].toDouble();
+        report.outputsMatch = r["outputs_match"].toBool();
+        report.maxAbsDiff = r["max_abs_diff"].toDouble();
+    }
+    if (r["expected"].isObject()) {
+        report.expectedMatch = r["expected"]["outputs_match"].toBool();
+        report.expectedMaxAbsDiff = r["expected"]["max_abs_diff"].toDouble();
+    }
+    report.json = std::move(json.value());
+    return report;
+}
 
 Result<RuntimeDevices> runtimeDevices()
 {

@@ -1,0 +1,83 @@
+#include "npu_reference_kernels.h"
+
+#include <ATen/ATen.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/library.h>
+
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+namespace fxs {
+
+namespace {
+
+// The same order of operations as the unfused decomposition (float32 statistics, cast, then the weight), so a
+// fused graph matches the graph it came from bit for bit where the decomposition is the usual LLaMA RMSNorm.
+std::tuple<at::Tensor, at::Tensor> rmsNorm(const at::Tensor &x, const at::Tensor &gamma, double epsilon)
+{
+    at::Tensor xf = x.to(at::kFloat);
+    at::Tensor rstd = at::rsqrt(xf.pow(2).mean({-1}, true) + epsilon);
+    at::Tensor y = gamma * (xf * rstd).to(x.scalar_type());
+    return {y, rstd};
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> addRmsNorm(
+    const at::Tensor &x1, const at::Tensor &x2, const at::Tensor &gamma, double epsilon)
+{
+    at::Tensor x = x1 + x2;
+    auto [y, rstd] = rmsNorm(x, gamma, epsilon);
+    return {y, rstd, x};
+}
+
+at::Tensor swiglu(const at::Tensor &self, int64_t dim)
+{
+    auto halves = self.chunk(2, dim);
+    return at::silu(halves[0]) * halves[1];
+}
+
+at::Tensor rotaryMul(const at::Tensor &self, const at::Tensor &r1, const at::Tensor &r2)
+{
+    auto halves = self.chunk(2, -1);
+    at::Tensor rotated = at::cat({-halves[1], halves[0]}, -1);
+    return self * r1 + rotated * r2;
+}
+
+bool registered(const char *name)
+{
+    return c10::Dispatcher::singleton().findSchema({name, ""}).has_value();
+}
+
+} // namespace
+
+void registerNpuReferenceKernels()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        // Libraries are created at run time rather than with TORCH_LIBRARY_FRAGMENT's static initialiser, so an
+        // already loaded torch_npu keeps its own definitions and kernels.
+        static auto defs = std::make_unique<torch::Library>(
+            torch::Library::FRAGMENT, "npu", c10::nullopt, __FILE__, uint32_t(__LINE__));
+        static auto impls = std::make_unique<torch::Library>(
+            torch::Library::IMPL, "npu", c10::DispatchKey::CPU, __FILE__, uint32_t(__LINE__));
+        if (!registered("npu::npu_rms_norm")) {
+            defs->def("npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)");
+            impls->impl("npu_rms_norm", TORCH_FN(rmsNorm));
+        }
+        if (!registered("npu::npu_add_rms_norm")) {
+            defs->def("npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
+                      "-> (Tensor, Tensor, Tensor)");
+            impls->impl("npu_add_rms_norm", TORCH_FN(addRmsNorm));
+        }
+        if (!registered("npu::npu_swiglu")) {
+            defs->def("npu_swiglu(Tensor self, int dim=-1) -> Tensor");
+            impls->impl("npu_swiglu", TORCH_FN(swiglu));
+        }
+        if (!registered("npu::npu_rotary_mul")) {
+            defs->def("npu_rotary_mul(Tensor self, Tensor r1, Tensor r2) -> Tensor");
+            impls->impl("npu_rotary_mul", TORCH_FN(rotaryMul));
+        }
+    });
+}
+
+} // namespace fxs

@@ -1,0 +1,14 @@
+#pragma once
+// Profiles a graph before and after fusion: warm-up, N timed iterations, per-node and per-graph medians, and the
+// two graphs' outputs compared with a tolerance by dtype. JSON in, JSON out (the module's C entry passes it on).
+
+#include "util/json.h"
+
+namespace fxs {
+
+// request: {"unfused": fxscope JSON text, "fused": text or null, "device", "iters", "warmup", "seed",
+// "inputs": safetensors path, "expected_outputs": safetensors path, "return_outputs": bool}.
+// Result: DESIGN.md's `profile` object, or {"error": text}.
+Json runProfile(const Json &request);
+
+} // namespace fxs

@@ -1,0 +1,129 @@
+#include "tensor_inputs.h"
+
+#include "io/loader.h"
+#include "util/json.h"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <cmath>
+#include <cstring>
+
+namespace fxs {
+
+namespace {
+
+c10::optional<c10::ScalarType> safetensorsType(const std::string &name)
+{
+    static const std::pair<const char *, c10::ScalarType> table[]
+        = {{"F32", at::kFloat}, {"F64", at::kDouble}, {"F16", at::kHalf}, {"BF16", at::kBFloat16}, {"I64", at::kLong},
+            {"I32", at::kInt}, {"I16", at::kShort}, {"I8", at::kChar}, {"U8", at::kByte}, {"BOOL", at::kBool}};
+    for (const auto &[n, t] : table)
+        if (name == n)
+            return t;
+    return c10::nullopt;
+}
+
+c10::optional<c10::ScalarType> metaType(const std::string &dtype)
+{
+    static const std::pair<const char *, c10::ScalarType> table[] = {{"torch.float32", at::kFloat},
+        {"torch.float64", at::kDouble}, {"torch.float16", at::kHalf}, {"torch.bfloat16", at::kBFloat16},
+        {"torch.int64", at::kLong}, {"torch.int32", at::kInt}, {"torch.int16", at::kShort}, {"torch.int8", at::kChar},
+        {"torch.uint8", at::kByte}, {"torch.bool", at::kBool}};
+    for (const auto &[n, t] : table)
+        if (dtype == n)
+            return t;
+    return c10::nullopt;
+}
+
+} // namespace
+
+Result<std::map<std::string, at::Tensor>> readSafetensors(const std::string &path)
+{
+    auto bytes = readFileBytes(path);
+    if (!bytes)
+        return bytes.error();
+    const std::string &b = bytes.value();
+    if (b.size() < 8)
+        return Error{path, 0, 0, "expected an 8-byte header length, found " + std::to_string(b.size()) + " bytes"};
+    uint64_t n = 0;
+    for (int i = 7; i >= 0; --i)
+        n = (n << 8) | uint8_t(b[size_t(i)]);
+    if (n > b.size() - 8)
+        return Error{path, 0, 0, "expected a header of " + std::to_string(n) + " bytes to fit in the file"};
+    auto header = Json::parse(std::string_view(b).substr(8, n), path);
+    if (!header)
+        return header.error();
+    const size_t dataStart = 8 + n;
+    std::map<std::string, at::Tensor> out;
+    for (const auto &[name, entry] : header->members()) {
+        if (name == "__metadata__")
+            continue;
+        auto type = safetensorsType(entry["dtype"].toString());
+        if (!type)
+            return Error{path, 0, 0, "tensor '" + name + "': unsupported dtype '" + entry["dtype"].toString() + "'"};
+        std::vector<int64_t> shape;
+        int64_t count = 1;
+        for (const Json &d : entry["shape"].items()) {
+            shape.push_back(d.toInt(-1));
+            if (shape.back() < 0)
+                return Error{path, 0, 0, "tensor '" + name + "': expected non-negative dims"};
+            count *= shape.back();
+        }
+        const auto &offsets = entry["data_offsets"].items();
+        if (offsets.size() != 2)
+            return Error{path, 0, 0, "tensor '" + name + "': expected data_offsets [begin, end]"};
+        uint64_t begin = uint64_t(offsets[0].toInt(-1)), end = uint64_t(offsets[1].toInt(-1));
+        size_t itemSize = c10::elementSize(*type);
+        if (begin > end || end > b.size() - dataStart || end - begin != uint64_t(count) * itemSize)
+            return Error{path, 0, 0, "tensor '" + name + "': data_offsets do not match its shape and dtype"};
+        at::Tensor t = at::empty(shape, at::TensorOptions().dtype(*type));
+        std::memcpy(t.data_ptr(), b.data() + dataStart + begin, end - begin);
+        out.emplace(name, std::move(t));
+    }
+    return out;
+}
+
+Result<std::unordered_map<std::string, at::Tensor>> graphInputs(
+    const Graph &graph, const std::map<std::string, at::Tensor> &given, c10::Device device, uint64_t seed)
+{
+    at::Generator gen = at::detail::createCPUGenerator(seed);
+    std::unordered_map<std::string, at::Tensor> out;
+    for (const auto &node : graph.nodes()) {
+        if (node->op() != OpKind::Placeholder && node->op() != OpKind::GetAttr)
+            continue;
+        if (auto it = given.find(node->name()); it != given.end()) {
+            out.emplace(node->name(), it->second.to(device));
+            continue;
+        }
+        const auto &val = node->meta().val;
+        if (!val || val->kind != ValueMeta::Kind::Tensor)
+            return Error{{}, node->meta().dumpLine, 0,
+                "input '" + node->name() + "': no value given and no tensor meta to generate one from"};
+        std::vector<int64_t> shape;
+        for (const auto &d : val->tensor.shape) {
+            if (!d.isConcrete())
+                return Error{{}, node->meta().dumpLine, 0,
+                    "input '" + node->name() + "': symbolic dim " + d.expr + " needs a concrete value"};
+            shape.push_back(d.value);
+        }
+        auto type = metaType(val->tensor.dtype.empty() ? "torch.float32" : val->tensor.dtype);
+        if (!type)
+            return Error{{}, node->meta().dumpLine, 0,
+                "input '" + node->name() + "': cannot generate dtype " + val->tensor.dtype};
+        at::Tensor t;
+        if (at::isFloatingType(*type)) {
+            // Scaled by 1/sqrt(last dim) so chains of matmuls stay near unit scale, also in float16.
+            double scale = shape.size() >= 2 ? 1.0 / std::sqrt(double(std::max<int64_t>(shape.back(), 1))) : 1.0;
+            t = (at::randn(shape, gen, at::TensorOptions().dtype(at::kFloat)) * scale).to(*type);
+        } else if (*type == at::kBool) {
+            t = at::randint(0, 2, shape, gen, at::TensorOptions().dtype(at::kLong)).to(at::kBool);
+        } else {
+            t = at::randint(0, 8, shape, gen, at::TensorOptions().dtype(*type));
+        }
+        out.emplace(node->name(), t.to(device));
+    }
+    return out;
+}
+
+} // namespace fxs
