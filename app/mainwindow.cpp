@@ -35,6 +35,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -691,9 +692,15 @@ void MainWindow::closeEvent(QCloseEvent *event)
 void MainWindow::restoreSettings()
 {
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray()))
-        resize(1280, 800);
-    restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
+    if (!restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray())) {
+        // First run: most of the screen, so the canvas is not squeezed between the four docks.
+        const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1280, 800);
+        resize(available * 0.9);
+    }
+    if (!restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray())) {
+        resizeDocks({m_patternsDock, m_inspectorDock}, {width() * 27 / 100, width() * 21 / 100}, Qt::Horizontal);
+        resizeDocks({m_patternsDock, m_timelineDock}, {height() * 58 / 100, height() * 42 / 100}, Qt::Vertical);
+    }
     m_nodeList->restoreHeaderState(settings.value(QStringLiteral("nodeTable/header")).toByteArray());
 }
 
