@@ -59,7 +59,9 @@ struct Document::MatchOutcome {
 
 // A stepping request, run on the session by a worker.
 struct Document::StepOp {
-    enum Kind { Step, StepOver, RunToEnd, GoTo, Bisect } kind = Step;
+    enum Kind { Step, StepOver, RunToEnd, GoTo, Bisect };
+    StepOp(Kind k = Step) : kind(k) { }
+    Kind kind;
     QString pattern; // StepOver
     size_t count = 0; // GoTo: the revision; Bisect: the steps
     quint64 id = 0;

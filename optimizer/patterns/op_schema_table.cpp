@@ -2,6 +2,7 @@
 
 #include "../runtime/runtime_library.h"
 
+#include <chrono>
 #include <cstdlib>
 
 #include <spdlog/spdlog.h>
@@ -66,6 +67,7 @@ Result<size_t> OpSchemaTable::addLibTorchSchemas()
     }
     if (std::getenv("FXSCOPE_NO_LIBTORCH"))
         return Error{{}, 0, 0, "LibTorch schemas disabled by FXSCOPE_NO_LIBTORCH"};
+    const auto start = std::chrono::steady_clock::now();
     auto schemas = runtimeOpSchemas();
     if (!schemas) {
         spdlog::info("operator schemas from the built-in table only: {}", schemas.error().message);
@@ -88,7 +90,9 @@ Result<size_t> OpSchemaTable::addLibTorchSchemas()
         m_byTarget[target] = std::make_unique<OpSchema>(std::move(schema.value()));
         ++added;
     }
-    spdlog::debug("added {} operator schemas from LibTorch ({} unreadable)", added, unreadable);
+    m_libTorchLoadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    spdlog::debug(
+        "added {} operator schemas from LibTorch ({} unreadable) in {:.0f} ms", added, unreadable, m_libTorchLoadMs);
     return added;
 }
 

@@ -28,6 +28,8 @@ public:
     // Adds every schema LibTorch's dispatcher knows that the table lacks (built-ins win), loading the
     // runtime module on first use. Returns how many were added; tried once per process.
     Result<size_t> addLibTorchSchemas();
+    // Time the LibTorch load took (0 until it happened), so callers can report match time without it.
+    double libTorchLoadMilliseconds() const { return m_libTorchLoadMs; }
     // The targets of every known overload of a packet ("aten.add"), in the order they were added.
     std::vector<std::string> overloads(std::string_view packet) const;
     size_t size() const;
@@ -35,6 +37,7 @@ public:
 private:
     mutable std::mutex m_mutex;
     bool m_libTorchTried = false;
+    double m_libTorchLoadMs = 0;
     std::unordered_map<std::string, std::unique_ptr<OpSchema>> m_byTarget;
     std::unordered_map<std::string, std::vector<std::string>> m_packets;
 };

@@ -855,7 +855,7 @@ bool PyTorchHost::call(PyInterpreter &interp, const std::string &path, PyCallArg
         return true;
     }
     if (path == "torchair.register_replacement" || path == "torch._inductor.pattern_matcher.register_replacement"
-        || path.size() > 17 && path.compare(path.size() - 17, 17, ".register_pattern") == 0) {
+        || (path.size() > 17 && path.compare(path.size() - 17, 17, ".register_pattern") == 0)) {
         const std::string kind = path == "torchair.register_replacement" ? "torchair"
             : path.rfind("torch._inductor", 0) == 0                      ? "inductor"
                                                                          : "pass_manager";
