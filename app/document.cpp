@@ -3,6 +3,7 @@
 #include "logging.h"
 
 #include "io/loader.h"
+#include "patterns/op_schema_table.h"
 #include "match/matcher.h"
 #include "patterns/builtin_patterns.h"
 #include "patterns/pattern_file.h"
@@ -397,6 +398,8 @@ quint64 Document::rematch()
     auto future = QtConcurrent::run([graph, registry = m_patterns, state]() -> MatchOutcome {
         MatchOutcome outcome;
         outcome.graph = graph;
+        // LibTorch's schemas load here, off the UI thread, once: the inspector's schema lookups then never wait.
+        OpSchemaTable::instance().addLibTorchSchemas();
         QElapsedTimer timer;
         timer.start();
         try {
