@@ -1,12 +1,11 @@
 #include "apply_command.h"
 
+#include "command_inputs.h"
 #include "graph_output.h"
 
 #include "command_line.h"
-#include "graph_selection.h"
 #include "io/dot_writer.h"
 #include "io/fxscope_json.h"
-#include "io/loader.h"
 #include "io/readable_writer.h"
 #include "ir/lint.h"
 #include "patterns/pattern_file.h"
@@ -64,29 +63,20 @@ int runApply(const std::vector<std::string> &args)
     auto out = cmd.value("-o") ? cmd.value("-o") : cmd.value("--output");
     std::string ext = out ? extensionOf(*out) : std::string();
     if (out && !isGraphOutputExtension(ext)) {
-        std::fprintf(stderr, "%sexpected an output ending in .json, .py or .dot, found '%s'\n", usage, out->c_str());
+        std::fprintf(
+            stderr, "%sexpected an output ending in .json, .py, .dot, .svg or .png, found '%s'\n", usage, out->c_str());
         return UsageError;
     }
-    std::vector<std::string> specs = cmd.values("--patterns");
-    for (size_t i = 1; i < cmd.positional().size(); ++i)
-        specs.push_back(cmd.positional()[i]);
+    const std::vector<std::string> specs = patternSpecs(cmd);
     auto registry = std::make_shared<PatternRegistry>();
-    for (const auto &spec : specs)
-        if (auto st = loadPatternSpec(spec, *registry); !st) {
-            std::fprintf(stderr, "%s\n", st.error().toString().c_str());
-            return BadInput;
-        }
-    auto file = loadGraphFile(cmd.positional()[0]);
-    if (!file) {
-        std::fprintf(stderr, "%s\n", file.error().toString().c_str());
+    if (!loadPatternSpecs(specs, *registry))
         return BadInput;
-    }
-    std::string error;
-    const NamedGraph *named = selectGraph(file.value(), cmd, error);
-    if (!named) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return UsageError;
-    }
+    int exitCode = Success;
+    auto selected = loadSelectedGraph(cmd, exitCode);
+    if (!selected)
+        return exitCode;
+    const GraphFile *file = &selected->file;
+    const NamedGraph *named = &selected->named();
 
     Session session(named->graph->clone(), registry);
     auto applied = session.run(maxSteps);

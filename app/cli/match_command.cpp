@@ -1,8 +1,7 @@
 #include "match_command.h"
 
+#include "command_inputs.h"
 #include "command_line.h"
-#include "graph_selection.h"
-#include "io/loader.h"
 #include "match/matcher.h"
 #include "match/subgraph_matcher.h"
 #include "patterns/pattern_file.h"
@@ -131,15 +130,9 @@ int runMatch(const std::vector<std::string> &args)
         return UsageError;
     }
     // --patterns takes one value; further pattern files may follow the graph as positionals.
-    std::vector<std::string> specs = cmd.values("--patterns");
-    for (size_t i = 1; i < cmd.positional().size(); ++i)
-        specs.push_back(cmd.positional()[i]);
     PatternRegistry registry;
-    for (const auto &spec : specs)
-        if (auto st = loadPatternSpec(spec, registry); !st) {
-            std::fprintf(stderr, "%s\n", st.error().toString().c_str());
-            return BadInput;
-        }
+    if (!loadPatternSpecs(patternSpecs(cmd), registry))
+        return BadInput;
     MatcherOptions options;
     if (auto name = cmd.value("--pattern")) {
         if (!registry.find(*name)) {
@@ -151,17 +144,11 @@ int runMatch(const std::vector<std::string> &args)
         }
         options.onlyPattern = *name;
     }
-    auto file = loadGraphFile(cmd.positional()[0]);
-    if (!file) {
-        std::fprintf(stderr, "%s\n", file.error().toString().c_str());
-        return BadInput;
-    }
-    std::string error;
-    const NamedGraph *named = selectGraph(file.value(), cmd, error);
-    if (!named) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return UsageError;
-    }
+    int exitCode = Success;
+    auto selected = loadSelectedGraph(cmd, exitCode);
+    if (!selected)
+        return exitCode;
+    const NamedGraph *named = &selected->named();
     if (cmd.flag("--subgraph"))
         return runSubgraph(registry, options.onlyPattern, *named, cmd.flag("--json"));
     const auto start = std::chrono::steady_clock::now();

@@ -1,12 +1,11 @@
 #include "passes_command.h"
 
+#include "command_inputs.h"
 #include "graph_output.h"
 
 #include "command_line.h"
-#include "graph_selection.h"
 #include "io/dot_writer.h"
 #include "io/fxscope_json.h"
-#include "io/loader.h"
 #include "io/readable_writer.h"
 #include "ir/lint.h"
 #include "patterns/pattern_file.h"
@@ -82,8 +81,8 @@ int runPasses(const std::vector<std::string> &args)
     auto out = cmd.value("-o");
     std::string ext = out ? extensionOf(*out) : std::string();
     if (out && !isGraphOutputExtension(ext)) {
-        std::fprintf(
-            stderr, "%sexpected an output ending in .json, .py or .dot, found '%s'\n", usage.c_str(), out->c_str());
+        std::fprintf(stderr, "%sexpected an output ending in .json, .py, .dot, .svg or .png, found '%s'\n",
+            usage.c_str(), out->c_str());
         return UsageError;
     }
 
@@ -91,11 +90,8 @@ int runPasses(const std::vector<std::string> &args)
     context.partitioner.allowsSingleNodePartition = cmd.flag("--allow-single-node");
     if (!cmd.values("--patterns").empty()) {
         auto registry = std::make_shared<PatternRegistry>();
-        for (const auto &spec : cmd.values("--patterns"))
-            if (auto st = loadPatternSpec(spec, *registry); !st) {
-                std::fprintf(stderr, "%s\n", st.error().toString().c_str());
-                return BadInput;
-            }
+        if (!loadPatternSpecs(cmd.values("--patterns"), *registry))
+            return BadInput;
         context.patterns = registry;
     }
     std::vector<std::string> supported;
@@ -127,17 +123,12 @@ int runPasses(const std::vector<std::string> &args)
             manager.addPass(pass->name, pass->fn);
         }
 
-    auto file = loadGraphFile(cmd.positional()[0]);
-    if (!file) {
-        std::fprintf(stderr, "%s\n", file.error().toString().c_str());
-        return BadInput;
-    }
-    std::string error;
-    const NamedGraph *named = selectGraph(file.value(), cmd, error);
-    if (!named) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return UsageError;
-    }
+    int exitCode = Success;
+    auto selected = loadSelectedGraph(cmd, exitCode);
+    if (!selected)
+        return exitCode;
+    const GraphFile *file = &selected->file;
+    const NamedGraph *named = &selected->named();
 
     Session session(named->graph->clone(), context.patterns ? context.patterns : std::make_shared<PatternRegistry>());
     Result<PassManagerResult> result = PassManagerResult{};

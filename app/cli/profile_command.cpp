@@ -1,8 +1,7 @@
 #include "profile_command.h"
 
+#include "command_inputs.h"
 #include "command_line.h"
-#include "graph_selection.h"
-#include "io/loader.h"
 #include "patterns/pattern_file.h"
 #include "rewrite/session.h"
 #include "runtime/runtime_library.h"
@@ -78,26 +77,15 @@ int runProfile(const std::vector<std::string> &args)
     if (auto inputs = cmd.value("--inputs"))
         options.inputsPath = *inputs;
 
-    std::vector<std::string> specs = cmd.values("--patterns");
-    for (size_t i = 1; i < cmd.positional().size(); ++i)
-        specs.push_back(cmd.positional()[i]);
+    const std::vector<std::string> specs = patternSpecs(cmd);
     auto registry = std::make_shared<PatternRegistry>();
-    for (const auto &spec : specs)
-        if (auto st = loadPatternSpec(spec, *registry); !st) {
-            std::fprintf(stderr, "%s\n", st.error().toString().c_str());
-            return BadInput;
-        }
-    auto file = loadGraphFile(cmd.positional()[0]);
-    if (!file) {
-        std::fprintf(stderr, "%s\n", file.error().toString().c_str());
+    if (!loadPatternSpecs(specs, *registry))
         return BadInput;
-    }
-    std::string error;
-    const NamedGraph *named = selectGraph(file.value(), cmd, error);
-    if (!named) {
-        std::fprintf(stderr, "%s\n", error.c_str());
-        return UsageError;
-    }
+    int exitCode = Success;
+    auto selected = loadSelectedGraph(cmd, exitCode);
+    if (!selected)
+        return exitCode;
+    const NamedGraph *named = &selected->named();
 
     // The fused graph is the session's last revision with every pattern applied to the end.
     std::optional<Session> session;

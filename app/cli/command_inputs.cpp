@@ -1,0 +1,50 @@
+#include "command_inputs.h"
+
+#include "graph_selection.h"
+#include "io/loader.h"
+#include "patterns/pattern_file.h"
+
+#include <cstdio>
+
+namespace fxs::cli {
+
+std::optional<SelectedGraph> loadSelectedGraph(const CommandLine &cmd, int &exitCode)
+{
+    auto file = loadGraphFile(cmd.positional()[0]);
+    if (!file) {
+        std::fprintf(stderr, "%s\n", file.error().toString().c_str());
+        exitCode = BadInput;
+        return std::nullopt;
+    }
+    std::string error;
+    const NamedGraph *named = selectGraph(file.value(), cmd, error);
+    if (!named) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        exitCode = UsageError;
+        return std::nullopt;
+    }
+    SelectedGraph selected;
+    selected.index = size_t(named - file->graphs.data());
+    selected.file = std::move(file).value();
+    return selected;
+}
+
+std::vector<std::string> patternSpecs(const CommandLine &cmd)
+{
+    std::vector<std::string> specs = cmd.values("--patterns");
+    for (size_t i = 1; i < cmd.positional().size(); ++i)
+        specs.push_back(cmd.positional()[i]);
+    return specs;
+}
+
+bool loadPatternSpecs(const std::vector<std::string> &specs, PatternRegistry &registry)
+{
+    for (const auto &spec : specs)
+        if (auto loaded = loadPatternSpec(spec, registry); !loaded) {
+            std::fprintf(stderr, "%s\n", loaded.error().toString().c_str());
+            return false;
+        }
+    return true;
+}
+
+} // namespace fxs::cli

@@ -1,0 +1,29 @@
+#pragma once
+// What most subcommands start from: the graph file named by the first positional argument with the graph
+// --graph picks, and the pattern files of --patterns (plus any positionals after GRAPH). Each helper prints
+// its error and gives the exit code, so commands read as a straight line.
+
+#include "command_line.h"
+#include "ir/graph_file.h"
+#include "patterns/pattern_registry.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fxs::cli {
+
+struct SelectedGraph {
+    GraphFile file;
+    size_t index = 0;
+    const NamedGraph &named() const { return file.graphs[index]; }
+};
+
+// The graph of GRAPH chosen by --graph; nullopt (and exitCode set to BadInput or UsageError) on failure.
+std::optional<SelectedGraph> loadSelectedGraph(const CommandLine &cmd, int &exitCode);
+// --patterns values, then the positionals after GRAPH.
+std::vector<std::string> patternSpecs(const CommandLine &cmd);
+// Loads every spec into registry; false (after printing the error) when one fails.
+bool loadPatternSpecs(const std::vector<std::string> &specs, PatternRegistry &registry);
+
+} // namespace fxs::cli
