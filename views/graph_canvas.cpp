@@ -1,5 +1,7 @@
 #include "graph_canvas.h"
 
+#include <QGraphicsItem>
+
 #include "canvas_edge_item.h"
 #include "canvas_group_item.h"
 #include "canvas_minimap.h"
@@ -417,7 +419,16 @@ void GraphCanvas::showFirstView()
     // A tall graph: readable text beats seeing everything; start at its top (the inputs).
     const qreal zoom = std::max(fit, kReadableZoom);
     setTransform(QTransform::fromScale(zoom, zoom));
-    centerOn(QPointF(rect.center().x(), rect.top() + view.height() / zoom / 2));
+    // Centre on what lies in that top band, not on the whole graph: big layouts drift sideways as they go
+    // down, and the graph's middle would leave the first boxes cut off at the edge.
+    const qreal bandHeight = view.height() / zoom;
+    QRectF top;
+    for (QGraphicsItem *item : scene()->items(QRectF(rect.left(), rect.top(), rect.width(), bandHeight))) {
+        const QRectF r = item->sceneBoundingRect();
+        if (r.height() < bandHeight) // long edges would stretch the band sideways
+            top |= r;
+    }
+    centerOn(QPointF(top.isNull() ? rect.center().x() : top.center().x(), rect.top() + bandHeight / 2));
 }
 
 qreal GraphCanvas::zoom() const
