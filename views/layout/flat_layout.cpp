@@ -98,9 +98,9 @@ Result<FlatLayout> layoutFlat(const FlatLayoutInput &input)
     agattr(graph, AGEDGE, text("weight"), text("1"));
     agattr(graph, AGEDGE, text("arrowsize"), text("0.7"));
 
+    // No rank=min/max subgraphs to pin ports to the top and bottom: with them Graphviz 2.43's dot_mincross
+    // crashed in decompose() on some group interiors (seen in CI); unpinned ports sit next to the node they feed.
     std::vector<Agnode_t *> nodes(input.items.size());
-    Agraph_t *first = nullptr;
-    Agraph_t *last = nullptr;
     for (size_t i = 0; i < input.items.size(); ++i) {
         const auto &item = input.items[i];
         const std::string name = "n" + std::to_string(i);
@@ -108,14 +108,6 @@ Result<FlatLayout> layoutFlat(const FlatLayoutInput &input)
         nodes[i] = node;
         agset(node, text("width"), text(number(std::max(item.width, 1.0) / kPointsPerInch).c_str()));
         agset(node, text("height"), text(number(std::max(item.height, 1.0) / kPointsPerInch).c_str()));
-        if (item.rank != FlatLayoutInput::Rank::Any) {
-            Agraph_t *&sub = item.rank == FlatLayoutInput::Rank::First ? first : last;
-            if (!sub) {
-                sub = agsubg(graph, text(item.rank == FlatLayoutInput::Rank::First ? "first" : "last"), 1);
-                set(sub, "rank", item.rank == FlatLayoutInput::Rank::First ? "min" : "max");
-            }
-            agsubnode(sub, node, 1);
-        }
     }
     std::vector<Agedge_t *> edges(input.edges.size(), nullptr);
     for (size_t i = 0; i < input.edges.size(); ++i) {

@@ -12,11 +12,9 @@
 namespace fxs {
 
 struct FlatLayoutInput {
-    enum class Rank { Any, First, Last }; // First/Last pin a box to the top or bottom rank (ports)
     struct Item {
         double width = 0; // points
         double height = 0; // points
-        Rank rank = Rank::Any;
     };
     struct Edge {
         int from = -1;

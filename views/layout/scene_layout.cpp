@@ -68,7 +68,7 @@ Result<std::shared_ptr<const GroupInterior>> layoutGroupInterior(
     std::unordered_map<size_t, int> local; // node index -> item
     for (size_t i = 0; i < g.nodes.size(); ++i) {
         const NodeBoxSize size = nodeBoxSize(nodeLabel(*graph.nodes()[g.nodes[i]]));
-        input.items.push_back({size.width, size.height, FlatLayoutInput::Rank::Any});
+        input.items.push_back({size.width, size.height});
         local.emplace(g.nodes[i], int(i));
     }
     std::unordered_map<size_t, int> inPorts, outPorts; // unit -> item
@@ -78,8 +78,7 @@ Result<std::shared_ptr<const GroupInterior>> layoutGroupInterior(
         if (it != ports.end())
             return it->second;
         const int item = int(input.items.size());
-        input.items.push_back({SceneMetrics::kPortSize, SceneMetrics::kPortSize,
-            isInput ? FlatLayoutInput::Rank::First : FlatLayoutInput::Rank::Last});
+        input.items.push_back({SceneMetrics::kPortSize, SceneMetrics::kPortSize});
         interior->portUnit.push_back(unit);
         interior->portIsInput.push_back(isInput);
         ports.emplace(unit, item);
@@ -153,7 +152,7 @@ Result<SceneLayout> layoutScene(
         } else {
             size = groupBoxSize(grouping.groups[unit]);
         }
-        top.items.push_back({size.width, size.height, FlatLayoutInput::Rank::Any});
+        top.items.push_back({size.width, size.height});
     }
     std::unordered_map<uint64_t, size_t> topEdgeOf;
     std::vector<int> topCounts;
