@@ -3,6 +3,7 @@
 #include "ir/lint.h"
 #include "match/pattern_matcher.h"
 #include "replacement.h"
+#include "step_lint.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -21,6 +22,13 @@ std::string describe(const SessionStep &s, size_t number)
 {
     std::string what = s.kind == "pattern" ? "'" + s.name + "' at " + s.anchor : "pass '" + s.name + "'";
     return "step " + std::to_string(number) + " (" + what + ")";
+}
+
+// Cursors are kept per step; one that skipped many items out of order (stepping over a pattern) is not worth its
+// memory there, and a null cursor only costs a fresh matcher run after undo or redo.
+SweepCursor keepable(const SweepCursor &cursor)
+{
+    return cursor.doneAhead.size() <= 64 ? cursor : SweepCursor{};
 }
 
 } // namespace
@@ -55,8 +63,7 @@ void Session::setPatternEnabled(const std::string &pattern, bool enabled)
     if (!changed)
         return;
     m_active.reset();
-    m_queue.clear();
-    m_queuePos = 0;
+    m_sweep = {};
     invalidate();
 }
 
@@ -66,9 +73,9 @@ Result<const MatchReport *> Session::report()
         auto r = Matcher(activeRegistry()).run(*m_graph, m_options.matcher);
         if (!r)
             return r.error();
-        m_report = std::move(r.value());
+        m_report = std::make_shared<const MatchReport>(std::move(r.value()));
     }
-    return &*m_report;
+    return m_report.get();
 }
 
 Status Session::checkRunning() const
@@ -80,41 +87,44 @@ Status Session::checkRunning() const
 
 Status Session::refill()
 {
-    m_queue.clear();
-    m_queuePos = 0;
+    m_sweep = {};
     auto rep = report();
     if (!rep)
         return rep.error();
     const PatternRegistry &registry = activeRegistry();
-    std::unordered_map<std::string, size_t> order;
+    std::unordered_map<const PatternEntry *, std::pair<size_t, PatternEntryPtr>> entries;
     for (size_t i = 0; i < registry.entries().size(); ++i)
-        order.emplace(registry.entries()[i]->name, i);
-    struct Item {
+        entries.emplace(registry.entries()[i].get(), std::make_pair(i, registry.entries()[i]));
+    struct Ordered {
         size_t anchorIndex, entryIndex;
-        Pending pending;
+        SessionSweep::Item item;
     };
-    std::vector<Item> items;
+    std::vector<Ordered> ordered;
     for (const auto &p : rep.value()->patterns) {
-        const PatternEntry *raw = registry.find(p.name);
-        PatternEntryPtr entry;
-        for (const auto &e : registry.entries())
-            if (e.get() == raw)
-                entry = e;
+        auto e = entries.find(registry.find(p.name));
+        if (e == entries.end())
+            continue;
         for (const auto &c : p.candidates) {
             if (!c.accepted)
                 continue;
             const Node *anchor = m_graph->find(c.anchor);
-            if (!anchor || !entry)
+            if (!anchor)
                 continue;
-            items.push_back({anchor->index(), order[p.name], Pending{entry, c.anchor, c.nodes, false}});
+            ordered.push_back(
+                {anchor->index(), e->second.first, SessionSweep::Item{e->second.second, c.anchor, c.nodes}});
         }
     }
     // Inductor's order: anchors last to first, entries in registration order at one anchor.
-    std::sort(items.begin(), items.end(), [](const Item &a, const Item &b) {
+    std::sort(ordered.begin(), ordered.end(), [](const Ordered &a, const Ordered &b) {
         return a.anchorIndex != b.anchorIndex ? a.anchorIndex > b.anchorIndex : a.entryIndex < b.entryIndex;
     });
-    for (auto &it : items)
-        m_queue.push_back(std::move(it.pending));
+    auto sweep = std::make_shared<SessionSweep>();
+    sweep->items.reserve(ordered.size());
+    for (auto &o : ordered)
+        sweep->items.push_back(std::move(o.item));
+    sweep->report = m_report;
+    sweep->revision = m_position;
+    m_sweep.sweep = std::move(sweep);
     return Ok{};
 }
 
@@ -124,32 +134,31 @@ Result<bool> Session::advance(const std::string *onlyPattern)
         return st.error();
     PatternMatcher matcher;
     for (bool fresh = false;; fresh = true) {
-        if (fresh || m_queuePos >= m_queue.size()) {
+        if (fresh || m_sweep.exhausted()) {
             if (auto st = refill(); !st)
                 return st.error();
             fresh = true;
         }
-        for (size_t i = m_queuePos; i < m_queue.size(); ++i) {
-            Pending &p = m_queue[i];
-            if (p.done || (onlyPattern && p.entry->name != *onlyPattern))
+        const SweepCursor before = m_sweep; // what undo puts back: this sweep, before the items scanned below
+        const auto &items = m_sweep.sweep->items;
+        for (size_t i = m_sweep.next; i < items.size(); ++i) {
+            const SessionSweep::Item &item = items[i];
+            if (m_sweep.done(i) || (onlyPattern && item.entry->name != *onlyPattern))
                 continue;
-            p.done = true;
-            if (i == m_queuePos)
-                while (m_queuePos < m_queue.size() && m_queue[m_queuePos].done)
-                    ++m_queuePos;
+            m_sweep.markDone(i);
             // An earlier step of this sweep may have replaced or changed these nodes: re-match on the graph as it is.
-            Node *anchor = m_graph->find(p.anchor);
+            Node *anchor = m_graph->find(item.anchor);
             if (!anchor)
                 continue;
-            auto m = matchAt(*p.entry, anchor, matcher);
+            auto m = matchAt(*item.entry, anchor, matcher);
             if (!m)
                 continue;
-            std::vector<std::string> names;
-            for (const Node *n : m->nodes)
-                names.push_back(n->name());
-            if (names != p.nodes)
+            bool same = m->nodes.size() == item.nodes.size();
+            for (size_t k = 0; same && k < item.nodes.size(); ++k)
+                same = m->nodes[k]->name() == item.nodes[k];
+            if (!same)
                 continue;
-            if (auto st = applyMatch(*p.entry, anchor, m.value()); !st)
+            if (auto st = applyMatch(*item.entry, anchor, m.value(), before); !st)
                 return st.error();
             return true;
         }
@@ -158,7 +167,7 @@ Result<bool> Session::advance(const std::string *onlyPattern)
     }
 }
 
-Status Session::applyMatch(const PatternEntry &entry, Node *anchor, const Match &match)
+Status Session::applyMatch(const PatternEntry &entry, Node *anchor, const Match &match, const SweepCursor &before)
 {
     SessionStep s;
     s.kind = "pattern";
@@ -178,6 +187,8 @@ Status Session::applyMatch(const PatternEntry &entry, Node *anchor, const Match 
     s.added = std::move(r->added);
     s.nodesAfter = m_graph->size();
     s.edits = editor.take();
+    s.sweepBefore = keepable(before);
+    s.sweepAfter = keepable(m_sweep);
     return push(std::move(s));
 }
 
@@ -187,16 +198,21 @@ Status Session::push(SessionStep step)
     m_history.push_back(std::move(step));
     ++m_position;
     invalidate();
-    if (m_options.lintEachStep) {
-        std::vector<std::string> problems = lint(*m_graph);
-        if (!problems.empty()) {
-            m_stopped = describe(m_history.back(), m_position) + " broke the graph: " + problems.front();
-            if (problems.size() > 1)
-                m_stopped += " (and " + std::to_string(problems.size() - 1) + " more)";
-            return sessionError(m_stopped);
-        }
-    }
-    return Ok{};
+    return lintStep(m_history.back());
+}
+
+Status Session::lintStep(const SessionStep &step)
+{
+    if (!m_options.lintEachStep)
+        return Ok{};
+    // The graph linted clean before the step, so checking around what the step touched is lint() at its cost.
+    std::vector<std::string> problems = lintEdited(*m_graph, step.edits);
+    if (problems.empty())
+        return Ok{};
+    m_stopped = describe(step, m_position) + " broke the graph: " + problems.front();
+    if (problems.size() > 1)
+        m_stopped += " (and " + std::to_string(problems.size() - 1) + " more)";
+    return sessionError(m_stopped);
 }
 
 Result<bool> Session::step()
@@ -247,9 +263,9 @@ Status Session::applyCandidate(const std::string &pattern, const std::string &an
     if (!m)
         return m.error();
     // A hand-picked step breaks the sweep's order: the next step starts a fresh sweep.
-    m_queue.clear();
-    m_queuePos = 0;
-    return applyMatch(*entry, anchor, m.value());
+    const SweepCursor before = m_sweep;
+    m_sweep = {};
+    return applyMatch(*entry, anchor, m.value(), before);
 }
 
 Result<size_t> Session::run(size_t maxSteps)
@@ -297,8 +313,8 @@ Result<bool> Session::applyPass(const std::string &name, const SessionPass &pass
             s.added.push_back(op.name);
     s.nodesAfter = m_graph->size();
     s.edits = editor.take();
-    m_queue.clear();
-    m_queuePos = 0;
+    s.sweepBefore = keepable(m_sweep);
+    m_sweep = {}; // a pass changes what matches: the next step matches afresh
     if (auto st = push(std::move(s)); !st)
         return st.error();
     return true;
@@ -313,9 +329,11 @@ Status Session::undo()
         return st;
     --m_position;
     m_stopped.clear(); // a stopped session stops at its last step, which this removed
-    m_queue.clear();
-    m_queuePos = 0;
+    m_sweep = s.sweepBefore;
     invalidate();
+    // Back where the sweep began: its verdicts describe this graph again.
+    if (m_sweep.sweep && m_sweep.sweep->revision == m_position)
+        m_report = m_sweep.sweep->report;
     return Ok{};
 }
 
@@ -326,14 +344,10 @@ Status Session::redo()
     if (auto st = m_history[m_position].edits.redo(*m_graph); !st)
         return st;
     ++m_position;
-    m_queue.clear();
-    m_queuePos = 0;
+    m_sweep = m_history[m_position - 1].sweepAfter;
     invalidate();
-    if (m_options.lintEachStep) {
-        std::vector<std::string> problems = lint(*m_graph);
-        if (!problems.empty())
-            m_stopped = describe(m_history[m_position - 1], m_position) + " broke the graph: " + problems.front();
-    }
+    // A step that broke the graph stops the session again; redo itself succeeded.
+    (void)lintStep(m_history[m_position - 1]);
     return Ok{};
 }
 

@@ -9,6 +9,7 @@
 #include "edit_record.h"
 #include "graph_editor.h"
 #include "match/matcher.h"
+#include "session_sweep.h"
 
 #include <functional>
 #include <limits>
@@ -27,6 +28,8 @@ struct SessionStep {
     std::vector<std::string> removed, added;
     size_t nodesBefore = 0, nodesAfter = 0;
     EditRecord edits;
+    // Where the sweep stood before and after the step, so undo/redo need no matcher run.
+    SweepCursor sweepBefore, sweepAfter;
 };
 
 struct SessionOptions {
@@ -49,7 +52,8 @@ public:
     // Why the session stopped (a step broke lint); empty while it runs. Undo clears it.
     const std::string &stoppedReason() const { return m_stopped; }
 
-    // The matcher's verdicts on the current revision, recomputed after every change.
+    // The matcher's verdicts on the current revision: computed when asked after a change (undo back to where the
+    // current sweep began hands back the verdicts it was built from).
     Result<const MatchReport *> report();
 
     // The next accepted match in Inductor's order; false when none is left (fixed point).
@@ -78,17 +82,11 @@ public:
     Result<std::unique_ptr<Graph>> graphAt(size_t revision) const;
 
 private:
-    struct Pending {
-        PatternEntryPtr entry;
-        std::string anchor;
-        std::vector<std::string> nodes;
-        bool done = false;
-    };
-
     Status refill();
     Result<bool> advance(const std::string *onlyPattern);
-    Status applyMatch(const PatternEntry &entry, Node *anchor, const Match &match);
+    Status applyMatch(const PatternEntry &entry, Node *anchor, const Match &match, const SweepCursor &before);
     Status push(SessionStep step);
+    Status lintStep(const SessionStep &step);
     Status checkRunning() const;
     void invalidate();
     const PatternRegistry &activeRegistry();
@@ -101,9 +99,8 @@ private:
     std::vector<SessionStep> m_history;
     size_t m_position = 0;
     std::string m_stopped;
-    std::optional<MatchReport> m_report;
-    std::vector<Pending> m_queue;
-    size_t m_queuePos = 0;
+    std::shared_ptr<const MatchReport> m_report;
+    SweepCursor m_sweep;
 };
 
 } // namespace fxs
