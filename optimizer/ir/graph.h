@@ -1,10 +1,13 @@
 #pragma once
 // An FX graph: nodes in topological order with O(1) lookup by name, and the nested graphs of
 // higher-order ops (cond branches, flex-attention score_mod, wrap bodies) that it owns by attribute name.
+// Inserting or erasing a node costs O(log n) plus moving pointers: nodes carry order keys with gaps (compared in
+// O(1), located by binary search), and Node::index() renumbers the positions an edit made stale on its first call.
 
 #include "node.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -33,6 +36,16 @@ public:
     void replaceAllUses(Node *from, Node *to);
     // Reorders nodes to `order`, which must be a permutation of nodes().
     void reorder(const std::vector<Node *> &order);
+    // Reorders the nodes at positions [start, start + window.size()) to `window`, a permutation of them; O(window).
+    // False (nothing changed) when it is not one.
+    bool reorderRange(size_t start, const std::vector<Node *> &window);
+
+    // Where a node is, in O(log n) without renumbering (Node::index() is O(1) but renumbers after edits).
+    size_t positionOf(const Node *node) const;
+    // Whether `a` comes before `b` in this graph's order, in O(1) at any time.
+    static bool precedes(const Node *a, const Node *b) { return a->m_order < b->m_order; }
+    // The node after `node` in order, or nullptr for the last one.
+    Node *next(const Node *node) const;
 
     Node *find(std::string_view name) const;
     const std::vector<std::unique_ptr<Node>> &nodes() const { return m_nodes; }
@@ -57,12 +70,19 @@ private:
         size_t index, OpKind op, std::string name, std::string target, std::vector<Argument> args, Kwargs kwargs);
     void addUses(Node *node);
     void removeUses(Node *node);
-    void renumberFrom(size_t index);
+    void markStale(size_t position);
+    void assignOrder(size_t position);
+    void relabelAround(size_t position);
+    friend size_t refreshNodeIndex(const Node &node);
 
     std::vector<std::unique_ptr<Node>> m_nodes;
+    // Positions below this are exact in every node's m_index (see Node::index()).
+    mutable std::atomic<size_t> m_indexedBelow{0};
+    mutable std::mutex m_renumbering;
     std::unordered_map<std::string, Node *> m_byName;
     std::unordered_map<std::string, int> m_nameCounters;
     std::vector<std::pair<std::string, std::unique_ptr<Graph>>> m_subgraphs;
+    std::unordered_map<std::string, Graph *> m_subgraphByName;
 };
 
 } // namespace fxs

@@ -6,6 +6,8 @@
 #include "argument.h"
 #include "tensor_meta.h"
 
+#include <atomic>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +15,10 @@
 namespace fxs {
 
 class Graph;
+class Node;
+
+// Brings the graph's positions up to date after edits and returns the node's (graph.cpp).
+size_t refreshNodeIndex(const Node &node);
 
 enum class OpKind { Placeholder, GetAttr, CallFunction, CallMethod, CallModule, Output };
 
@@ -73,8 +79,18 @@ public:
     NodeMeta &meta() { return m_meta; }
     const NodeMeta &meta() const { return m_meta; }
     Graph *graph() const { return m_graph; }
-    // Position in the graph's node order; valid until the graph's order changes.
-    size_t index() const { return m_index; }
+    // Position in the graph's node order (0 .. size-1). Edits leave the positions after them stale, and the first
+    // call after an edit renumbers that tail once, so a step's edits cost O(step) and its readers O(graph) once.
+    size_t index() const
+    {
+        // Positions below m_indexedBelow are exact; the acquire pairs with the renumbering's release.
+        if (m_indexedBelow) {
+            size_t below = m_indexedBelow->load(std::memory_order_acquire);
+            size_t i = m_index.load(std::memory_order_relaxed);
+            return i < below ? i : refreshNodeIndex(*this);
+        }
+        return m_index.load(std::memory_order_relaxed);
+    }
 
 private:
     friend class Graph;
@@ -88,7 +104,11 @@ private:
     std::vector<Node *> m_users;
     NodeMeta m_meta;
     Graph *m_graph = nullptr;
-    size_t m_index = 0;
+    // A node's m_index is exact when below *m_indexedBelow (its graph's), and otherwise at least that.
+    std::atomic<size_t> m_index{0};
+    const std::atomic<size_t> *m_indexedBelow = nullptr;
+    uint64_t m_order = 0; // increasing along the graph's order, with gaps for insertions
+    friend size_t refreshNodeIndex(const Node &node);
 };
 
 } // namespace fxs

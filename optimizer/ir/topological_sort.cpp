@@ -5,24 +5,22 @@
 
 namespace fxs {
 
-bool stableTopologicalSort(Graph &graph)
+std::optional<std::vector<Node *>> stableTopologicalOrder(const std::vector<Node *> &nodes)
 {
     // Walk nodes in current order; a node whose inputs are not all placed yet waits, and is placed
     // right after its last missing input gets placed (Kahn's algorithm with the current order as priority,
     // as torch._inductor.pattern_matcher.stable_topological_sort does).
-    const auto &nodes = graph.nodes();
+    std::unordered_set<const Node *> unplaced(nodes.begin(), nodes.end());
     std::unordered_map<Node *, size_t> pending; // inputs not yet placed
     std::unordered_map<Node *, std::vector<Node *>> waiting;
-    std::unordered_set<Node *> placed;
     std::vector<Node *> order;
     order.reserve(nodes.size());
 
     std::vector<Node *> stack;
-    for (const auto &owned : nodes) {
-        Node *n = owned.get();
+    for (Node *n : nodes) {
         size_t missing = 0;
         for (Node *in : n->inputNodes())
-            if (in && !placed.count(in)) {
+            if (in && unplaced.count(in)) {
                 ++missing;
                 waiting[in].push_back(n);
             }
@@ -34,7 +32,7 @@ bool stableTopologicalSort(Graph &graph)
         while (!stack.empty()) {
             Node *ready = stack.back();
             stack.pop_back();
-            placed.insert(ready);
+            unplaced.erase(ready);
             order.push_back(ready);
             auto it = waiting.find(ready);
             if (it == waiting.end())
@@ -48,8 +46,20 @@ bool stableTopologicalSort(Graph &graph)
         }
     }
     if (order.size() != nodes.size())
+        return std::nullopt;
+    return order;
+}
+
+bool stableTopologicalSort(Graph &graph)
+{
+    std::vector<Node *> nodes;
+    nodes.reserve(graph.size());
+    for (const auto &owned : graph.nodes())
+        nodes.push_back(owned.get());
+    auto order = stableTopologicalOrder(nodes);
+    if (!order)
         return false;
-    graph.reorder(order);
+    graph.reorder(*order);
     return true;
 }
 

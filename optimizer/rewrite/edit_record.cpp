@@ -55,13 +55,14 @@ Status insertNode(Graph &graph, const EditOp &op, const NodeMeta *meta)
 {
     if (graph.find(op.name))
         return replayError(op, "a node of that name exists");
-    if (op.index > graph.size())
-        return replayError(op, "position " + std::to_string(op.index) + " is past the end");
+    // Replayed in order, the graph is as it was when the edit was made, so the node that followed is there.
+    Node *before = op.next.empty() ? nullptr : graph.find(op.next);
+    if (!op.next.empty() && !before)
+        return replayError(op, "the node it goes before, '" + op.next + "', is missing");
     std::vector<Argument> args;
     Kwargs kwargs;
     if (!op.args.resolve(graph, args, kwargs))
         return replayError(op, "an input is missing");
-    Node *before = op.index < graph.size() ? graph.nodes()[op.index].get() : nullptr;
     Node *n = graph.insertBefore(before, op.op, op.name, op.target, std::move(args), std::move(kwargs));
     if (meta)
         n->meta() = *meta;
@@ -100,19 +101,16 @@ Status setMeta(Graph &graph, const EditOp &op, const NodeMeta &meta)
 
 Status setWindow(Graph &graph, const EditOp &op, const std::vector<std::string> &window)
 {
-    if (op.index + window.size() > graph.size())
-        return replayError(op, "the reordered window is past the end");
     std::vector<Node *> order;
-    order.reserve(graph.size());
-    for (const auto &n : graph.nodes())
-        order.push_back(n.get());
-    for (size_t i = 0; i < window.size(); ++i) {
-        Node *n = graph.find(window[i]);
+    order.reserve(window.size());
+    for (const auto &name : window) {
+        Node *n = graph.find(name);
         if (!n)
-            return replayError(op, "'" + window[i] + "' of the reordered window is missing");
-        order[op.index + i] = n;
+            return replayError(op, "'" + name + "' of the reordered window is missing");
+        order.push_back(n);
     }
-    graph.reorder(order);
+    if (!graph.reorderRange(op.index, order))
+        return replayError(op, "the reordered window does not hold the same nodes");
     return Ok{};
 }
 

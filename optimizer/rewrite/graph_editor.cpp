@@ -2,6 +2,9 @@
 
 #include "ir/topological_sort.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace fxs {
 
 void substituteNode(Argument &arg, const Node *from, const Argument &to)
@@ -24,8 +27,9 @@ Node *GraphEditor::insertBefore(
     e.op = op;
     e.target = target;
     e.args = StoredArgs::capture(args, kwargs);
+    if (before)
+        e.next = before->name();
     Node *n = m_graph.insertBefore(before, op, std::move(name), std::move(target), std::move(args), std::move(kwargs));
-    e.index = n->index();
     m_record.add(std::move(e));
     return n;
 }
@@ -37,7 +41,8 @@ bool GraphEditor::erase(Node *node)
     EditOp e;
     e.kind = EditOp::Kind::Erase;
     e.name = node->name();
-    e.index = node->index();
+    if (const Node *next = m_graph.next(node))
+        e.next = next->name();
     e.op = node->op();
     e.target = node->target();
     e.args = StoredArgs::capture(node->args(), node->kwargs());
@@ -124,35 +129,44 @@ void GraphEditor::replaceUses(Node *from, const Argument &to, const std::unorder
 
 Status GraphEditor::sortIfNeeded(const std::vector<Node *> &touched)
 {
-    bool needed = false;
-    for (const Node *n : touched) {
+    // Only a touched node can have an input at or after it (the graph was in order before the change). The sort
+    // moves nodes only within [first such node, its latest input], which is what a stable topological sort of the
+    // whole graph would change too, since everything outside that window is already in order.
+    size_t first = SIZE_MAX, last = 0;
+    for (const Node *n : touched)
         for (const Node *input : n->inputNodes())
-            if (input && input->index() >= n->index())
-                needed = true;
-        if (needed)
-            break;
-    }
-    if (!needed)
+            if (input && !Graph::precedes(input, n)) {
+                first = std::min(first, m_graph.positionOf(n));
+                last = std::max(last, m_graph.positionOf(input));
+            }
+    if (first == SIZE_MAX)
         return Ok{};
-    std::vector<std::string> before;
-    before.reserve(m_graph.size());
-    for (const auto &n : m_graph.nodes())
-        before.push_back(n->name());
-    if (!stableTopologicalSort(m_graph))
+    std::vector<Node *> before;
+    before.reserve(last - first + 1);
+    for (size_t i = first; i <= last; ++i)
+        before.push_back(m_graph.nodes()[i].get());
+    auto after = stableTopologicalOrder(before);
+    if (!after)
         return Error{"", 0, 0, "the rewritten graph has a cycle; stable_topological_sort cannot order it"};
-    size_t first = 0, last = before.size();
-    while (first < last && m_graph.nodes()[first]->name() == before[first])
-        ++first;
-    while (last > first && m_graph.nodes()[last - 1]->name() == before[last - 1])
-        --last;
-    if (first == last)
+    std::vector<Node *> &order = *after;
+    // Record just the part that moved.
+    size_t lo = 0, hi = order.size();
+    while (lo < hi && order[lo] == before[lo])
+        ++lo;
+    while (hi > lo && order[hi - 1] == before[hi - 1])
+        --hi;
+    if (lo == hi)
         return Ok{};
     EditOp e;
     e.kind = EditOp::Kind::Reorder;
-    e.index = first;
-    e.orderBefore.assign(before.begin() + std::ptrdiff_t(first), before.begin() + std::ptrdiff_t(last));
-    for (size_t i = first; i < last; ++i)
-        e.orderAfter.push_back(m_graph.nodes()[i]->name());
+    e.index = first + lo;
+    for (size_t i = lo; i < hi; ++i) {
+        e.orderBefore.push_back(before[i]->name());
+        e.orderAfter.push_back(order[i]->name());
+    }
+    std::vector<Node *> window(order.begin() + std::ptrdiff_t(lo), order.begin() + std::ptrdiff_t(hi));
+    if (!m_graph.reorderRange(first + lo, window))
+        return Error{"", 0, 0, "stable_topological_sort: the window to reorder changed under it"};
     m_record.add(std::move(e));
     return Ok{};
 }

@@ -387,15 +387,16 @@ Result<std::vector<std::string>> fusePartitions(
         }
         if (nodes.empty())
             continue;
-        std::sort(nodes.begin(), nodes.end(), [](const Node *a, const Node *b) { return a->index() < b->index(); });
+        // Order keys, not positions: the fusions before this one left positions to renumber.
+        std::sort(nodes.begin(), nodes.end(), Graph::precedes);
         // validate_partition: no path leaves the partition and comes back. Walk downstream from the nodes' outside
         // users, never past the last member.
-        size_t last = nodes.back()->index();
+        const Node *last = nodes.back();
         std::vector<const Node *> stack;
         std::unordered_set<const Node *> seen;
         for (const Node *n : nodes)
             for (const Node *u : n->users())
-                if (!members.count(u) && u->index() < last && seen.insert(u).second)
+                if (!members.count(u) && Graph::precedes(u, last) && seen.insert(u).second)
                     stack.push_back(u);
         while (!stack.empty()) {
             const Node *x = stack.back();
@@ -405,7 +406,7 @@ Result<std::vector<std::string>> fusePartitions(
                     return Error{"", 0, 0,
                         "fuse: Invalid partition, found dependency cycles (partition " + std::to_string(p)
                             + " through '" + x->name() + "')"};
-                if (u->index() < last && seen.insert(u).second)
+                if (Graph::precedes(u, last) && seen.insert(u).second)
                     stack.push_back(u);
             }
         }

@@ -85,7 +85,7 @@ Result<ReplacementResult> applyReplacement(
     // The insertion point is the earliest output in graph order (Inductor's `last_node`).
     Node *insertPoint = nullptr;
     for (Node *o : match.outputs)
-        if (o && (!insertPoint || o->index() < insertPoint->index()))
+        if (o && (!insertPoint || Graph::precedes(o, insertPoint)))
             insertPoint = o;
     if (!insertPoint)
         return replaceError(entry, "the match has no output node");
@@ -247,7 +247,7 @@ Result<ReplacementResult> applyReplacement(
         if (!erased.count(n))
             result.added.push_back(n->name());
     std::sort(result.added.begin(), result.added.end(),
-        [&](const std::string &a, const std::string &b) { return graph.find(a)->index() < graph.find(b)->index(); });
+        [&](const std::string &a, const std::string &b) { return Graph::precedes(graph.find(a), graph.find(b)); });
     return result;
 }
 

@@ -17,8 +17,10 @@ bool resolves(const Graph &graph, const Node *n)
 void checkNode(const Graph &graph, const Node *n, std::vector<std::string> &problems)
 {
     const auto &nodes = graph.nodes();
-    if (n->index() >= nodes.size() || nodes[n->index()].get() != n)
-        problems.push_back("node '" + n->name() + "' has a stale index");
+    // Found where its order key says it is (Node::index() would renumber the graph).
+    const size_t at = graph.positionOf(n);
+    if (at >= nodes.size() || nodes[at].get() != n)
+        problems.push_back("node '" + n->name() + "' is out of place in the node order");
     for (const Node *input : n->inputNodes()) {
         if (input->graph() != &graph) {
             problems.push_back("node '" + n->name() + "' uses '" + input->name() + "' of another graph");
@@ -26,7 +28,7 @@ void checkNode(const Graph &graph, const Node *n, std::vector<std::string> &prob
         }
         if (!resolves(graph, input))
             problems.push_back("node '" + n->name() + "' references a missing node");
-        else if (input->index() >= n->index())
+        else if (!Graph::precedes(input, n))
             problems.push_back("node '" + n->name() + "' uses '" + input->name() + "' before it is defined");
         const auto &users = input->users();
         size_t listed = size_t(std::count(users.begin(), users.end(), n));
@@ -99,7 +101,7 @@ std::vector<std::string> lintEdited(const Graph &graph, const EditRecord &record
         if (graph.find(name))
             problems.push_back("node '" + name + "' was erased but is still found by its name");
     std::vector<const Node *> ordered(check.begin(), check.end());
-    std::sort(ordered.begin(), ordered.end(), [](const Node *a, const Node *b) { return a->index() < b->index(); });
+    std::sort(ordered.begin(), ordered.end(), Graph::precedes);
     for (const Node *n : ordered)
         checkNode(graph, n, problems);
     if (graph.nodes().empty() || graph.nodes().back()->op() != OpKind::Output)
