@@ -18,29 +18,32 @@ constexpr uint64_t kMinRelabelGap = uint64_t(1) << 16;
 
 size_t refreshNodeIndex(const Node &node)
 {
-    const Graph &g = *node.m_graph;
-    std::lock_guard<std::mutex> lock(g.m_renumbering);
-    const size_t size = g.m_nodes.size();
-    for (size_t i = g.m_indexedBelow.load(std::memory_order_relaxed); i < size; ++i)
-        g.m_nodes[i]->m_index.store(i, std::memory_order_relaxed);
-    g.m_indexedBelow.store(size, std::memory_order_release);
+    node.m_graph->restoreOrder();
     return node.m_index.load(std::memory_order_relaxed);
+}
+
+void Graph::restoreOrder() const
+{
+    std::lock_guard<std::mutex> lock(m_ordering);
+    if (m_ordered.load(std::memory_order_relaxed))
+        return; // another reader did it
+    std::vector<std::unique_ptr<Node>> ordered;
+    ordered.reserve(m_nodes.size());
+    for (Node *n = m_first; n; n = n->m_next) {
+        ordered.push_back(std::move(m_nodes[n->m_index.load(std::memory_order_relaxed)]));
+        n->m_index.store(ordered.size() - 1, std::memory_order_relaxed);
+    }
+    m_nodes.swap(ordered);
+    m_ordered.store(true, std::memory_order_release);
 }
 
 Node *Graph::append(OpKind op, std::string name, std::string target, std::vector<Argument> args, Kwargs kwargs)
 {
-    return insertAt(m_nodes.size(), op, std::move(name), std::move(target), std::move(args), std::move(kwargs));
+    return insertBefore(nullptr, op, std::move(name), std::move(target), std::move(args), std::move(kwargs));
 }
 
 Node *Graph::insertBefore(
     Node *before, OpKind op, std::string name, std::string target, std::vector<Argument> args, Kwargs kwargs)
-{
-    size_t index = before ? positionOf(before) : m_nodes.size();
-    return insertAt(index, op, std::move(name), std::move(target), std::move(args), std::move(kwargs));
-}
-
-Node *Graph::insertAt(
-    size_t index, OpKind op, std::string name, std::string target, std::vector<Argument> args, Kwargs kwargs)
 {
     std::unique_ptr<Node> node(new Node);
     node->m_name = std::move(name);
@@ -49,82 +52,75 @@ Node *Graph::insertAt(
     node->m_args = std::move(args);
     node->m_kwargs = std::move(kwargs);
     node->m_graph = this;
-    node->m_indexedBelow = &m_indexedBelow;
+    node->m_ordered = &m_ordered;
     Node *raw = node.get();
     m_byName[raw->m_name] = raw;
-    const bool appending = index == m_nodes.size();
-    m_nodes.insert(m_nodes.begin() + std::ptrdiff_t(index), std::move(node));
-    raw->m_index.store(index, std::memory_order_relaxed);
-    if (appending && m_indexedBelow.load(std::memory_order_relaxed) == index)
-        m_indexedBelow.store(index + 1, std::memory_order_release); // everything stays exact
-    else
-        markStale(index);
-    assignOrder(index);
+    // Appending keeps the vector in order; anything else makes it a bag until someone asks for the order.
+    if (before)
+        m_ordered.store(false, std::memory_order_relaxed);
+    raw->m_index.store(m_nodes.size(), std::memory_order_relaxed);
+    m_nodes.push_back(std::move(node));
+    link(raw, before);
+    assignOrder(raw);
     addUses(raw);
     return raw;
 }
 
-void Graph::markStale(size_t position)
+void Graph::link(Node *node, Node *before)
 {
-    if (position < m_indexedBelow.load(std::memory_order_relaxed))
-        m_indexedBelow.store(position, std::memory_order_release);
+    Node *after = before ? before->m_prev : m_last;
+    node->m_prev = after;
+    node->m_next = before;
+    (after ? after->m_next : m_first) = node;
+    (before ? before->m_prev : m_last) = node;
 }
 
-void Graph::assignOrder(size_t position)
+void Graph::unlink(Node *node)
 {
-    Node *n = m_nodes[position].get();
-    const uint64_t lo = position ? m_nodes[position - 1]->m_order : 0;
-    if (position + 1 == m_nodes.size()) {
+    (node->m_prev ? node->m_prev->m_next : m_first) = node->m_next;
+    (node->m_next ? node->m_next->m_prev : m_last) = node->m_prev;
+    node->m_prev = node->m_next = nullptr;
+}
+
+void Graph::assignOrder(Node *node)
+{
+    const uint64_t lo = node->m_prev ? node->m_prev->m_order : 0;
+    if (!node->m_next) {
         if (lo <= UINT64_MAX - kOrderGap) {
-            n->m_order = lo + kOrderGap;
+            node->m_order = lo + kOrderGap;
             return;
         }
-    } else {
-        const uint64_t hi = m_nodes[position + 1]->m_order;
-        if (hi - lo >= 2) {
-            n->m_order = lo + (hi - lo) / 2;
-            return;
-        }
+    } else if (const uint64_t hi = node->m_next->m_order; hi - lo >= 2) {
+        node->m_order = lo + (hi - lo) / 2;
+        return;
     }
-    relabelAround(position);
+    relabelAround(node);
 }
 
-void Graph::relabelAround(size_t position)
+void Graph::relabelAround(Node *node)
 {
-    // Spread the keys of a window around `position` evenly, doubling the window until its keys are far enough
-    // apart; amortised O(log n) per insertion, as in list-labelling order maintenance.
-    const size_t size = m_nodes.size();
+    // Spread the keys of a window around `node` evenly, doubling the window until its keys are far enough apart:
+    // amortised O(log n) per insertion, as in list-labelling order maintenance.
+    Node *first = node, *last = node;
+    uint64_t count = 1;
     for (size_t radius = 8;; radius *= 2) {
-        size_t first = position > radius ? position - radius : 0;
-        size_t last = std::min(size - 1, position + radius);
-        uint64_t lo = first ? m_nodes[first - 1]->m_order : 0;
-        uint64_t hi = last + 1 < size ? m_nodes[last + 1]->m_order : UINT64_MAX;
-        uint64_t count = last - first + 1;
-        uint64_t step = (hi - lo) / (count + 1);
-        if (step >= kMinRelabelGap || (first == 0 && last + 1 == size)) {
-            for (size_t i = first; i <= last; ++i)
-                m_nodes[i]->m_order = lo + (i - first + 1) * step;
-            return;
+        for (size_t i = 0; i < radius && first->m_prev; ++i, ++count)
+            first = first->m_prev;
+        for (size_t i = 0; i < radius && last->m_next; ++i, ++count)
+            last = last->m_next;
+        const uint64_t lo = first->m_prev ? first->m_prev->m_order : 0;
+        const uint64_t hi = last->m_next ? last->m_next->m_order : UINT64_MAX;
+        const uint64_t step = (hi - lo) / (count + 1);
+        if (step >= kMinRelabelGap || (!first->m_prev && !last->m_next)) {
+            uint64_t key = lo;
+            for (Node *n = first;; n = n->m_next) {
+                key += step;
+                n->m_order = key;
+                if (n == last)
+                    return;
+            }
         }
     }
-}
-
-size_t Graph::positionOf(const Node *node) const
-{
-    const size_t below = m_indexedBelow.load(std::memory_order_acquire);
-    const size_t i = node->m_index.load(std::memory_order_relaxed);
-    if (i < below)
-        return i;
-    // Exact positions hold the smallest keys; the rest are found by key.
-    auto it = std::lower_bound(m_nodes.begin() + std::ptrdiff_t(std::min(below, m_nodes.size())), m_nodes.end(),
-        node->m_order, [](const std::unique_ptr<Node> &n, uint64_t key) { return n->m_order < key; });
-    return size_t(it - m_nodes.begin());
-}
-
-Node *Graph::next(const Node *node) const
-{
-    size_t i = positionOf(node) + 1;
-    return i < m_nodes.size() ? m_nodes[i].get() : nullptr;
 }
 
 void Graph::addUses(Node *node)
@@ -156,10 +152,19 @@ bool Graph::erase(Node *node)
     if (!node || node->m_graph != this || !node->m_users.empty())
         return false;
     removeUses(node);
-    size_t index = positionOf(node);
     m_byName.erase(node->m_name);
-    m_nodes.erase(m_nodes.begin() + std::ptrdiff_t(index));
-    markStale(index);
+    const bool wasLast = node == m_last;
+    unlink(node);
+    // Swap-remove from the vector: O(1); the order is rebuilt when asked for, unless the last node went.
+    const size_t slot = node->m_index.load(std::memory_order_relaxed);
+    const size_t back = m_nodes.size() - 1;
+    if (slot != back) {
+        m_nodes[slot] = std::move(m_nodes[back]);
+        m_nodes[slot]->m_index.store(slot, std::memory_order_relaxed);
+    }
+    m_nodes.pop_back();
+    if (!wasLast || slot != back)
+        m_ordered.store(false, std::memory_order_relaxed);
     return true;
 }
 
@@ -180,57 +185,62 @@ void Graph::replaceAllUses(Node *from, Node *to)
 
 void Graph::reorder(const std::vector<Node *> &order)
 {
-    std::unordered_map<Node *, std::unique_ptr<Node>> owned;
-    for (auto &n : m_nodes)
-        owned.emplace(n.get(), std::move(n));
-    m_nodes.clear();
-    for (Node *n : order) {
-        auto it = owned.find(n);
-        if (it != owned.end() && it->second) {
-            m_nodes.push_back(std::move(it->second));
-        }
-    }
+    std::unordered_set<const Node *> placed;
+    std::vector<Node *> all;
+    all.reserve(m_nodes.size());
+    for (Node *n : order)
+        if (n && n->m_graph == this && placed.insert(n).second)
+            all.push_back(n);
     // Anything the caller left out keeps its relative order at the end rather than being dropped.
-    for (auto &kv : owned)
-        if (kv.second)
-            m_nodes.push_back(std::move(kv.second));
-    for (size_t i = 0; i < m_nodes.size(); ++i) {
-        m_nodes[i]->m_index.store(i, std::memory_order_relaxed);
-        m_nodes[i]->m_order = (i + 1) * kOrderGap;
+    for (Node *n = m_first; n; n = n->m_next)
+        if (!placed.count(n))
+            all.push_back(n);
+    m_first = m_last = nullptr;
+    for (Node *n : all) {
+        link(n, nullptr);
+        n->m_order = n->m_prev ? n->m_prev->m_order + kOrderGap : kOrderGap;
     }
-    m_indexedBelow.store(m_nodes.size(), std::memory_order_release);
+    m_ordered.store(false, std::memory_order_relaxed);
+    restoreOrder();
     // Users are kept in graph order.
     for (auto &n : m_nodes)
         std::sort(n->m_users.begin(), n->m_users.end(), precedes);
 }
 
-bool Graph::reorderRange(size_t start, const std::vector<Node *> &window)
+bool Graph::reorderRun(const std::vector<Node *> &window)
 {
-    if (start > m_nodes.size() || window.size() > m_nodes.size() - start)
-        return false;
-    std::unordered_map<const Node *, size_t> slot; // where each node of the range is now
-    for (size_t i = 0; i < window.size(); ++i)
-        slot.emplace(m_nodes[start + i].get(), start + i);
-    for (const Node *n : window)
-        if (!slot.count(n))
+    if (window.empty())
+        return true;
+    std::unordered_set<const Node *> members(window.begin(), window.end());
+    Node *start = nullptr;
+    for (Node *n : window) {
+        if (!n || n->m_graph != this)
             return false;
-    if (slot.size() != window.size())
+        if (!start || precedes(n, start))
+            start = n;
+    }
+    // The run must be exactly the window's nodes, consecutive.
+    std::vector<uint64_t> keys; // the run's keys, increasing: handed out again in the new order
+    Node *n = start;
+    for (size_t i = 0; i < window.size(); ++i, n = n->m_next)
+        if (!n || !members.count(n))
+            return false;
+        else
+            keys.push_back(n->m_order);
+    if (members.size() != window.size())
         return false;
-    std::vector<uint64_t> keys; // the range's keys, increasing: handed out again in the new order
-    std::vector<std::unique_ptr<Node>> owned;
+    Node *before = n; // what follows the run, nullptr at the end
+    for (Node *m : window)
+        unlink(m);
     for (size_t i = 0; i < window.size(); ++i) {
-        keys.push_back(m_nodes[start + i]->m_order);
-        owned.push_back(std::move(m_nodes[start + i]));
+        link(window[i], before);
+        window[i]->m_order = keys[i];
     }
-    for (size_t i = 0; i < window.size(); ++i) {
-        m_nodes[start + i] = std::move(owned[slot.at(window[i]) - start]);
-        m_nodes[start + i]->m_order = keys[i];
-    }
-    markStale(start);
+    m_ordered.store(false, std::memory_order_relaxed);
     // Users are kept in graph order: re-sort the lists that hold a moved node.
     std::unordered_set<Node *> inputs;
-    for (const Node *n : window)
-        for (Node *in : n->inputNodes())
+    for (const Node *m : window)
+        for (Node *in : m->inputNodes())
             if (inputs.insert(in).second)
                 std::sort(in->m_users.begin(), in->m_users.end(), precedes);
     return true;
@@ -244,18 +254,18 @@ Node *Graph::find(std::string_view name) const
 
 Node *Graph::outputNode() const
 {
-    for (auto it = m_nodes.rbegin(); it != m_nodes.rend(); ++it)
-        if ((*it)->m_op == OpKind::Output)
-            return it->get();
+    for (Node *n = m_last; n; n = n->m_prev)
+        if (n->m_op == OpKind::Output)
+            return n;
     return nullptr;
 }
 
 std::vector<Node *> Graph::placeholders() const
 {
     std::vector<Node *> out;
-    for (const auto &n : m_nodes)
+    for (Node *n = m_first; n; n = n->m_next)
         if (n->m_op == OpKind::Placeholder)
-            out.push_back(n.get());
+            out.push_back(n);
     return out;
 }
 
@@ -325,7 +335,7 @@ std::unique_ptr<Graph> Graph::clone() const
     auto copy = std::make_unique<Graph>();
     std::unordered_map<const Node *, Node *> map;
     map.reserve(m_nodes.size());
-    for (const auto &n : m_nodes) {
+    for (const Node *n = m_first; n; n = n->m_next) {
         std::vector<Argument> args = n->m_args;
         Kwargs kwargs = n->m_kwargs;
         auto remap = [&](Node *old) {
@@ -338,7 +348,7 @@ std::unique_ptr<Graph> Graph::clone() const
             kv.second.remapNodes(remap);
         Node *c = copy->append(n->m_op, n->m_name, n->m_target, std::move(args), std::move(kwargs));
         c->m_meta = n->m_meta;
-        map[n.get()] = c;
+        map[n] = c;
     }
     copy->m_nameCounters = m_nameCounters;
     for (const auto &s : m_subgraphs)

@@ -1,8 +1,10 @@
 #pragma once
 // An FX graph: nodes in topological order with O(1) lookup by name, and the nested graphs of
 // higher-order ops (cond branches, flex-attention score_mod, wrap bodies) that it owns by attribute name.
-// Inserting or erasing a node costs O(log n) plus moving pointers: nodes carry order keys with gaps (compared in
-// O(1), located by binary search), and Node::index() renumbers the positions an edit made stale on its first call.
+// Nodes form a linked list with order keys (gaps left for insertions), so inserting, erasing and comparing order
+// cost O(1) (amortised; a crowded spot relabels a small window). The vector that nodes() returns, and the positions
+// Node::index() returns, are rebuilt on the first call after an edit: a step pays O(step), and the readers that
+// want positions pay O(graph) once.
 
 #include "node.h"
 
@@ -36,19 +38,26 @@ public:
     void replaceAllUses(Node *from, Node *to);
     // Reorders nodes to `order`, which must be a permutation of nodes().
     void reorder(const std::vector<Node *> &order);
-    // Reorders the nodes at positions [start, start + window.size()) to `window`, a permutation of them; O(window).
-    // False (nothing changed) when it is not one.
-    bool reorderRange(size_t start, const std::vector<Node *> &window);
+    // Reorders a run of consecutive nodes to `window`, a permutation of that run, in O(window). False (nothing
+    // changed) when `window` is not a permutation of consecutive nodes.
+    bool reorderRun(const std::vector<Node *> &window);
 
-    // Where a node is, in O(log n) without renumbering (Node::index() is O(1) but renumbers after edits).
-    size_t positionOf(const Node *node) const;
     // Whether `a` comes before `b` in this graph's order, in O(1) at any time.
     static bool precedes(const Node *a, const Node *b) { return a->m_order < b->m_order; }
-    // The node after `node` in order, or nullptr for the last one.
-    Node *next(const Node *node) const;
+    // Neighbours in order, in O(1) at any time; nullptr past either end.
+    static Node *next(const Node *node) { return node->m_next; }
+    static Node *prev(const Node *node) { return node->m_prev; }
+    Node *first() const { return m_first; }
+    Node *last() const { return m_last; }
 
     Node *find(std::string_view name) const;
-    const std::vector<std::unique_ptr<Node>> &nodes() const { return m_nodes; }
+    // Every node in order (rebuilt here after edits, in O(n)).
+    const std::vector<std::unique_ptr<Node>> &nodes() const
+    {
+        if (!m_ordered.load(std::memory_order_acquire))
+            restoreOrder();
+        return m_nodes;
+    }
     size_t size() const { return m_nodes.size(); }
     Node *outputNode() const; // the last output node, or nullptr
     std::vector<Node *> placeholders() const;
@@ -66,19 +75,22 @@ public:
     std::unique_ptr<Graph> clone() const;
 
 private:
-    Node *insertAt(
-        size_t index, OpKind op, std::string name, std::string target, std::vector<Argument> args, Kwargs kwargs);
+    void link(Node *node, Node *before);
+    void unlink(Node *node);
+    void assignOrder(Node *node);
+    void relabelAround(Node *node);
     void addUses(Node *node);
     void removeUses(Node *node);
-    void markStale(size_t position);
-    void assignOrder(size_t position);
-    void relabelAround(size_t position);
+    void restoreOrder() const;
     friend size_t refreshNodeIndex(const Node &node);
 
-    std::vector<std::unique_ptr<Node>> m_nodes;
-    // Positions below this are exact in every node's m_index (see Node::index()).
-    mutable std::atomic<size_t> m_indexedBelow{0};
-    mutable std::mutex m_renumbering;
+    // Owns every node. In list order, with each node's m_index its position, while m_ordered holds; after an edit
+    // it is a bag (each node's m_index is still its slot) until restoreOrder() rebuilds it.
+    mutable std::vector<std::unique_ptr<Node>> m_nodes;
+    mutable std::atomic<bool> m_ordered{true};
+    mutable std::mutex m_ordering;
+    Node *m_first = nullptr;
+    Node *m_last = nullptr;
     std::unordered_map<std::string, Node *> m_byName;
     std::unordered_map<std::string, int> m_nameCounters;
     std::vector<std::pair<std::string, std::unique_ptr<Graph>>> m_subgraphs;

@@ -79,16 +79,13 @@ public:
     NodeMeta &meta() { return m_meta; }
     const NodeMeta &meta() const { return m_meta; }
     Graph *graph() const { return m_graph; }
-    // Position in the graph's node order (0 .. size-1). Edits leave the positions after them stale, and the first
-    // call after an edit renumbers that tail once, so a step's edits cost O(step) and its readers O(graph) once.
+    // Position in the graph's node order (0 .. size-1). After an edit the first call renumbers the graph once
+    // (O(n)); Graph::precedes, next and prev compare and walk the order in O(1) at any time.
     size_t index() const
     {
-        // Positions below m_indexedBelow are exact; the acquire pairs with the renumbering's release.
-        if (m_indexedBelow) {
-            size_t below = m_indexedBelow->load(std::memory_order_acquire);
-            size_t i = m_index.load(std::memory_order_relaxed);
-            return i < below ? i : refreshNodeIndex(*this);
-        }
+        // The acquire pairs with the release that ends renumbering.
+        if (m_ordered && !m_ordered->load(std::memory_order_acquire))
+            return refreshNodeIndex(*this);
         return m_index.load(std::memory_order_relaxed);
     }
 
@@ -104,9 +101,10 @@ private:
     std::vector<Node *> m_users;
     NodeMeta m_meta;
     Graph *m_graph = nullptr;
-    // A node's m_index is exact when below *m_indexedBelow (its graph's), and otherwise at least that.
+    // The node's slot in its graph's node vector: its position whenever *m_ordered holds.
     std::atomic<size_t> m_index{0};
-    const std::atomic<size_t> *m_indexedBelow = nullptr;
+    const std::atomic<bool> *m_ordered = nullptr;
+    Node *m_prev = nullptr, *m_next = nullptr;
     uint64_t m_order = 0; // increasing along the graph's order, with gaps for insertions
     friend size_t refreshNodeIndex(const Node &node);
 };

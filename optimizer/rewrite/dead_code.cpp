@@ -47,8 +47,8 @@ std::vector<std::string> eliminateDeadCode(GraphEditor &editor)
     Graph &graph = editor.graph();
     std::vector<std::string> removed;
     // One pass from the end suffices: erasing a node can only make earlier nodes dead.
-    for (size_t i = graph.size(); i-- > 0;) {
-        Node *n = graph.nodes()[i].get();
+    for (Node *n = graph.last(), *prev = nullptr; n; n = prev) {
+        prev = Graph::prev(n);
         if (n->users().empty() && !isImpure(*n)) {
             std::string name = n->name();
             if (editor.erase(n))

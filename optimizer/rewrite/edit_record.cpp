@@ -109,7 +109,7 @@ Status setWindow(Graph &graph, const EditOp &op, const std::vector<std::string> 
             return replayError(op, "'" + name + "' of the reordered window is missing");
         order.push_back(n);
     }
-    if (!graph.reorderRange(op.index, order))
+    if (!graph.reorderRun(order))
         return replayError(op, "the reordered window does not hold the same nodes");
     return Ok{};
 }

@@ -27,7 +27,7 @@ struct EditOp {
     enum class Kind { Insert, Erase, SetArgs, SetMeta, Reorder, SetTarget, AddSubgraph, RemoveSubgraph };
     Kind kind = Kind::Insert;
     std::string name; // the node (all but Reorder); the nested graph for Add/RemoveSubgraph
-    size_t index = 0; // Reorder: window start; Add/RemoveSubgraph: its position among the nested graphs
+    size_t index = 0; // Add/RemoveSubgraph: its position among the nested graphs
     std::string next; // Insert: the node it went in before; Erase: the node that followed it ("" = the end)
     OpKind op = OpKind::CallFunction; // Insert/Erase
     std::string target; // Insert/Erase; SetTarget: after

@@ -41,7 +41,7 @@ bool GraphEditor::erase(Node *node)
     EditOp e;
     e.kind = EditOp::Kind::Erase;
     e.name = node->name();
-    if (const Node *next = m_graph.next(node))
+    if (const Node *next = Graph::next(node))
         e.next = next->name();
     e.op = node->op();
     e.target = node->target();
@@ -132,19 +132,23 @@ Status GraphEditor::sortIfNeeded(const std::vector<Node *> &touched)
     // Only a touched node can have an input at or after it (the graph was in order before the change). The sort
     // moves nodes only within [first such node, its latest input], which is what a stable topological sort of the
     // whole graph would change too, since everything outside that window is already in order.
-    size_t first = SIZE_MAX, last = 0;
-    for (const Node *n : touched)
-        for (const Node *input : n->inputNodes())
+    Node *first = nullptr, *last = nullptr;
+    for (Node *n : touched)
+        for (Node *input : n->inputNodes())
             if (input && !Graph::precedes(input, n)) {
-                first = std::min(first, m_graph.positionOf(n));
-                last = std::max(last, m_graph.positionOf(input));
+                if (!first || Graph::precedes(n, first))
+                    first = n;
+                if (!last || Graph::precedes(last, input))
+                    last = input;
             }
-    if (first == SIZE_MAX)
+    if (!first)
         return Ok{};
     std::vector<Node *> before;
-    before.reserve(last - first + 1);
-    for (size_t i = first; i <= last; ++i)
-        before.push_back(m_graph.nodes()[i].get());
+    for (Node *n = first;; n = Graph::next(n)) {
+        before.push_back(n);
+        if (n == last)
+            break;
+    }
     auto after = stableTopologicalOrder(before);
     if (!after)
         return Error{"", 0, 0, "the rewritten graph has a cycle; stable_topological_sort cannot order it"};
@@ -159,13 +163,12 @@ Status GraphEditor::sortIfNeeded(const std::vector<Node *> &touched)
         return Ok{};
     EditOp e;
     e.kind = EditOp::Kind::Reorder;
-    e.index = first + lo;
     for (size_t i = lo; i < hi; ++i) {
         e.orderBefore.push_back(before[i]->name());
         e.orderAfter.push_back(order[i]->name());
     }
     std::vector<Node *> window(order.begin() + std::ptrdiff_t(lo), order.begin() + std::ptrdiff_t(hi));
-    if (!m_graph.reorderRange(first + lo, window))
+    if (!m_graph.reorderRun(window))
         return Error{"", 0, 0, "stable_topological_sort: the window to reorder changed under it"};
     m_record.add(std::move(e));
     return Ok{};

@@ -16,10 +16,10 @@ bool resolves(const Graph &graph, const Node *n)
 
 void checkNode(const Graph &graph, const Node *n, std::vector<std::string> &problems)
 {
-    const auto &nodes = graph.nodes();
-    // Found where its order key says it is (Node::index() would renumber the graph).
-    const size_t at = graph.positionOf(n);
-    if (at >= nodes.size() || nodes[at].get() != n)
+    // Linked both ways with increasing order keys (Node::index() would renumber the whole graph).
+    const Node *prev = Graph::prev(n), *next = Graph::next(n);
+    if ((prev ? Graph::next(prev) != n || !Graph::precedes(prev, n) : graph.first() != n)
+        || (next ? Graph::prev(next) != n || !Graph::precedes(n, next) : graph.last() != n))
         problems.push_back("node '" + n->name() + "' is out of place in the node order");
     for (const Node *input : n->inputNodes()) {
         if (input->graph() != &graph) {
@@ -47,7 +47,7 @@ void checkNode(const Graph &graph, const Node *n, std::vector<std::string> &prob
         if (std::find(inputs.begin(), inputs.end(), n) == inputs.end())
             problems.push_back("'" + n->name() + "' lists user '" + user->name() + "' that does not use it");
     }
-    if (n->op() == OpKind::Output && nodes.back().get() != n)
+    if (n->op() == OpKind::Output && graph.last() != n)
         problems.push_back("the output node is not the last node");
 }
 
@@ -104,7 +104,7 @@ std::vector<std::string> lintEdited(const Graph &graph, const EditRecord &record
     std::sort(ordered.begin(), ordered.end(), Graph::precedes);
     for (const Node *n : ordered)
         checkNode(graph, n, problems);
-    if (graph.nodes().empty() || graph.nodes().back()->op() != OpKind::Output)
+    if (!graph.last() || graph.last()->op() != OpKind::Output)
         problems.push_back("the output node is not the last node");
     return problems;
 }

@@ -38,7 +38,7 @@ Result<bool> insertOpAfter(GraphEditor &editor, const std::string &after, const 
         if (callsTarget(*n, after))
             anchors.push_back(n.get());
     for (Node *n : anchors) {
-        Node *next = graph.nodes()[n->index() + 1].get(); // never past the end: the output node is last
+        Node *next = Graph::next(n); // never past the end: the output node is last
         std::string base = canonicalTarget(op);
         base = base.substr(base.find('.') == std::string::npos ? 0 : base.find('.') + 1);
         base = base.substr(0, base.find('.'));
@@ -53,8 +53,8 @@ Result<bool> removeDetach(GraphEditor &editor)
 {
     Graph &graph = editor.graph();
     bool changed = false;
-    for (size_t i = graph.size(); i-- > 0;) {
-        Node *n = graph.nodes()[i].get();
+    for (Node *n = graph.last(), *prev = nullptr; n; n = prev) {
+        prev = Graph::prev(n);
         bool detach = n->op() == OpKind::CallMethod ? n->target() == "detach"
                                                     : callsTarget(*n, "aten.detach") || callsTarget(*n, "torch.detach");
         if (!detach || n->args().empty())

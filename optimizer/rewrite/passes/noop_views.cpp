@@ -43,8 +43,8 @@ Result<bool> removeNoopViews(GraphEditor &editor)
     Graph &graph = editor.graph();
     bool changed = false;
     // From the end, so a chain view(view(x)) collapses in one pass.
-    for (size_t i = graph.size(); i-- > 0;) {
-        Node *n = graph.nodes()[i].get();
+    for (Node *n = graph.last(), *prev = nullptr; n; n = prev) {
+        prev = Graph::prev(n);
         if (!isNoopView(*n))
             continue;
         editor.replaceUses(n, n->args()[0]);
