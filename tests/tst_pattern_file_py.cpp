@@ -50,6 +50,7 @@ private Q_SLOTS:
     void exampleLoads();
     void exampleMatches();
     void checkWithoutShapes();
+    void retraceWithMatchValues();
     void opResolution();
     void registrationForms();
     void loadErrors();
@@ -139,6 +140,61 @@ void TestPatternFilePy::checkWithoutShapes()
     QVERIFY2(join(cands[0].checkTrace).find("line 26: if not hasattr(x1, \"meta\") or \"val\" not in x1.meta → True")
             != std::string::npos,
         join(cands[0].checkTrace).c_str());
+    // The re-trace could not read meta["val"] either, and says what it used instead.
+    QVERIFY2(join(cands[0].reasons).find("re-trace: 'x1' is a, which has no tensor meta['val'] in this dump")
+            != std::string::npos,
+        join(cands[0].reasons).c_str());
+}
+
+// Stage 2 re-traces search_fn with each match's own input shapes (Inductor's check_fn): a shape-dependent
+// search_fn matches a hidden size other than its example's, and one that raises for the matched shape rejects
+// the candidate at the re-trace stage with the error and its line.
+void TestPatternFilePy::retraceWithMatchValues()
+{
+    PatternRegistry registry;
+    auto st = loadPythonPatternSource(R"(import torch
+from torch._inductor.pattern_matcher import register_replacement, fwd_only
+
+
+def search_fn(x, w):
+    assert x.shape[-1] % 128 == 0, "hidden size must be a multiple of 128"
+    y = x.view(-1, x.shape[-1])
+    return torch.mm(y, w)
+
+
+def replace_fn(x, w):
+    return torch.mm(x.view(-1, x.shape[-1]), w)
+
+
+register_replacement(search_fn, replace_fn, [torch.empty(2, 4, 256), torch.empty(256, 8)], fwd_only, [])
+)",
+        "retrace.py", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QVERIFY(registry.entries().front()->retrace);
+    auto file = loadGraphBytes(R"(class GraphModule(torch.nn.Module):
+    def forward(self, a: "f32[2, 4, 384]", b: "f32[384, 8]", c: "f32[3, 100]", d: "f32[100, 8]"):
+        view = torch.ops.aten.view.default(a, [-1, 384])
+        mm = torch.ops.aten.mm.default(view, b)
+        view_1 = torch.ops.aten.view.default(c, [-1, 100])
+        mm_1 = torch.ops.aten.mm.default(view_1, d)
+        return (mm, mm_1)
+)",
+        "retrace_graph.py");
+    QVERIFY2(file, file ? "" : file.error().toString().c_str());
+    auto report = Matcher(registry).run(*file->graphs.front().graph);
+    QVERIFY(report);
+    const auto &cands = report->patterns[0].candidates;
+    QCOMPARE(cands.size(), size_t(2));
+    // Last-to-first: mm_1 (hidden size 100) first.
+    QCOMPARE(QString::fromStdString(cands[0].anchor), QString("mm_1"));
+    QVERIFY(!cands[0].accepted);
+    QCOMPARE(cands[0].stage, MatchStage::Retrace);
+    QCOMPARE(QString::fromStdString(cands[0].reasons.back()),
+        QString("re-tracing search_fn with this match's values raised retrace.py:6:5: AssertionError: hidden size "
+                "must be a multiple of 128; Inductor's check_fn rejects the match"));
+    // Hidden size 384: the example traced [-1, 256], the re-trace [-1, 384], which is what the graph has.
+    QCOMPARE(QString::fromStdString(cands[1].anchor), QString("mm"));
+    QVERIFY2(cands[1].accepted, join(cands[1].reasonTexts()).c_str());
 }
 
 void TestPatternFilePy::opResolution()

@@ -32,6 +32,7 @@ struct ReplacementSpec {
     std::shared_ptr<const Graph> replace; // the traced replace_fn (kept for display and rewriting)
     std::vector<ExampleInput> exampleInputs;
     ExtraCheck extraCheck; // empty: _return_true
+    RetraceFn retrace; // re-traces search_fn per match (the Python loader); empty: the search graph's literals
     std::string extraCheckSource;
     bool extraCheckEvaluated = true;
     PatternPtr searchFnPattern; // used for both stages when given

@@ -200,6 +200,24 @@ Result<PyValue> PyInterpreter::callFunction(const PyValue &fn, PyCallArgs args, 
     }
 }
 
+Status PyInterpreter::runGuarded(const std::function<void()> &job)
+{
+    m_steps = 0;
+    m_elements = 0;
+    m_trace = nullptr;
+    m_frames.clear();
+    m_frames.push_back(Frame{m_globals, nullptr, {}});
+    try {
+        job();
+        m_frames.clear();
+        return Ok{};
+    } catch (const PyException &e) {
+        m_frames.clear();
+        return Error{
+            m_module->fileName(), e.line ? e.line : m_line, e.line ? e.column : m_column, e.type + ": " + e.message};
+    }
+}
+
 PyValue PyInterpreter::call(const PyValue &fn, PyCallArgs &args)
 {
     if (fn.kind != PyValue::Kind::Object)

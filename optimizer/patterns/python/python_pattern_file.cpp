@@ -41,6 +41,79 @@ std::string trimmed(std::string_view s)
     return std::string(s);
 }
 
+// check_fn's re-trace for one register_replacement call: search_fn traced again with each match's values, then
+// fx_to_pattern without ignore_types. Matches with the same input metas and literals share one trace.
+RetraceFn makeRetrace(const std::shared_ptr<LoadedPythonFile> &file, const PyValue &searchFn, const PyList &examples,
+    const ReplacementSpec &spec)
+{
+    struct State {
+        std::map<std::string, Retrace> byInputs;
+    };
+    auto state = std::make_shared<State>();
+    auto scalarWorkaround = spec.scalarWorkaround;
+    auto exclusiveArgNames = spec.exclusiveArgNames;
+    return [file, searchFn, examples, state, scalarWorkaround, exclusiveArgNames](const Match &m) -> Retrace {
+        std::lock_guard<std::mutex> lock(file->mutex);
+        auto *fn = searchFn.as<PyFunction>();
+        Retrace out;
+        PyList values;
+        std::string key;
+        for (size_t i = 0; i < fn->def->params.size(); ++i) {
+            const std::string &name = fn->def->params[i].name;
+            const PyValue example = i < examples.size() ? examples[i] : PyValue::none();
+            const Argument *bound = m.kwarg(name);
+            if (bound && bound->isNode()) {
+                const Node *node = bound->node();
+                const auto &val = node->meta().val;
+                if (val && val->kind == ValueMeta::Kind::Tensor) {
+                    values.push_back(PyValue::ofObject(std::make_shared<PyFakeTensor>(val->tensor)));
+                    key += val->toAnnotation() + ";";
+                    continue;
+                }
+                out.notes.push_back("re-trace: '" + name + "' is " + node->name()
+                    + ", which has no tensor meta['val'] in this dump (Inductor's check_fn reads it); the example "
+                      "input's shape and dtype were used instead");
+                values.push_back(example);
+                key += "example;";
+            } else if (bound) {
+                values.push_back(pyArgumentValue(*file->interp, *bound));
+                key += bound->toPython() + ";";
+            } else {
+                values.push_back(example); // a parameter the generic pattern does not bind (a traced-in constant)
+                key += "example;";
+            }
+        }
+        if (auto it = state->byInputs.find(key); it != state->byInputs.end()) {
+            Retrace cached = it->second;
+            cached.notes.insert(cached.notes.begin(), out.notes.begin(), out.notes.end());
+            return cached;
+        }
+        std::shared_ptr<Graph> graph;
+        std::vector<std::string> warnings;
+        Status st = file->interp->runGuarded(
+            [&] { graph = PyTorchHost::traceFunction(*file->interp, searchFn, values, warnings); });
+        Retrace result;
+        if (!st) {
+            result.error = st.error().toString();
+        } else {
+            FxToPatternOptions options;
+            options.ignoreTypes = false;
+            for (const Node *p : graph->placeholders())
+                options.argnames.push_back(p->name());
+            options.scalarWorkaround = scalarWorkaround;
+            options.exclusiveArgNames = exclusiveArgNames;
+            auto pattern = fxToPattern(*graph, options);
+            if (pattern)
+                result.pattern = pattern.value();
+            else
+                result.error = pattern.error().message;
+        }
+        state->byInputs[key] = result;
+        result.notes.insert(result.notes.begin(), out.notes.begin(), out.notes.end());
+        return result;
+    };
+}
+
 void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry &registry, PyInterpreter &interp,
     const std::string &kind, PyCallArgs &call)
 {
@@ -134,6 +207,8 @@ void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry
         for (const PyValue &v : interp.iterate(args["exclusive_arg_names"]))
             spec.exclusiveArgNames.push_back(pyStr(v));
     spec.skipDuplicates = args.count("skip_duplicates") && pyTruthy(args["skip_duplicates"]);
+    if (!searchFnPattern)
+        spec.retrace = makeRetrace(file, args["search_fn"], examples, spec);
     spec.torchairStreamCheck = kind != "inductor";
     if (args.count("extra_check") && !args["extra_check"].isNone()) {
         PyValue check = args["extra_check"];
