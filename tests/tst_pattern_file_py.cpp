@@ -51,6 +51,7 @@ private Q_SLOTS:
     void exampleMatches();
     void checkWithoutShapes();
     void retraceWithMatchValues();
+    void loggerFStringReason();
     void opResolution();
     void registrationForms();
     void loadErrors();
@@ -195,6 +196,62 @@ register_replacement(search_fn, replace_fn, [torch.empty(2, 4, 256), torch.empty
     // Hidden size 384: the example traced [-1, 256], the re-trace [-1, 384], which is what the graph has.
     QCOMPARE(QString::fromStdString(cands[1].anchor), QString("mm"));
     QVERIFY2(cands[1].accepted, join(cands[1].reasonTexts()).c_str());
+}
+
+// TorchAir's checks explain themselves with logger.debug(f"..."): the fields are evaluated, so the reason shows
+// the values the check saw.
+void TestPatternFilePy::loggerFStringReason()
+{
+    PatternRegistry registry;
+    auto st = loadPythonPatternSource(R"PY(import logging
+import torch
+import torch_npu
+import torchair
+logger = logging.getLogger(__name__)
+
+
+def search_fn(x1, x2, gamma):
+    xOut = torch.add(x1, x2)
+    y, _ = torch_npu.npu_rms_norm(xOut, gamma)
+    return y, xOut
+
+
+def replace_fn(x1, x2, gamma):
+    y, _, xOut = torch_npu.npu_add_rms_norm(x1, x2, gamma)
+    return y, xOut
+
+
+def extra_check(match):
+    x1 = match.kwargs.get("x1")
+    hidden = x1.meta["val"].shape[-1]
+    if hidden != 7168:
+        logger.debug(f"{__name__}: {x1.name!r} has hidden size {hidden}, expected 7168 ({hidden / 7168:.0%})")
+        return False
+    return True
+
+
+def get_inputs():
+    return [torch.empty(1, 16, 7168, dtype=torch.float16), torch.empty(1, 16, 7168, dtype=torch.float16),
+            torch.empty(7168, dtype=torch.float16)]
+
+
+torchair.register_replacement(search_fn=search_fn, replace_fn=replace_fn, example_inputs=get_inputs(),
+                              extra_check=extra_check)
+)PY",
+        "fstring_check.py", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    auto file = loadGraphFile(kGraph);
+    QVERIFY2(file, file ? "" : file.error().toString().c_str());
+    auto report = Matcher(registry).run(*file->graphs.front().graph);
+    QVERIFY(report);
+    const Verdict *rejected = nullptr;
+    for (const Verdict &v : report->patterns[0].candidates)
+        if (!v.accepted)
+            rejected = &v;
+    QVERIFY(rejected);
+    QCOMPARE(rejected->stage, MatchStage::ExtraCheck);
+    QCOMPARE(QString::fromStdString(rejected->checkTrace.back()),
+        QString("logger.debug: fstring_check: 'c' has hidden size 4096, expected 7168 (57%)"));
 }
 
 void TestPatternFilePy::opResolution()
