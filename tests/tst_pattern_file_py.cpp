@@ -7,6 +7,9 @@
 #include "patterns/pattern_file.h"
 #include "patterns/python/python_pattern_file.h"
 
+#include "util/json.h"
+
+#include <QProcess>
 #include <QtTest>
 
 using namespace fxs;
@@ -52,6 +55,7 @@ private Q_SLOTS:
     void checkWithoutShapes();
     void retraceWithMatchValues();
     void loggerFStringReason();
+    void cliShowsWarnings();
     void opResolution();
     void registrationForms();
     void loadErrors();
@@ -252,6 +256,37 @@ torchair.register_replacement(search_fn=search_fn, replace_fn=replace_fn, exampl
     QCOMPARE(rejected->stage, MatchStage::ExtraCheck);
     QCOMPARE(QString::fromStdString(rejected->checkTrace.back()),
         QString("logger.debug: fstring_check: 'c' has hidden size 4096, expected 7168 (57%)"));
+}
+
+// Load warnings reach the user of `fxscope-cli match`: the file-level ones (a _register_ function not called) and
+// the pattern's own (a reshape traced as view), in the table and in --json.
+void TestPatternFilePy::cliShowsWarnings()
+{
+    const QString cli = QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli");
+    if (!QFile::exists(cli))
+        QSKIP("fxscope-cli is not built");
+    QProcess p;
+    const QStringList args{
+        "match", QString::fromStdString(kLlama), "--patterns", QString::fromStdString(kTorchairStyle)};
+    p.start(cli, args + QStringList{"--json"});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    auto json = Json::parse(p.readAllStandardOutput().toStdString());
+    QVERIFY(json);
+    const Json &warnings = json.value()["warnings"];
+    QCOMPARE(warnings.size(), size_t(1));
+    QVERIFY2(warnings.items()[0].toString().find("_register_transpose_pattern(pattern_pass_manager, dim0, dim1) was "
+                                                 "not called")
+            != std::string::npos,
+        warnings.items()[0].toString().c_str());
+    for (const Json &pattern : json.value()["patterns"].items())
+        QVERIFY(pattern["warnings"].isArray());
+
+    p.start(cli, args);
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    const QString text = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(text.startsWith("warning: ") && text.contains("_register_transpose_pattern"), qPrintable(text));
 }
 
 void TestPatternFilePy::opResolution()

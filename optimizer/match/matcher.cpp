@@ -104,6 +104,7 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
 {
     MatchReport report;
     report.graphNodes = graph.size();
+    report.warnings = m_registry.warnings();
     std::unordered_map<const PatternEntry *, size_t> reportIndex;
     for (const auto &e : m_registry.entries()) {
         if (!options.onlyPattern.empty() && e->name != options.onlyPattern)
@@ -114,6 +115,7 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
         pr.source = e->source;
         pr.pattern = e->pattern->repr(4000);
         pr.extraCheckSource = e->extraCheckSource;
+        pr.warnings = e->warnings;
         report.patterns.push_back(std::move(pr));
     }
 
