@@ -56,6 +56,7 @@ private Q_SLOTS:
     void retraceWithMatchValues();
     void loggerFStringReason();
     void cliShowsWarnings();
+    void trainingPattern();
     void opResolution();
     void registrationForms();
     void loadErrors();
@@ -289,6 +290,50 @@ void TestPatternFilePy::cliShowsWarnings()
     QVERIFY2(text.startsWith("warning: ") && text.contains("_register_transpose_pattern"), qPrintable(text));
 }
 
+// The training (joint graph) pattern: its .py source uses trace_fn=joint_fwd_bwd, which the subset cannot trace,
+// so loading it skips that registration with a warning saying how to export it; the exported JSON (PyTorch's own
+// joint trace) matches a training graph's forward + backward, and its extra_check is evaluated per candidate.
+void TestPatternFilePy::trainingPattern()
+{
+    PatternRegistry skipped;
+    const std::string source = std::string(FXSCOPE_SOURCE_DIR) + "/resources/patterns/joint/addmm_training.py";
+    auto st = loadPatternSpec(source, skipped);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QVERIFY(skipped.entries().empty());
+    QCOMPARE(skipped.warnings().size(), size_t(1));
+    const std::string &w = skipped.warnings()[0];
+    QVERIFY2(
+        w.find("addmm_training.py:47: addmm_training is registered with trace_fn=joint_fwd_bwd") != std::string::npos
+            && w.find("fxscope_capture.export_patterns('" + source + "', out_dir='patterns')") != std::string::npos
+            && w.find("--patterns patterns/addmm_training.addmm_training.json") != std::string::npos,
+        w.c_str());
+
+    PatternRegistry registry;
+    st = loadPatternSpec(kLibrary + "addmm_training.addmm_training.json", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    const PatternEntry &e = *registry.entries().front();
+    QVERIFY(e.extraCheck && e.extraCheckEvaluated);
+    QCOMPARE(e.exampleInputs.size(), size_t(3));
+    QVERIFY(e.exampleInputs[0].requiresGrad);
+    auto graph = loadGraphFile(std::string(FXSCOPE_TEST_DATA_DIR) + "/patterns/addmm_training_graph.json");
+    QVERIFY2(graph, graph ? "" : graph.error().toString().c_str());
+    auto report = Matcher(registry).run(*graph->graphs.front().graph);
+    QVERIFY(report);
+    const auto &cands = report->patterns[0].candidates;
+    QCOMPARE(cands.size(), size_t(2));
+    // Layer 2 (float64) first, last-to-first: same structure, rejected by the check with its logged reason.
+    QCOMPARE(QString::fromStdString(cands[0].anchor), QString("add_1"));
+    QCOMPARE(cands[0].stage, MatchStage::ExtraCheck);
+    QCOMPARE(QString::fromStdString(cands[0].checkTrace.back()),
+        QString("logger.debug: x torch.float64, w torch.float64, bias torch.float64: needs one dtype among float16, "
+                "bfloat16, float32"));
+    // Layer 1: forward mm + add and the backward's bias sum/view and two gradient mm's, 8 nodes.
+    QCOMPARE(QString::fromStdString(cands[1].anchor), QString("add"));
+    QVERIFY2(cands[1].accepted, join(cands[1].reasonTexts()).c_str());
+    QCOMPARE(cands[1].nodes.size(), size_t(8));
+    QCOMPARE(QString::fromStdString(cands[1].checkTrace.back()), QString("line 43: return True → True"));
+}
+
 void TestPatternFilePy::opResolution()
 {
     PatternRegistry registry;
@@ -505,11 +550,6 @@ void TestPatternFilePy::unsupportedConstruct_data()
                                   "fxscope's Python subset";
     QTest::newRow("decorated class") << "@dataclass\nclass A:\n    pass\n"
                                      << "deco.py:2:1: expected 'def' after the decorators";
-    QTest::newRow("joint graph")
-        << "import torch, torchair\nfrom torch._inductor.pattern_matcher import "
-           "joint_fwd_bwd\ndef s(x):\n    return x + 1\n"
-           "torchair.register_replacement(s, s, [torch.empty(2)], joint_fwd_bwd)\n"
-        << "deco.py:5:1: SubsetError: trace_fn=joint_fwd_bwd (training patterns) is not traced";
     QTest::newRow("bad search_fn_pattern")
         << "import torch, torchair\ndef s(x):\n    pass\n"
            "torchair.register_replacement(s, s, [torch.empty(2)], search_fn_pattern=[1])\n"

@@ -19,6 +19,9 @@ struct FxToPatternOptions {
     std::vector<std::string> argnames; // placeholder names; empty = all placeholders
     std::vector<std::pair<std::string, double>> scalarWorkaround; // name -> value, matched by value
     std::vector<std::string> exclusiveArgNames;
+    // Integers (>= 2) that equal a dimension of an example input: in the specific pattern they become Ignored,
+    // for patterns that cannot be re-traced per match (Inductor's re-trace would put the match's own sizes there).
+    std::vector<int64_t> shapeLiterals;
 };
 
 // fx_to_pattern over a traced search graph. Errors for call_method/call_module/get_attr nodes (NotImplementedError
@@ -40,6 +43,7 @@ struct ReplacementSpec {
     std::vector<std::pair<std::string, double>> scalarWorkaround;
     std::vector<std::string> exclusiveArgNames;
     bool torchairStreamCheck = true; // TorchAir's register_replacement wraps the check with it
+    bool shapeDerivedLiterals = false; // no re-trace possible (an exported graph): see FxToPatternOptions
     bool prepend = false;
     bool skipDuplicates = false;
     std::vector<std::string> warnings; // load warnings (where PyTorch's tracer would record something else)
