@@ -57,6 +57,7 @@ private Q_SLOTS:
     void loggerFStringReason();
     void cliShowsWarnings();
     void trainingPattern();
+    void registersNothingWarns();
     void opResolution();
     void registrationForms();
     void loadErrors();
@@ -332,6 +333,29 @@ void TestPatternFilePy::trainingPattern()
     QVERIFY2(cands[1].accepted, join(cands[1].reasonTexts()).c_str());
     QCOMPARE(cands[1].nodes.size(), size_t(8));
     QCOMPARE(QString::fromStdString(cands[1].checkTrace.back()), QString("line 43: return True → True"));
+}
+
+// A file that registers nothing says so, naming the _register_ functions it only imports (TorchAir's
+// pattern_util.py imports those of its sibling files and calls them from a pass).
+void TestPatternFilePy::registersNothingWarns()
+{
+    PatternRegistry registry;
+    auto st = loadPythonPatternSource(R"(import torch
+from torchair.patterns.add_rms_norm_cast import _register_addrmsnormcast_pattern
+
+
+def apply_passes(graph_module, manager):
+    _register_addrmsnormcast_pattern(manager)
+)",
+        "util.py", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QVERIFY(registry.entries().empty());
+    QCOMPARE(registry.warnings().size(), size_t(1));
+    QCOMPARE(QString::fromStdString(registry.warnings()[0]),
+        QString("util.py: registers no pattern (no register_replacement / register_pattern call ran, and no "
+                "_register_*(pattern_pass_manager) function is defined here); it imports "
+                "torchair.patterns.add_rms_norm_cast._register_addrmsnormcast_pattern, which fxscope does not "
+                "follow: load the files that define them"));
 }
 
 void TestPatternFilePy::opResolution()

@@ -336,9 +336,27 @@ Status loadPythonPatternSource(std::string source, const std::string &fileName, 
                 registerCall(f, registry, interp, kind, args);
         });
     file->interp = std::make_unique<PyInterpreter>(file->module, file->host.get());
+    const size_t entriesBefore = registry.entries().size();
+    const size_t warningsBefore = registry.warnings().size();
     if (auto st = file->interp->run(); !st)
         return st;
-    return callRegisterFunctions(*file, registry);
+    if (auto st = callRegisterFunctions(*file, registry); !st)
+        return st;
+    if (registry.entries().size() == entriesBefore && registry.warnings().size() == warningsBefore) {
+        // A file that loads but registers nothing (TorchAir's pattern_util.py imports the _register_ functions of
+        // its sibling files) would otherwise look like a file whose patterns never match.
+        std::string imported;
+        for (const auto &kv : file->interp->globals())
+            if (auto *o = kv.second.as<PyOpaque>(); o && kv.first.rfind("_register_", 0) == 0)
+                imported += (imported.empty() ? "" : ", ") + o->path();
+        registry.addWarning(fileName
+            + ": registers no pattern (no register_replacement / register_pattern call ran, and no "
+              "_register_*(pattern_pass_manager) function is defined here)"
+            + (imported.empty()
+                    ? std::string()
+                    : "; it imports " + imported + ", which fxscope does not follow: load the files that define them"));
+    }
+    return Ok{};
 }
 
 Result<ExtraCheck> loadPythonExtraCheck(const PythonCheckSource &check)
