@@ -7,6 +7,9 @@
 #include "patterns/pattern_file.h"
 #include "patterns/python/python_pattern_file.h"
 
+#include "util/json.h"
+
+#include <QProcess>
 #include <QtTest>
 
 using namespace fxs;
@@ -50,6 +53,11 @@ private Q_SLOTS:
     void exampleLoads();
     void exampleMatches();
     void checkWithoutShapes();
+    void retraceWithMatchValues();
+    void loggerFStringReason();
+    void cliShowsWarnings();
+    void trainingPattern();
+    void registersNothingWarns();
     void opResolution();
     void registrationForms();
     void loadErrors();
@@ -139,6 +147,215 @@ void TestPatternFilePy::checkWithoutShapes()
     QVERIFY2(join(cands[0].checkTrace).find("line 26: if not hasattr(x1, \"meta\") or \"val\" not in x1.meta → True")
             != std::string::npos,
         join(cands[0].checkTrace).c_str());
+    // The re-trace could not read meta["val"] either, and says what it used instead.
+    QVERIFY2(join(cands[0].reasons).find("re-trace: 'x1' is a, which has no tensor meta['val'] in this dump")
+            != std::string::npos,
+        join(cands[0].reasons).c_str());
+}
+
+// Stage 2 re-traces search_fn with each match's own input shapes (Inductor's check_fn): a shape-dependent
+// search_fn matches a hidden size other than its example's, and one that raises for the matched shape rejects
+// the candidate at the re-trace stage with the error and its line.
+void TestPatternFilePy::retraceWithMatchValues()
+{
+    PatternRegistry registry;
+    auto st = loadPythonPatternSource(R"(import torch
+from torch._inductor.pattern_matcher import register_replacement, fwd_only
+
+
+def search_fn(x, w):
+    assert x.shape[-1] % 128 == 0, "hidden size must be a multiple of 128"
+    y = x.view(-1, x.shape[-1])
+    return torch.mm(y, w)
+
+
+def replace_fn(x, w):
+    return torch.mm(x.view(-1, x.shape[-1]), w)
+
+
+register_replacement(search_fn, replace_fn, [torch.empty(2, 4, 256), torch.empty(256, 8)], fwd_only, [])
+)",
+        "retrace.py", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QVERIFY(registry.entries().front()->retrace);
+    auto file = loadGraphBytes(R"(class GraphModule(torch.nn.Module):
+    def forward(self, a: "f32[2, 4, 384]", b: "f32[384, 8]", c: "f32[3, 100]", d: "f32[100, 8]"):
+        view = torch.ops.aten.view.default(a, [-1, 384])
+        mm = torch.ops.aten.mm.default(view, b)
+        view_1 = torch.ops.aten.view.default(c, [-1, 100])
+        mm_1 = torch.ops.aten.mm.default(view_1, d)
+        return (mm, mm_1)
+)",
+        "retrace_graph.py");
+    QVERIFY2(file, file ? "" : file.error().toString().c_str());
+    auto report = Matcher(registry).run(*file->graphs.front().graph);
+    QVERIFY(report);
+    const auto &cands = report->patterns[0].candidates;
+    QCOMPARE(cands.size(), size_t(2));
+    // Last-to-first: mm_1 (hidden size 100) first.
+    QCOMPARE(QString::fromStdString(cands[0].anchor), QString("mm_1"));
+    QVERIFY(!cands[0].accepted);
+    QCOMPARE(cands[0].stage, MatchStage::Retrace);
+    QCOMPARE(QString::fromStdString(cands[0].reasons.back()),
+        QString("re-tracing search_fn with this match's values raised retrace.py:6:5: AssertionError: hidden size "
+                "must be a multiple of 128; Inductor's check_fn rejects the match"));
+    // Hidden size 384: the example traced [-1, 256], the re-trace [-1, 384], which is what the graph has.
+    QCOMPARE(QString::fromStdString(cands[1].anchor), QString("mm"));
+    QVERIFY2(cands[1].accepted, join(cands[1].reasonTexts()).c_str());
+}
+
+// TorchAir's checks explain themselves with logger.debug(f"..."): the fields are evaluated, so the reason shows
+// the values the check saw.
+void TestPatternFilePy::loggerFStringReason()
+{
+    PatternRegistry registry;
+    auto st = loadPythonPatternSource(R"PY(import logging
+import torch
+import torch_npu
+import torchair
+logger = logging.getLogger(__name__)
+
+
+def search_fn(x1, x2, gamma):
+    xOut = torch.add(x1, x2)
+    y, _ = torch_npu.npu_rms_norm(xOut, gamma)
+    return y, xOut
+
+
+def replace_fn(x1, x2, gamma):
+    y, _, xOut = torch_npu.npu_add_rms_norm(x1, x2, gamma)
+    return y, xOut
+
+
+def extra_check(match):
+    x1 = match.kwargs.get("x1")
+    hidden = x1.meta["val"].shape[-1]
+    if hidden != 7168:
+        logger.debug(f"{__name__}: {x1.name!r} has hidden size {hidden}, expected 7168 ({hidden / 7168:.0%})")
+        return False
+    return True
+
+
+def get_inputs():
+    return [torch.empty(1, 16, 7168, dtype=torch.float16), torch.empty(1, 16, 7168, dtype=torch.float16),
+            torch.empty(7168, dtype=torch.float16)]
+
+
+torchair.register_replacement(search_fn=search_fn, replace_fn=replace_fn, example_inputs=get_inputs(),
+                              extra_check=extra_check)
+)PY",
+        "fstring_check.py", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    auto file = loadGraphFile(kGraph);
+    QVERIFY2(file, file ? "" : file.error().toString().c_str());
+    auto report = Matcher(registry).run(*file->graphs.front().graph);
+    QVERIFY(report);
+    const Verdict *rejected = nullptr;
+    for (const Verdict &v : report->patterns[0].candidates)
+        if (!v.accepted)
+            rejected = &v;
+    QVERIFY(rejected);
+    QCOMPARE(rejected->stage, MatchStage::ExtraCheck);
+    QCOMPARE(QString::fromStdString(rejected->checkTrace.back()),
+        QString("logger.debug: fstring_check: 'c' has hidden size 4096, expected 7168 (57%)"));
+}
+
+// Load warnings reach the user of `fxscope-cli match`: the file-level ones (a _register_ function not called) and
+// the pattern's own (a reshape traced as view), in the table and in --json.
+void TestPatternFilePy::cliShowsWarnings()
+{
+    const QString cli = QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli");
+    if (!QFile::exists(cli))
+        QSKIP("fxscope-cli is not built");
+    QProcess p;
+    const QStringList args{
+        "match", QString::fromStdString(kLlama), "--patterns", QString::fromStdString(kTorchairStyle)};
+    p.start(cli, args + QStringList{"--json"});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    auto json = Json::parse(p.readAllStandardOutput().toStdString());
+    QVERIFY(json);
+    const Json &warnings = json.value()["warnings"];
+    QCOMPARE(warnings.size(), size_t(1));
+    QVERIFY2(warnings.items()[0].toString().find("_register_transpose_pattern(pattern_pass_manager, dim0, dim1) was "
+                                                 "not called")
+            != std::string::npos,
+        warnings.items()[0].toString().c_str());
+    for (const Json &pattern : json.value()["patterns"].items())
+        QVERIFY(pattern["warnings"].isArray());
+
+    p.start(cli, args);
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    const QString text = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(text.startsWith("warning: ") && text.contains("_register_transpose_pattern"), qPrintable(text));
+}
+
+// The training (joint graph) pattern: its .py source uses trace_fn=joint_fwd_bwd, which the subset cannot trace,
+// so loading it skips that registration with a warning saying how to export it; the exported JSON (PyTorch's own
+// joint trace) matches a training graph's forward + backward, and its extra_check is evaluated per candidate.
+void TestPatternFilePy::trainingPattern()
+{
+    PatternRegistry skipped;
+    const std::string source = std::string(FXSCOPE_SOURCE_DIR) + "/resources/patterns/joint/addmm_training.py";
+    auto st = loadPatternSpec(source, skipped);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QVERIFY(skipped.entries().empty());
+    QCOMPARE(skipped.warnings().size(), size_t(1));
+    const std::string &w = skipped.warnings()[0];
+    QVERIFY2(
+        w.find("addmm_training.py:47: addmm_training is registered with trace_fn=joint_fwd_bwd") != std::string::npos
+            && w.find("fxscope_capture.export_patterns('" + source + "', out_dir='patterns')") != std::string::npos
+            && w.find("--patterns patterns/addmm_training.addmm_training.json") != std::string::npos,
+        w.c_str());
+
+    PatternRegistry registry;
+    st = loadPatternSpec(kLibrary + "addmm_training.addmm_training.json", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    const PatternEntry &e = *registry.entries().front();
+    QVERIFY(e.extraCheck && e.extraCheckEvaluated);
+    QCOMPARE(e.exampleInputs.size(), size_t(3));
+    QVERIFY(e.exampleInputs[0].requiresGrad);
+    auto graph = loadGraphFile(std::string(FXSCOPE_TEST_DATA_DIR) + "/patterns/addmm_training_graph.json");
+    QVERIFY2(graph, graph ? "" : graph.error().toString().c_str());
+    auto report = Matcher(registry).run(*graph->graphs.front().graph);
+    QVERIFY(report);
+    const auto &cands = report->patterns[0].candidates;
+    QCOMPARE(cands.size(), size_t(2));
+    // Layer 2 (float64) first, last-to-first: same structure, rejected by the check with its logged reason.
+    QCOMPARE(QString::fromStdString(cands[0].anchor), QString("add_1"));
+    QCOMPARE(cands[0].stage, MatchStage::ExtraCheck);
+    QCOMPARE(QString::fromStdString(cands[0].checkTrace.back()),
+        QString("logger.debug: x torch.float64, w torch.float64, bias torch.float64: needs one dtype among float16, "
+                "bfloat16, float32"));
+    // Layer 1: forward mm + add and the backward's bias sum/view and two gradient mm's, 8 nodes.
+    QCOMPARE(QString::fromStdString(cands[1].anchor), QString("add"));
+    QVERIFY2(cands[1].accepted, join(cands[1].reasonTexts()).c_str());
+    QCOMPARE(cands[1].nodes.size(), size_t(8));
+    QCOMPARE(QString::fromStdString(cands[1].checkTrace.back()), QString("line 43: return True → True"));
+}
+
+// A file that registers nothing says so, naming the _register_ functions it only imports (TorchAir's
+// pattern_util.py imports those of its sibling files and calls them from a pass).
+void TestPatternFilePy::registersNothingWarns()
+{
+    PatternRegistry registry;
+    auto st = loadPythonPatternSource(R"(import torch
+from torchair.patterns.add_rms_norm_cast import _register_addrmsnormcast_pattern
+
+
+def apply_passes(graph_module, manager):
+    _register_addrmsnormcast_pattern(manager)
+)",
+        "util.py", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QVERIFY(registry.entries().empty());
+    QCOMPARE(registry.warnings().size(), size_t(1));
+    QCOMPARE(QString::fromStdString(registry.warnings()[0]),
+        QString("util.py: registers no pattern (no register_replacement / register_pattern call ran, and no "
+                "_register_*(pattern_pass_manager) function is defined here); it imports "
+                "torchair.patterns.add_rms_norm_cast._register_addrmsnormcast_pattern, which fxscope does not "
+                "follow: load the files that define them"));
 }
 
 void TestPatternFilePy::opResolution()
@@ -357,11 +574,6 @@ void TestPatternFilePy::unsupportedConstruct_data()
                                   "fxscope's Python subset";
     QTest::newRow("decorated class") << "@dataclass\nclass A:\n    pass\n"
                                      << "deco.py:2:1: expected 'def' after the decorators";
-    QTest::newRow("joint graph")
-        << "import torch, torchair\nfrom torch._inductor.pattern_matcher import "
-           "joint_fwd_bwd\ndef s(x):\n    return x + 1\n"
-           "torchair.register_replacement(s, s, [torch.empty(2)], joint_fwd_bwd)\n"
-        << "deco.py:5:1: SubsetError: trace_fn=joint_fwd_bwd (training patterns) is not traced";
     QTest::newRow("bad search_fn_pattern")
         << "import torch, torchair\ndef s(x):\n    pass\n"
            "torchair.register_replacement(s, s, [torch.empty(2)], search_fn_pattern=[1])\n"

@@ -47,6 +47,15 @@ void TestPythonSubset::semantics_data()
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("expected");
     auto row = [](const char *name, const char *src, const char *exp) { QTest::newRow(name) << src << exp; };
+    // f-strings: expected values are what CPython 3.11 prints for the same source.
+    row("f-string fields",
+        "x = 4096\nname = 'c'\nresult = f\"{name!r} {x} {x:>8} {x / 7168:.3f} {{lit}} {x=} {[1, 2]} {x:,} {x:#x} "
+        "{3.5:08.2f} {'ab':^6}| {-2.5:+.1e} {0.25:.0%} {True} {x:_b}\"",
+        "\"'c' 4096     4096 0.571 {lit} x=4096 [1, 2] 4,096 0x1000 00003.50   ab  | -2.5e+00 25% True "
+        "1_0000_0000_0000\"");
+    row("f-string nested spec and concatenation",
+        "w = 6\nx = 4096\nresult = 'a' f\"{1:{w}d}\" \"b\" f'{\"q\"!s}{3.0}{1e-06}{ x * 2 }'",
+        "'a     1bq3.01e-068192'");
     row("arith", "result = (7 // 2, -7 // 2, -7 % 3, 7 / 2, 2 ** 10, 1 + 2.5)", "(3, -4, 2, 3.5, 1024, 3.5)");
     row("compare chain", "result = (1 < 2 < 3, 1 < 2 > 5, 1 == 1.0, 'a' < 'b', [1, 2] < [1, 3])",
         "(True, False, True, True, True)");
@@ -116,6 +125,12 @@ void TestPythonSubset::errors_data()
     row("open", "f = open('/etc/passwd')\n", "t.py:1:5: SandboxError: open() is not available");
     row("set display", "s = {1, 2}\n", "t.py:1:5: SubsetError: set displays are outside the subset");
     row("syntax", "x = (1,\n", "t.py:");
+    row("f-string empty field", "x = 1\ny = f'a {} b'\n", "t.py:2:9: expected an expression inside the f-string's {}");
+    row("f-string bad conversion", "x = 1\ny = f'{x!z}'\n", "t.py:2:9: expected !r, !s or !a");
+    row("f-string lone brace", "y = f'a } b'\n", "t.py:1:9: expected '}}' for a literal brace");
+    row("f-string field syntax", "y = f'{1 +}'\n", "t.py:1:");
+    row("f-string bad spec", "y = f'{1:q}'\n",
+        "t.py:1:7: ValueError: Unknown format code 'q' for object of type 'int'");
 }
 
 void TestPythonSubset::errors()

@@ -31,6 +31,10 @@ double matchMilliseconds(std::chrono::steady_clock::time_point start, double loa
 
 void printTable(const MatchReport &report, double ms)
 {
+    for (const auto &w : report.warnings)
+        std::printf("warning: %s\n", w.c_str());
+    if (!report.warnings.empty())
+        std::printf("\n");
     for (const auto &p : report.patterns) {
         std::map<std::string, size_t> byStage;
         for (const auto &c : p.candidates)
@@ -41,6 +45,8 @@ void printTable(const MatchReport &report, double ms)
             if (kv.first != std::string("accepted"))
                 std::printf(", %zu %s", kv.second, kv.first.c_str());
         std::printf("\n");
+        for (const auto &w : p.warnings)
+            std::printf("  warning: %s\n", w.c_str());
         if (p.candidates.empty())
             continue;
         std::printf("  %-24s %-9s %-16s %s\n", "anchor", "verdict", "stage", "reason");
@@ -105,8 +111,11 @@ int runSubgraph(const PatternRegistry &registry, const std::string &only, const 
         std::printf("\n");
     }
     if (json) {
+        Json warnings = Json::array();
+        for (const auto &w : registry.warnings())
+            warnings.push(w);
         Json root = Json::object({{"graph", named.name}, {"graph_nodes", named.graph->size()}, {"matcher", "subgraph"},
-            {"patterns", std::move(patterns)}, {"match_ms", totalMs}});
+            {"warnings", std::move(warnings)}, {"patterns", std::move(patterns)}, {"match_ms", totalMs}});
         std::printf("%s\n", root.dump(1).c_str());
     } else {
         std::fprintf(stderr, "%zu nodes, matched in %.2f ms\n", named.graph->size(), totalMs);

@@ -229,6 +229,56 @@ void ExprTree::appendSource(std::string &out, ExprId id) const
             appendSource(out, child(id, i));
         }
         break;
+    case ExprKind::FormattedString:
+    case ExprKind::FormattedValue: {
+        // f'...': literal parts escaped with braces doubled, fields as written (a spec's own fields included).
+        std::string text;
+        auto literal = [&](const std::string &s) {
+            for (char c : s) {
+                if (c == '\\' || c == '\'')
+                    text += '\\';
+                if (c == '\n') {
+                    text += "\\n";
+                    continue;
+                }
+                text += c;
+                if (c == '{' || c == '}')
+                    text += c;
+            }
+        };
+        // A spec holds fields, whose specs hold none (the parser allows one level), so this recursion is shallow.
+        auto field = [&](ExprId f, auto &self) -> void {
+            text += '{';
+            appendSource(text, child(f, 0));
+            if (!m_exprs[f].text.empty())
+                text += "!" + std::string(m_exprs[f].text);
+            if (m_exprs[f].childCount > 1) {
+                text += ':';
+                const ExprId spec = child(f, 1);
+                for (size_t i = 0; i < m_exprs[spec].childCount; ++i) {
+                    const ExprId part = child(spec, i);
+                    if (m_exprs[part].kind == ExprKind::FormattedValue)
+                        self(part, self);
+                    else
+                        literal(m_strings[m_exprs[part].value]);
+                }
+            }
+            text += '}';
+        };
+        if (e.kind == ExprKind::FormattedValue) {
+            field(id, field);
+        } else {
+            for (size_t i = 0; i < e.childCount; ++i) {
+                const ExprId part = child(id, i);
+                if (m_exprs[part].kind == ExprKind::FormattedValue)
+                    field(part, field);
+                else
+                    literal(m_strings[m_exprs[part].value]);
+            }
+        }
+        out += "f'" + text + "'";
+        break;
+    }
     }
     if (wrap)
         out += ')';

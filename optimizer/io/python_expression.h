@@ -39,6 +39,11 @@ enum class ExprKind : uint8_t {
     DictComp,
     GeneratorExp,
     CompFor, // children: target, iterable, then one condition per `if`
+    // f-strings (with any adjacent literals): children: String parts and FormattedValues, in order.
+    FormattedString,
+    // One {field} of an f-string: children: the value, then the format spec (a String or FormattedString) if any;
+    // text: the conversion (r, s or a), empty without one.
+    FormattedValue,
 };
 
 using ExprId = uint32_t;

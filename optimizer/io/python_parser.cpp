@@ -1,6 +1,7 @@
 #include "python_parser.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace fxs {
 
@@ -522,20 +523,266 @@ ExprId PythonParser::parseLeaf(ExprKind kind)
 
 ExprId PythonParser::parseStrings()
 {
-    // Adjacent literals concatenate: 'a' "b" is 'ab'.
+    // Adjacent literals concatenate: 'a' "b" is 'ab'; with an f-string among them the result is a FormattedString.
     Mark start = mark();
     std::string value;
+    const size_t scratchMark = m_scratch.size();
+    bool formatted = false;
+    size_t pendingOffset = m_token.offset;
+    auto flush = [&] {
+        if (!value.empty()) {
+            Expr e;
+            e.kind = ExprKind::String;
+            e.value = m_tree.addString(std::move(value));
+            std::tie(e.line, e.column) = m_tokenizer.position(pendingOffset);
+            e.begin = e.end = pendingOffset;
+            m_scratch.push_back(m_tree.add(e));
+            value.clear();
+        }
+    };
     while (!m_failed && at(TokenKind::String)) {
-        auto decoded = decodeStringLiteral(m_token.text);
-        if (!decoded) {
-            failAt(m_token, decoded.error().message);
+        const std::string_view text = m_token.text;
+        size_t q = 0;
+        bool f = false, raw = false;
+        while (q < text.size() && text[q] != '\'' && text[q] != '"') {
+            f = f || (text[q] | 0x20) == 'f';
+            raw = raw || (text[q] | 0x20) == 'r';
+            ++q;
+        }
+        if (!f) {
+            auto decoded = decodeStringLiteral(text);
+            if (!decoded) {
+                failAt(m_token, decoded.error().message);
+                m_scratch.resize(scratchMark);
+                return kNoExpr;
+            }
+            if (value.empty())
+                pendingOffset = m_token.offset;
+            value += decoded.value();
+            advance();
+            continue;
+        }
+        formatted = true;
+        flush();
+        const size_t quoteLen = text.size() >= q + 6 && text[q + 1] == text[q] && text[q + 2] == text[q] ? 3 : 1;
+        const std::string_view body = text.substr(q + quoteLen, text.size() - q - 2 * quoteLen);
+        if (!parseFStringBody(body, m_token.offset + q + quoteLen, raw, 1)) {
+            m_scratch.resize(scratchMark);
             return kNoExpr;
         }
-        value += decoded.value();
         advance();
     }
-    uint32_t index = m_tree.addString(std::move(value));
-    return makeFromScratch(ExprKind::String, start, {}, m_scratch.size(), index);
+    if (!formatted) {
+        uint32_t index = m_tree.addString(std::move(value));
+        return makeFromScratch(ExprKind::String, start, {}, m_scratch.size(), index);
+    }
+    flush();
+    return makeFromScratch(ExprKind::FormattedString, start, {}, scratchMark);
+}
+
+Token PythonParser::tokenAt(size_t offset) const
+{
+    Token t = m_token;
+    std::tie(t.line, t.column) = m_tokenizer.position(offset);
+    return t;
+}
+
+ExprId PythonParser::addFStringLiteral(std::string_view chunk, size_t offset, bool raw)
+{
+    std::string quoted = std::string(raw ? "r\"" : "\"") + std::string(chunk) + "\"";
+    auto decoded = decodeStringLiteral(quoted);
+    if (!decoded) {
+        failAt(tokenAt(offset), decoded.error().message);
+        return kNoExpr;
+    }
+    Expr e;
+    e.kind = ExprKind::String;
+    e.value = m_tree.addString(std::move(decoded.value()));
+    std::tie(e.line, e.column) = m_tokenizer.position(offset);
+    e.begin = offset;
+    e.end = offset + chunk.size();
+    return m_tree.add(e);
+}
+
+bool PythonParser::parseFStringBody(std::string_view body, size_t bodyOffset, bool raw, int nesting)
+{
+    std::string chunk; // literal text with {{ and }} already undoubled, escapes still raw
+    size_t chunkStart = bodyOffset;
+    auto flushChunk = [&]() -> bool {
+        if (chunk.empty())
+            return true;
+        ExprId id = addFStringLiteral(chunk, chunkStart, raw);
+        chunk.clear();
+        if (id == kNoExpr)
+            return false;
+        m_scratch.push_back(id);
+        return true;
+    };
+    for (size_t i = 0; i < body.size();) {
+        const char c = body[i];
+        if ((c == '{' || c == '}') && i + 1 < body.size() && body[i + 1] == c) {
+            if (chunk.empty())
+                chunkStart = bodyOffset + i;
+            chunk += c;
+            i += 2;
+            continue;
+        }
+        if (c == '}')
+            return failAt(
+                tokenAt(bodyOffset + i), "expected '}}' for a literal brace in the f-string, found a single '}'");
+        if (c != '{') {
+            if (chunk.empty())
+                chunkStart = bodyOffset + i;
+            chunk += c;
+            if (c == '\\' && !raw && i + 1 < body.size() && body[i + 1] != '{' && body[i + 1] != '}')
+                chunk += body[++i]; // an escape is copied whole, so \' or \\ never ends a chunk early
+            ++i;
+            continue;
+        }
+        if (!flushChunk())
+            return false;
+        if (nesting > 2)
+            return failAt(tokenAt(bodyOffset + i), "expected at most one level of {fields} inside a format spec");
+        // The field's expression ends at a top-level '}', '!' (not '!=') or ':'.
+        const size_t exprStart = i + 1;
+        size_t j = exprStart;
+        int depth = 0;
+        char quote = 0;
+        for (; j < body.size(); ++j) {
+            const char d = body[j];
+            if (quote) {
+                if (d == quote)
+                    quote = 0;
+            } else if (d == '\'' || d == '"') {
+                quote = d;
+            } else if (d == '(' || d == '[' || d == '{') {
+                ++depth;
+            } else if (d == ')' || d == ']' || (d == '}' && depth > 0)) {
+                --depth;
+            } else if (depth == 0
+                && (d == '}' || d == ':' || (d == '!' && (j + 1 >= body.size() || body[j + 1] != '=')))) {
+                break;
+            }
+        }
+        if (j >= body.size())
+            return failAt(
+                tokenAt(bodyOffset + i), "expected '}' to close the f-string field, found the end of the string");
+        std::string_view expr = body.substr(exprStart, j - exprStart);
+        // {x=}: the expression's text, then its repr (or its format).
+        std::string_view trimmed = expr;
+        while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\t'))
+            trimmed.remove_suffix(1);
+        bool selfDocumenting = trimmed.size() >= 2 && trimmed.back() == '='
+            && std::string_view("=!<>").find(trimmed[trimmed.size() - 2]) == std::string_view::npos;
+        if (selfDocumenting) {
+            chunk = std::string(expr);
+            chunkStart = bodyOffset + exprStart;
+            if (!flushChunk())
+                return false;
+            expr = trimmed.substr(0, trimmed.size() - 1);
+        }
+        ExprId value = parseFStringField(expr, bodyOffset + exprStart);
+        if (value == kNoExpr)
+            return false;
+        std::string_view conversion;
+        if (body[j] == '!') {
+            if (j + 2 >= body.size() || std::string_view("rsa").find(body[j + 1]) == std::string_view::npos
+                || (body[j + 2] != '}' && body[j + 2] != ':'))
+                return failAt(tokenAt(bodyOffset + j), "expected !r, !s or !a after the f-string field's expression");
+            conversion = body.substr(j + 1, 1);
+            j += 2;
+        }
+        ExprId spec = kNoExpr;
+        if (body[j] == ':') {
+            size_t k = j + 1;
+            int braces = 0;
+            for (; k < body.size(); ++k) {
+                if (body[k] == '{')
+                    ++braces;
+                else if (body[k] == '}' && braces-- == 0)
+                    break;
+            }
+            if (k >= body.size())
+                return failAt(
+                    tokenAt(bodyOffset + j), "expected '}' after the format spec, found the end of the string");
+            const size_t specMark = m_scratch.size();
+            if (!parseFStringBody(body.substr(j + 1, k - j - 1), bodyOffset + j + 1, raw, nesting + 1))
+                return false;
+            Mark at{0, 0, bodyOffset + j + 1};
+            std::tie(at.line, at.column) = m_tokenizer.position(at.offset);
+            spec = makeFromScratch(ExprKind::FormattedString, at, {}, specMark);
+            if (spec == kNoExpr)
+                return false;
+            j = k;
+        }
+        if (conversion.empty() && spec == kNoExpr && selfDocumenting)
+            conversion = "r";
+        Mark at{0, 0, bodyOffset + i};
+        std::tie(at.line, at.column) = m_tokenizer.position(at.offset);
+        const size_t fieldMark = m_scratch.size();
+        m_scratch.push_back(value);
+        if (spec != kNoExpr)
+            m_scratch.push_back(spec);
+        ExprId field = makeFromScratch(ExprKind::FormattedValue, at, conversion, fieldMark);
+        if (field == kNoExpr)
+            return false;
+        m_scratch.push_back(field);
+        i = j + 1;
+    }
+    return flushChunk();
+}
+
+ExprId PythonParser::parseFStringField(std::string_view field, size_t offset)
+{
+    size_t lead = 0;
+    while (lead < field.size() && (field[lead] == ' ' || field[lead] == '\t' || field[lead] == '\n'))
+        ++lead;
+    if (lead == field.size()) {
+        failAt(tokenAt(offset - 1), "expected an expression inside the f-string's {}, found nothing");
+        return kNoExpr;
+    }
+    auto [line, column] = m_tokenizer.position(offset + lead);
+    const std::string_view inner = field.substr(lead);
+    PythonParser sub(inner, m_fileName, line, column);
+    ExprId root = sub.parseExpressionList();
+    if (!sub.failed() && !sub.at(TokenKind::Newline) && !sub.at(TokenKind::EndMarker))
+        sub.failExpected("the end of the f-string field");
+    if (sub.failed()) {
+        if (!m_failed) {
+            m_failed = true;
+            m_error = sub.error();
+        }
+        return kNoExpr;
+    }
+    const size_t shift = size_t(inner.data() - m_tokenizer.text().data());
+    return graft(sub.tree(), root, shift);
+}
+
+ExprId PythonParser::graft(const ExprTree &from, ExprId root, size_t offsetShift)
+{
+    // Children are always added before their parent, so one pass in id order maps every child first.
+    std::vector<ExprId> ids(from.size(), kNoExpr);
+    std::vector<ExprId> children;
+    for (ExprId i = 0; i < from.size(); ++i) {
+        Expr e = from[i];
+        children.clear();
+        for (size_t c = 0; c < from.childCount(i); ++c) {
+            ExprId child = from.child(i, c);
+            children.push_back(child == kNoExpr ? kNoExpr : ids[child]);
+        }
+        if (e.kind == ExprKind::String)
+            e.value = m_tree.addString(from.stringValue(i));
+        if (e.kind == ExprKind::Compare)
+            for (size_t k = 0; k + 1 < from.childCount(i); ++k) {
+                uint32_t op = m_tree.addCompareOperator(from.compareOperator(i, k));
+                if (k == 0)
+                    e.value = op;
+            }
+        e.begin += offsetShift;
+        e.end += offsetShift;
+        ids[i] = m_tree.add(e, children.data(), children.size());
+    }
+    return ids[root];
 }
 
 ExprId PythonParser::parseAtom()

@@ -84,6 +84,15 @@ private:
     ExprId parseAtom();
     ExprId parseLeaf(ExprKind kind);
     ExprId parseStrings();
+    // The body of one f-string (or of a format spec inside one): literal chunks and {fields} appended to
+    // m_scratch as parts. bodyOffset: the body's offset in the tokenized text. nesting: 1 for a string, 2 for
+    // a spec (Python allows fields in specs, but not deeper).
+    bool parseFStringBody(std::string_view body, size_t bodyOffset, bool raw, int nesting);
+    ExprId addFStringLiteral(std::string_view chunk, size_t offset, bool raw);
+    ExprId parseFStringField(std::string_view field, size_t offset);
+    // Copies every expression of another parser's tree (one field) into this tree; returns the root's id.
+    ExprId graft(const ExprTree &from, ExprId root, size_t offsetShift);
+    Token tokenAt(size_t offset) const; // the current token moved to a position inside it, for errors
     ExprId parseAttribute(ExprId value);
     ExprId parseCallArguments(ExprId callee);
     ExprId parseSubscript(ExprId value);

@@ -14,6 +14,7 @@ struct PatternReport {
     std::string source;
     std::string pattern; // repr of the generic pattern
     std::string extraCheckSource;
+    std::vector<std::string> warnings; // the entry's load warnings (where PyTorch would trace differently, ...)
     std::vector<Verdict> candidates; // in the order tried: anchors last-to-first
 
     size_t acceptedCount() const;
@@ -21,6 +22,7 @@ struct PatternReport {
 
 struct MatchReport {
     std::vector<PatternReport> patterns;
+    std::vector<std::string> warnings; // the registry's file-level load warnings (a _register_ function not called)
     size_t graphNodes = 0;
     size_t anchorsVisited = 0;
 

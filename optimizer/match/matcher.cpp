@@ -104,6 +104,7 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
 {
     MatchReport report;
     report.graphNodes = graph.size();
+    report.warnings = m_registry.warnings();
     std::unordered_map<const PatternEntry *, size_t> reportIndex;
     for (const auto &e : m_registry.entries()) {
         if (!options.onlyPattern.empty() && e->name != options.onlyPattern)
@@ -114,6 +115,7 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
         pr.source = e->source;
         pr.pattern = e->pattern->repr(4000);
         pr.extraCheckSource = e->extraCheckSource;
+        pr.warnings = e->warnings;
         report.patterns.push_back(std::move(pr));
     }
 
@@ -241,7 +243,20 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
                         output = o;
                         break;
                     }
-                MatchResult specific = output ? matcher.match(*entry.specificPattern, output) : MatchResult{};
+                PatternPtr specificPattern = entry.specificPattern;
+                if (entry.retrace) {
+                    Retrace retraced = entry.retrace(generic.match);
+                    v.reasons.insert(v.reasons.end(), retraced.notes.begin(), retraced.notes.end());
+                    if (!retraced.error.empty()) {
+                        v.stage = MatchStage::Retrace;
+                        v.reasons.push_back("re-tracing search_fn with this match's values raised " + retraced.error
+                            + "; Inductor's check_fn rejects the match");
+                        record(std::move(v));
+                        continue;
+                    }
+                    specificPattern = retraced.pattern;
+                }
+                MatchResult specific = output ? matcher.match(*specificPattern, output) : MatchResult{};
                 if (!specific.ok) {
                     v.stage = MatchStage::Specific;
                     v.externalUsers = specific.failure.externalUsers;
@@ -277,7 +292,9 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
             v.accepted = true;
             v.stage = MatchStage::Accepted;
             v.reasons.push_back("generic pattern matched " + std::to_string(generic.match.nodes.size()) + " nodes");
-            if (entry.specificPattern)
+            if (entry.retrace)
+                v.reasons.push_back("search_fn re-traced with this match's values; the specific pattern matched");
+            else if (entry.specificPattern)
                 v.reasons.push_back("specific pattern matched with the real literals");
             if (entry.extraCheck)
                 for (const auto &t : v.checkTrace)

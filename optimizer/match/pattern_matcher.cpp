@@ -114,6 +114,25 @@ struct Binding {
     Argument value;
 };
 
+// One step of the path from the anchor, rendered only when a failure is reported: most steps of a walk are never
+// shown, and rendering a literal (formatDouble) for each was a third of the matching time on HRNet.
+struct PathStep {
+    std::string text; // a fixed step ("mul_3", "[2] add_1", "repeat relu")
+    const std::string *slot = nullptr; // else: the argument slot and the value found there (alive on the stack)
+    const Argument *value = nullptr;
+
+    std::string render() const { return slot ? *slot + " " + valueText(*value) : text; }
+};
+
+std::vector<std::string> renderPath(const std::vector<PathStep> &path)
+{
+    std::vector<std::string> out;
+    out.reserve(path.size());
+    for (const PathStep &step : path)
+        out.push_back(step.render());
+    return out;
+}
+
 // Inductor's MatchContext: outputs, the pattern->node memo and the exclusive node set, plus the path stack.
 class Context {
 public:
@@ -126,7 +145,7 @@ public:
 
     std::unordered_map<const PatternExpr *, Binding> memo;
     std::vector<Node *> exclusive;
-    std::vector<std::string> path; // from the anchor down
+    std::vector<PathStep> path; // from the anchor down
     std::vector<Node *> parents; // graph nodes on the path, for naming external users
 
     const std::vector<const PatternExpr *> &outputs() const { return m_outputs; }
@@ -152,7 +171,7 @@ private:
         r.failure.graphNode = graphNode;
         r.failure.expected = std::move(expected);
         r.failure.actual = std::move(actual);
-        r.failure.path = path;
+        r.failure.path = renderPath(path);
         return r;
     }
 
@@ -509,7 +528,7 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
         const PatternValue &pv = *pflat.items[i];
         const Argument &child = *flat.items[i];
         if (pv.kind == PatternValue::Kind::Expr) {
-            path.push_back(flat.slots[i] + " " + valueText(child));
+            path.push_back({{}, &flat.slots[i], &child});
             parents.push_back(node);
             MatchResult c = match(*pv.expr, child);
             parents.pop_back();
@@ -520,13 +539,13 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
             if (!extend(r.match, std::move(c.match), raised)) {
                 raised.patternNode = m_reprs.get(p).first;
                 raised.graphNode = node->name();
-                raised.path = path;
+                raised.path = renderPath(path);
                 MatchResult f;
                 f.failure = std::move(raised);
                 return f;
             }
         } else if (child.isNode() || !pythonEquals(child, pv.literal)) {
-            path.push_back(flat.slots[i] + " " + valueText(child));
+            path.push_back({{}, &flat.slots[i], &child});
             MatchResult f = fail(p, "constant_args",
                 "constant_args: " + node->name() + " " + valueText(child) + "!=" + pv.literal.toPython(),
                 node->name() + "." + flat.slots[i] + " is " + valueText(child) + (child.isNode() ? " (a node)" : "")
@@ -561,7 +580,7 @@ MatchResult Context::matchListOf(const PatternExpr &p, const Argument &value)
         Context child(m_schemas, m_outputs, m_reprs);
         child.memo = seed;
         child.path = path;
-        child.path.push_back("[" + std::to_string(i) + "] " + valueText(value.items()[i]));
+        child.path.push_back({"[" + std::to_string(i) + "] " + valueText(value.items()[i])});
         child.parents = parents;
         MatchResult c = child.match(*p.children[0], value.items()[i]);
         seed = child.multiUserBindings();
@@ -667,7 +686,7 @@ MatchResult Context::matchRepeated(const PatternExpr &p, const Argument &value)
     for (Node *anchor : findAnchorNodes(inner, searched)) {
         Context fresh(m_schemas, {&p}, m_reprs);
         fresh.path = path;
-        fresh.path.push_back("repeat " + anchor->name());
+        fresh.path.push_back({"repeat " + anchor->name()});
         MatchResult c = fresh.match(inner, Argument::ofNode(anchor));
         if (!c.ok) {
             c.failure.reason = "repeated occurrence at " + anchor->name() + ": " + c.failure.reason;
@@ -702,7 +721,7 @@ MatchResult PatternMatcher::match(const PatternExpr &pattern, Node *node) const
     else
         outputs.push_back(&pattern);
     Context ctx(m_schemas, outputs, m_reprs);
-    ctx.path.push_back(node->name());
+    ctx.path.push_back({node->name()});
     MatchResult r = ctx.match(pattern, Argument::ofNode(node));
     if (r.ok)
         for (const PatternExpr *o : outputs) {

@@ -55,29 +55,11 @@ public:
     {
         const size_t n = graph.size();
         m_owner.assign(n, -1);
-        m_visited.assign(n, 0);
-        m_parent.assign(n, -1);
         m_bound.assign(m.m_pattern.size(), 0);
         m_bind.resize(m.m_pattern.size());
-        // Targets compared as ids: pattern targets interned, graph nodes mapped to them once.
-        std::unordered_map<std::string, int> ids;
-        for (size_t i = 0; i < m.m_targets.size(); ++i)
-            ids.emplace(m.m_targets[i], int(ids.size()));
-        m_patternTarget.resize(m.m_targets.size());
-        for (size_t i = 0; i < m.m_targets.size(); ++i)
-            m_patternTarget[i] = ids.at(m.m_targets[i]);
-        // canonicalTarget once per distinct target text, not once per node: graphs repeat a few hundred targets.
-        m_graphTarget.assign(n, -1);
-        std::unordered_map<std::string_view, int> byText;
-        for (const auto &node : graph.nodes()) {
-            if (node->op() == OpKind::Placeholder || node->op() == OpKind::Output)
-                continue;
-            auto [it, added] = byText.emplace(node->target(), -1);
-            if (added)
-                if (auto id = ids.find(canonicalTarget(node->target())); id != ids.end())
-                    it->second = id->second;
-            m_graphTarget[node->index()] = it->second;
-        }
+        // Graph targets are resolved to pattern target ids lazily (-2: not yet): only the nodes the candidate scan
+        // and the node matching look at pay for it, so a match() call does no per-node hashing or string work.
+        m_graphTarget.assign(n, -2);
     }
 
     Result<SubgraphMatchResult> run(const std::vector<MatchFilter> &filters);
@@ -96,11 +78,11 @@ private:
         std::vector<Item> items;
         size_t next = 0;
         const OpSchema *schema = nullptr; // set when the arguments were schema-normalised
-        std::vector<Argument> pOwned, gOwned;
+        std::vector<const Argument *> pAll, gAll; // schema-normalised slots (get_all_arguments), when used
     };
     enum class Enter { Fail, Done, Pushed };
 
-    bool equalNodes(const Node &pn, const Node &gn, StructuralMismatch &mm) const;
+    bool equalNodes(const Node &pn, const Node &gn, StructuralMismatch *mm) const;
     bool sameNode(const Node &pn, const Node &gn) const;
     Enter enter(const Node *pn, const Node *gn);
     bool buildItems(Frame &f);
@@ -112,6 +94,7 @@ private:
     void fail(StructuralMismatch::Kind kind, const Node *pn, const Node *gn);
     void failAt(StructuralMismatch::Kind kind, const Frame &f, const Item &it);
     std::string boundText(int patternIndex) const;
+    int graphTarget(const Node &gn) const;
     bool isCompute(const Node *pn) const { return pn->op() != OpKind::Placeholder && pn->op() != OpKind::Output; }
     void checkContained(SubgraphVerdict &v) const;
     bool checkAcyclic(SubgraphVerdict &v);
@@ -124,18 +107,41 @@ private:
     std::vector<SubgraphBinding> m_bind;
     std::vector<int> m_log; // pattern indices in bind order, for undo
     std::vector<Frame> m_frames;
+    std::vector<std::pair<const Argument *, const Argument *>> m_tops; // buildItems' scratch buffers
+    std::vector<Item> m_itemStack;
     size_t m_depth = 0;
-    StructuralMismatch m_mismatch;
-    std::vector<int> m_patternTarget, m_graphTarget;
+    StructuralMismatch *m_mismatch = nullptr; // the current candidate's verdict.mismatch
+    mutable std::vector<int> m_graphTarget; // graph index -> pattern target id, -1 none, -2 not resolved yet
     std::vector<unsigned> m_visited; // cycle DFS, stamped per check
     unsigned m_stamp = 0;
     std::vector<int> m_parent;
 };
 
+// The pattern target id a graph node's target spells (canonicalTarget's spellings compared as text: a few
+// length checks per node), computed on first use.
+int SubgraphMatchRun::graphTarget(const Node &gn) const
+{
+    int &id = m_graphTarget[gn.index()];
+    if (id == -2) {
+        id = -1;
+        if (gn.op() != OpKind::Placeholder && gn.op() != OpKind::Output)
+            for (size_t t = 0; t < M.m_targetSpellings.size() && id < 0; ++t)
+                for (const std::string &spelling : M.m_targetSpellings[t])
+                    if (spelling == gn.target()) {
+                        id = int(t);
+                        break;
+                    }
+    }
+    return id;
+}
+
 void SubgraphMatchRun::bindNode(const Node *pn, const Node *gn)
 {
     m_bound[pn->index()] = 1;
-    m_bind[pn->index()] = SubgraphBinding{gn, {}};
+    SubgraphBinding &b = m_bind[pn->index()];
+    b.node = gn;
+    if (!b.literal.isNone()) // Argument is large: reset only what a literal binding left
+        b.literal = Argument();
     m_owner[gn->index()] = int(pn->index());
     m_log.push_back(int(pn->index()));
 }
@@ -145,9 +151,12 @@ void SubgraphMatchRun::undoTo(size_t mark)
     while (m_log.size() > mark) {
         int pi = m_log.back();
         m_log.pop_back();
-        if (const Node *gn = m_bind[pi].node)
-            m_owner[gn->index()] = -1;
-        m_bind[pi] = {};
+        SubgraphBinding &b = m_bind[pi];
+        if (b.node)
+            m_owner[b.node->index()] = -1;
+        b.node = nullptr;
+        if (!b.literal.isNone())
+            b.literal = Argument();
         m_bound[pi] = 0;
     }
 }
@@ -158,27 +167,37 @@ std::string SubgraphMatchRun::boundText(int pi) const
     return b.node ? b.node->name() : "the literal " + b.literal.toPython();
 }
 
-// _nodes_are_equal without explaining: the candidate scan calls it for every graph node.
+// _nodes_are_equal without explaining: the candidate scan calls it for every graph node, so a call node's target is
+// compared as text against the anchor's own spellings only.
 bool SubgraphMatchRun::sameNode(const Node &pn, const Node &gn) const
 {
     if (!M.m_options.matchPlaceholder && pn.op() == OpKind::Placeholder)
         return true;
     if (pn.op() != gn.op())
         return false;
-    if (pn.op() == OpKind::CallFunction || pn.op() == OpKind::CallMethod || pn.op() == OpKind::CallModule)
-        return m_patternTarget[pn.index()] == m_graphTarget[gn.index()];
-    StructuralMismatch unused;
-    return equalNodes(pn, gn, unused);
+    if (pn.op() == OpKind::CallFunction || pn.op() == OpKind::CallMethod || pn.op() == OpKind::CallModule) {
+        const int id = M.m_targetIds[pn.index()];
+        for (const std::string &spelling : M.m_targetSpellings[size_t(id)])
+            if (spelling == gn.target()) {
+                m_graphTarget[gn.index()] = id;
+                return true;
+            }
+        return false;
+    }
+    return equalNodes(pn, gn, nullptr);
 }
 
-bool SubgraphMatchRun::equalNodes(const Node &pn, const Node &gn, StructuralMismatch &mm) const
+// _nodes_are_equal; the mismatch is described in *mm only when asked (the common, failing call pays for no text).
+bool SubgraphMatchRun::equalNodes(const Node &pn, const Node &gn, StructuralMismatch *mm) const
 {
     if (!M.m_options.matchPlaceholder && pn.op() == OpKind::Placeholder)
         return true;
     if (pn.op() != gn.op()) {
-        mm.kind = StructuralMismatch::Kind::OpDiffers;
-        mm.expected = text(opKindName(pn.op()));
-        mm.actual = text(opKindName(gn.op()));
+        if (mm) {
+            mm->kind = StructuralMismatch::Kind::OpDiffers;
+            mm->expected = text(opKindName(pn.op()));
+            mm->actual = text(opKindName(gn.op()));
+        }
         return false;
     }
     if (pn.op() == OpKind::Placeholder || pn.op() == OpKind::Output)
@@ -187,17 +206,21 @@ bool SubgraphMatchRun::equalNodes(const Node &pn, const Node &gn, StructuralMism
         // _match_attributes: same Python type; any tensor matches any tensor. Unknown values are not compared.
         const auto &a = pn.meta().val, &b = gn.meta().val;
         if (a && b && a->kind != b->kind) {
-            mm.kind = StructuralMismatch::Kind::AttributeDiffers;
-            mm.expected = text(a->kind == ValueMeta::Kind::Tensor ? "a tensor" : "a non-tensor value");
-            mm.actual = text(b->kind == ValueMeta::Kind::Tensor ? "a tensor" : "a non-tensor value");
+            if (mm) {
+                mm->kind = StructuralMismatch::Kind::AttributeDiffers;
+                mm->expected = text(a->kind == ValueMeta::Kind::Tensor ? "a tensor" : "a non-tensor value");
+                mm->actual = text(b->kind == ValueMeta::Kind::Tensor ? "a tensor" : "a non-tensor value");
+            }
             return false;
         }
         return true;
     }
-    if (m_patternTarget[pn.index()] != m_graphTarget[gn.index()]) {
-        mm.kind = StructuralMismatch::Kind::TargetDiffers;
-        mm.expected = text(M.m_targets[pn.index()]);
-        mm.actual = text(canonicalTarget(gn.target()));
+    if (M.m_targetIds[pn.index()] != graphTarget(gn)) {
+        if (mm) {
+            mm->kind = StructuralMismatch::Kind::TargetDiffers;
+            mm->expected = text(M.m_targets[pn.index()]);
+            mm->actual = text(canonicalTarget(gn.target()));
+        }
         return false;
     }
     return true;
@@ -205,21 +228,22 @@ bool SubgraphMatchRun::equalNodes(const Node &pn, const Node &gn, StructuralMism
 
 void SubgraphMatchRun::fail(StructuralMismatch::Kind kind, const Node *pn, const Node *gn)
 {
-    m_mismatch.kind = kind;
-    m_mismatch.patternNode = pn->name();
-    m_mismatch.graphNode = gn->name();
-    m_mismatch.slot.clear();
-    m_mismatch.path.clear();
+    m_mismatch->kind = kind;
+    m_mismatch->patternNode = pn->name();
+    m_mismatch->graphNode = gn->name();
+    m_mismatch->slot.clear();
+    m_mismatch->path.clear();
+    m_mismatch->path.reserve(m_depth + 1);
     for (size_t i = 0; i < m_depth; ++i)
-        m_mismatch.path.push_back(m_frames[i].gn->name());
-    m_mismatch.path.push_back(gn->name());
+        m_mismatch->path.push_back(m_frames[i].gn->name());
+    m_mismatch->path.push_back(gn->name());
 }
 
 void SubgraphMatchRun::failAt(StructuralMismatch::Kind kind, const Frame &f, const Item &it)
 {
     fail(kind, f.pn, f.gn);
-    m_mismatch.path.pop_back(); // the frame's node is already the last one on the stack
-    m_mismatch.slot = slotText(f, it);
+    m_mismatch->path.pop_back(); // the frame's node is already the last one on the stack
+    m_mismatch->slot = slotText(f, it);
 }
 
 std::string SubgraphMatchRun::slotText(const Frame &f, const Item &it) const
@@ -244,30 +268,32 @@ bool SubgraphMatchRun::buildItems(Frame &f)
     f.items.clear();
     f.next = 0;
     f.schema = nullptr;
-    f.pOwned.clear();
-    f.gOwned.clear();
-    std::vector<std::pair<const Argument *, const Argument *>> tops;
+    f.pAll.clear();
+    f.gAll.clear();
+    auto &tops = m_tops;
+    tops.clear();
     const bool sameShape = pn.args().size() == gn.args().size() && sameKwargKeys(pn, gn);
     const OpSchema *schema
         = !sameShape && pn.op() == OpKind::CallFunction ? M.m_schemas.find(M.m_targets[pn.index()]) : nullptr;
     if (schema) {
         // get_all_arguments on both sides: kwargs[name] | args[i] (not kwarg-only) | the schema default.
-        auto all = [&](const Node &n, std::vector<Argument> &out) {
+        static const Argument kNone;
+        auto all = [&](const Node &n, std::vector<const Argument *> &out) {
             for (size_t i = 0; i < schema->arguments.size(); ++i) {
                 const SchemaArgument &a = schema->arguments[i];
                 if (const Argument *k = n.kwarg(a.name))
-                    out.push_back(*k);
+                    out.push_back(k);
                 else if (!a.kwargOnly && i < n.args().size())
-                    out.push_back(n.args()[i]);
+                    out.push_back(&n.args()[i]);
                 else
-                    out.push_back(a.defaultValue ? *a.defaultValue : Argument::none());
+                    out.push_back(a.defaultValue ? &*a.defaultValue : &kNone);
             }
         };
-        all(pn, f.pOwned);
-        all(gn, f.gOwned);
+        all(pn, f.pAll);
+        all(gn, f.gAll);
         f.schema = schema;
-        for (size_t i = 0; i < f.pOwned.size(); ++i)
-            tops.push_back({&f.pOwned[i], &f.gOwned[i]});
+        for (size_t i = 0; i < f.pAll.size(); ++i)
+            tops.push_back({f.pAll[i], f.gAll[i]});
     } else if (sameShape) {
         for (size_t i = 0; i < pn.args().size(); ++i)
             tops.push_back({&pn.args()[i], &gn.args()[i]});
@@ -276,7 +302,8 @@ bool SubgraphMatchRun::buildItems(Frame &f)
     } else {
         return false;
     }
-    std::vector<Item> stack;
+    auto &stack = m_itemStack;
+    stack.clear();
     for (size_t t = 0; t < tops.size(); ++t) {
         stack.push_back(Item{tops[t].first, tops[t].second, int(t), -1, false});
         while (!stack.empty()) {
@@ -309,8 +336,8 @@ bool SubgraphMatchRun::matchLiteral(const Frame &f, const Item &it)
         const Node *pn = p.node();
         if (pn->op() != OpKind::Placeholder) {
             failAt(K::NodeVsLiteral, f, it);
-            m_mismatch.expected = text(pn->name());
-            m_mismatch.actual = g;
+            m_mismatch->expected = text(pn->name());
+            m_mismatch->actual = g;
             return false;
         }
         const int pi = int(pn->index());
@@ -319,9 +346,9 @@ bool SubgraphMatchRun::matchLiteral(const Frame &f, const Item &it)
             if (!b.node && pythonEquals(b.literal, g))
                 return true;
             failAt(K::PlaceholderRebound, f, it);
-            m_mismatch.other = pn->name();
-            m_mismatch.expected = b.node ? text(b.node->name()) : b.literal;
-            m_mismatch.actual = g;
+            m_mismatch->other = pn->name();
+            m_mismatch->expected = b.node ? text(b.node->name()) : b.literal;
+            m_mismatch->actual = g;
             return false;
         }
         m_bound[pi] = 1;
@@ -331,16 +358,16 @@ bool SubgraphMatchRun::matchLiteral(const Frame &f, const Item &it)
     }
     if (g.isNode()) {
         failAt(K::LiteralVsNode, f, it);
-        m_mismatch.expected = p;
-        m_mismatch.actual = text(g.node()->name());
+        m_mismatch->expected = p;
+        m_mismatch->actual = text(g.node()->name());
         return false;
     }
     // type(gn) == type(pn) and gn == pn
     if (p.kind() == g.kind() && pythonEquals(p, g))
         return true;
     failAt(K::LiteralDiffers, f, it);
-    m_mismatch.expected = p;
-    m_mismatch.actual = g;
+    m_mismatch->expected = p;
+    m_mismatch->actual = g;
     return false;
 }
 
@@ -353,19 +380,20 @@ SubgraphMatchRun::Enter SubgraphMatchRun::enter(const Node *pn, const Node *gn)
             return Enter::Done;
         std::string other = boundText(pi);
         fail(K::PatternNodeRebound, pn, gn);
-        m_mismatch.other = std::move(other);
+        m_mismatch->other = std::move(other);
         return Enter::Fail;
     }
     if (int owner = m_owner[gn->index()]; owner >= 0) {
         fail(K::GraphNodeTaken, pn, gn);
-        m_mismatch.other = M.m_pattern.nodes()[size_t(owner)]->name();
+        m_mismatch->other = M.m_pattern.nodes()[size_t(owner)]->name();
         return Enter::Fail;
     }
-    StructuralMismatch mm;
-    if (!equalNodes(*pn, *gn, mm)) {
+    if (!equalNodes(*pn, *gn, nullptr)) {
+        StructuralMismatch mm;
+        equalNodes(*pn, *gn, &mm);
         fail(mm.kind, pn, gn);
-        m_mismatch.expected = std::move(mm.expected);
-        m_mismatch.actual = std::move(mm.actual);
+        m_mismatch->expected = std::move(mm.expected);
+        m_mismatch->actual = std::move(mm.actual);
         return Enter::Fail;
     }
     bindNode(pn, gn);
@@ -378,8 +406,8 @@ SubgraphMatchRun::Enter SubgraphMatchRun::enter(const Node *pn, const Node *gn)
     f.gn = gn;
     if (!buildItems(f)) {
         fail(K::ArgumentsDiffer, pn, gn);
-        m_mismatch.expected = text(argsShape(*pn));
-        m_mismatch.actual = text(argsShape(*gn));
+        m_mismatch->expected = text(argsShape(*pn));
+        m_mismatch->actual = text(argsShape(*gn));
         return Enter::Fail;
     }
     ++m_depth;
@@ -387,7 +415,7 @@ SubgraphMatchRun::Enter SubgraphMatchRun::enter(const Node *pn, const Node *gn)
 }
 
 // _match_nodes(pn, gn) with an explicit stack of frames; the first failure aborts the whole candidate (PyTorch's
-// local rollback is ineffective, the anchor-level restore is what counts), recorded in m_mismatch.
+// local rollback is ineffective, the anchor-level restore is what counts), recorded in m_mismatch->
 bool SubgraphMatchRun::matchNodes(const Node *pn, const Node *gn)
 {
     m_depth = 0;
@@ -403,8 +431,8 @@ bool SubgraphMatchRun::matchNodes(const Node *pn, const Node *gn)
         const Item it = f.items[f.next++];
         if (it.length) {
             failAt(StructuralMismatch::Kind::SequenceLength, f, it);
-            m_mismatch.expected = text(std::to_string(it.p->items().size()));
-            m_mismatch.actual = text(std::to_string(it.g->items().size()));
+            m_mismatch->expected = text(std::to_string(it.p->items().size()));
+            m_mismatch->actual = text(std::to_string(it.g->items().size()));
             return false;
         }
         if (it.p->isNode() && it.g->isNode()) {
@@ -469,6 +497,10 @@ bool SubgraphMatchRun::checkAcyclic(SubgraphVerdict &v)
             partition.push_back(m_bind[pn->index()].node);
             last = std::max(last, m_bind[pn->index()].node->index());
         }
+    if (m_visited.empty()) { // only runs that reach a complete match need the DFS state
+        m_visited.assign(G.size(), 0);
+        m_parent.assign(G.size(), -1);
+    }
     if (++m_stamp == 0) {
         std::fill(m_visited.begin(), m_visited.end(), 0);
         m_stamp = 1;
@@ -549,39 +581,43 @@ Result<SubgraphMatchResult> SubgraphMatchRun::run(const std::vector<MatchFilter>
             return canceledError("");
         undoTo(mark[k]); // saved_match
         tried[k] = candidates[k][pos[k]];
+        // The candidate's verdict is made first, so a mismatch is written straight into it.
+        m_mismatch = &report.candidates.emplace_back().mismatch;
         if (!matchNodes(M.m_anchors[k], tried[k])) {
-            SubgraphVerdict v;
+            SubgraphVerdict &v = report.candidates.back();
+            v.anchors.reserve(k + 1);
             for (size_t i = 0; i <= k; ++i)
                 v.anchors.push_back(tried[i]->name());
             v.stage = SubgraphStage::Structure;
-            v.mismatch = std::move(m_mismatch);
-            m_mismatch = {};
-            report.candidates.push_back(std::move(v));
             ++pos[k];
             continue;
         }
         if (k + 1 < K) {
+            report.candidates.pop_back(); // not a candidate yet: the next anchor decides
             ++k;
             pos[k] = 0;
             mark[k] = m_log.size();
             continue;
         }
         // A complete match: the per-match filters run now, while the bindings are live.
-        SubgraphVerdict v;
+        SubgraphVerdict &v = report.candidates.back();
+        if (M.m_options.ignoreLiterals)
+            v.mismatch = {}; // literal differences that ignore_literals let pass are no verdict
         v.anchors.reserve(K);
         for (const Node *t : tried)
             v.anchors.push_back(t->name());
+        v.nodes.reserve(M.m_pattern.size());
         for (const auto &pn : M.m_pattern.nodes())
             if (m_bound[pn->index()] && isCompute(pn.get()) && m_bind[pn->index()].node)
                 v.nodes.push_back(m_bind[pn->index()].node->name());
+        v.bindings.reserve(M.m_placeholders.size());
         for (const Node *p : M.m_placeholders)
             if (m_bound[p->index()])
                 v.bindings.push_back({p->name(),
                     m_bind[p->index()].node ? text(m_bind[p->index()].node->name()) : m_bind[p->index()].literal});
         checkContained(v);
         if (v.stage != SubgraphStage::Contained && checkAcyclic(v))
-            found.push_back({report.candidates.size(), snapshot(tried)});
-        report.candidates.push_back(std::move(v));
+            found.push_back({report.candidates.size() - 1, snapshot(tried)});
         ++pos[k];
     }
     undoTo(0);
@@ -656,10 +692,10 @@ Result<std::unique_ptr<SubgraphMatcher>> SubgraphMatcher::create(
                 "SubgraphMatcher cannot be initialized with an pattern with dead code: " + n->name() + " has no users"};
     std::unique_ptr<SubgraphMatcher> m(new SubgraphMatcher(pattern, options, schemas));
     for (const auto &n : pattern.nodes()) {
-        m->m_targets.push_back(n->op() == OpKind::CallFunction || n->op() == OpKind::CallMethod
-                    || n->op() == OpKind::CallModule || n->op() == OpKind::GetAttr
-                ? canonicalTarget(n->target())
-                : std::string());
+        const bool call
+            = n->op() == OpKind::CallFunction || n->op() == OpKind::CallMethod || n->op() == OpKind::CallModule;
+        m->m_targets.push_back(call || n->op() == OpKind::GetAttr ? canonicalTarget(n->target()) : std::string());
+        m->m_targetIds.push_back(call ? m->targetId(m->m_targets.back()) : -1);
         if (n->op() == OpKind::Placeholder)
             m->m_placeholders.push_back(n.get());
     }
@@ -672,6 +708,26 @@ Result<std::unique_ptr<SubgraphMatcher>> SubgraphMatcher::create(
             if (r->users().size() == 1)
                 m->m_anchors.push_back(r);
     return m;
+}
+
+// The id of a canonical pattern target, with every raw spelling canonicalTarget maps to it (torch.ops.-prefixed,
+// getitem's aliases), so graph targets are compared as text without canonicalising each one.
+int SubgraphMatcher::targetId(const std::string &canonical)
+{
+    for (size_t i = 0; i < m_targetKeys.size(); ++i)
+        if (m_targetKeys[i] == canonical)
+            return int(i);
+    std::vector<std::string> bases{canonical};
+    if (canonical == "operator.getitem")
+        bases.insert(bases.end(), {"<built-in function getitem>", "_operator.getitem", "getitem"});
+    std::vector<std::string> spellings;
+    for (const std::string &base : bases)
+        for (const std::string &raw : {base, "torch.ops." + base})
+            if (canonicalTarget(raw) == canonical)
+                spellings.push_back(raw);
+    m_targetKeys.push_back(canonical);
+    m_targetSpellings.push_back(std::move(spellings));
+    return int(m_targetKeys.size() - 1);
 }
 
 Result<SubgraphMatchResult> SubgraphMatcher::match(const Graph &graph, const std::vector<MatchFilter> &filters) const

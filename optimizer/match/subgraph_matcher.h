@@ -51,7 +51,12 @@ private:
     std::vector<const Node *> m_placeholders;
     std::vector<const Node *> m_returning;
     std::vector<const Node *> m_anchors;
+    int targetId(const std::string &canonical);
+
     std::vector<std::string> m_targets; // canonical targets of pattern nodes, by index
+    std::vector<int> m_targetIds; // call nodes' target ids, by index (-1 for other ops)
+    std::vector<std::string> m_targetKeys; // by target id: the canonical target
+    std::vector<std::vector<std::string>> m_targetSpellings; // by target id: raw target texts that canonicalise to it
     friend class SubgraphMatchRun;
 };
 

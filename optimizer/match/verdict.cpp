@@ -96,11 +96,12 @@ Json MatchReport::toJson() const
         Json candidates = Json::array();
         for (const auto &c : p.candidates)
             candidates.push(c.toJson());
-        list.push(Json::object(
-            {{"name", p.name}, {"source", p.source}, {"pattern", p.pattern}, {"extra_check", p.extraCheckSource},
-                {"accepted", p.acceptedCount()}, {"candidates", std::move(candidates)}}));
+        list.push(Json::object({{"name", p.name}, {"source", p.source}, {"pattern", p.pattern},
+            {"extra_check", p.extraCheckSource}, {"warnings", strings(p.warnings)}, {"accepted", p.acceptedCount()},
+            {"candidates", std::move(candidates)}}));
     }
-    return Json::object({{"graph_nodes", graphNodes}, {"anchors", anchorsVisited}, {"patterns", std::move(list)}});
+    return Json::object({{"graph_nodes", graphNodes}, {"anchors", anchorsVisited}, {"warnings", strings(warnings)},
+        {"patterns", std::move(list)}});
 }
 
 } // namespace fxs

@@ -25,6 +25,18 @@ struct CheckVerdict {
 
 using ExtraCheck = std::function<CheckVerdict(const Match &match)>;
 
+// register_replacement's check_fn re-traces search_fn with the match's values (tensor inputs as their
+// meta["val"], scalar inputs as the matched literals) and matches the resulting specific pattern. A Retrace is
+// that pattern for one match, or the error that tracing raised; notes say where a value had to be taken from
+// the example inputs instead (a dump without shapes).
+struct Retrace {
+    PatternPtr pattern;
+    std::string error; // non-empty: search_fn raised while re-tracing (FILE:LINE:COL: Type: message)
+    std::vector<std::string> notes;
+};
+
+using RetraceFn = std::function<Retrace(const Match &match)>;
+
 // One example input of register_replacement: its name in the search graph and the fake tensor's meta.
 struct ExampleInput {
     std::string name;
@@ -37,6 +49,7 @@ struct PatternEntry {
     std::string source; // "builtin:rms_norm", "patterns.json:3", "C++ API"
     PatternPtr pattern; // stage 1: the generic pattern the anchors are matched with
     PatternPtr specificPattern; // stage 2 (register_replacement); nullptr for a plain pattern entry
+    RetraceFn retrace; // when set, stage 2 re-traces per match (Python files) instead of using specificPattern
     std::vector<std::string> argnames; // search graph inputs, in order (normalize_args)
     std::vector<ExampleInput> exampleInputs;
     ExtraCheck extraCheck; // the user's check, run on the specific match; empty = _return_true

@@ -7,6 +7,8 @@
 #include "register_replacement.h"
 #include "util/text_position.h"
 
+#include <cctype>
+
 namespace fxs {
 
 namespace {
@@ -44,6 +46,117 @@ Result<std::shared_ptr<const Graph>> readGraph(const Json &value, const std::str
     return std::shared_ptr<const Graph>(std::move(file->graphs.front().graph));
 }
 
+std::vector<SymInt> dims(const Json &list)
+{
+    std::vector<SymInt> out;
+    for (const Json &d : list.items())
+        out.push_back(d.isInt() ? SymInt{d.toInt(), {}} : SymInt::parse(d.toString()));
+    return out;
+}
+
+// A JSON value as a Python literal, for the module-level values an exported extra_check reads.
+std::string pythonLiteral(const Json &v)
+{
+    if (v.isNull())
+        return "None";
+    if (v.isBool())
+        return v.toBool() ? "True" : "False";
+    if (v.isArray()) {
+        std::string s = "[";
+        for (const Json &item : v.items())
+            s += (s.size() > 1 ? ", " : "") + pythonLiteral(item);
+        return s + "]";
+    }
+    if (v.isObject()) {
+        std::string s = "{";
+        for (const auto &kv : v.members())
+            s += (s.size() > 1 ? ", " : "") + Json(kv.first).dump() + ": " + pythonLiteral(kv.second);
+        return s + "}";
+    }
+    return v.dump(); // numbers, and strings (JSON's escapes are Python's)
+}
+
+// One pattern as fxscope_capture.export_patterns writes it ({"fxscope_pattern": 1, ...}): PyTorch traced
+// search_fn and replace_fn (fwd_only or joint_fwd_bwd); the extra_check's source runs in fxscope's interpreter.
+Status loadExportedPattern(
+    const Json &r, const FileReader &reader, const std::string &fileName, PatternRegistry &registry)
+{
+    if (r["fxscope_pattern"].toInt() > 1)
+        return reader.error(
+            r["fxscope_pattern"], "expected exported pattern version 1, found " + r["fxscope_pattern"].dump());
+    if (!r["name"].isString() || r["name"].toString().empty())
+        return reader.error(r, "expected an exported pattern with a non-empty \"name\"");
+    if (!r["search_fn_pattern"].isNull())
+        return reader.error(r["search_fn_pattern"],
+            "expected no search_fn_pattern: the export keeps only its repr; load the .py file itself, whose "
+            "CallFunction/KeywordArg pattern fxscope reads");
+    ReplacementSpec spec;
+    spec.name = r["name"].toString();
+    if (registry.find(spec.name))
+        return reader.error(r["name"], "expected a unique pattern name, found a second '" + spec.name + "'");
+    spec.source = fileName + ":1";
+    if (r["source_file"].isString())
+        spec.source
+            += " (exported from " + r["source_file"].toString() + ":" + std::to_string(r["source_line"].toInt()) + ")";
+    for (const char *which : {"search", "replace"}) {
+        if (!r[which].isObject())
+            return reader.error(r, std::string("expected the traced \"") + which + "\" graph");
+        Json doc = Json::object({{"fxscope", 1}, {"graphs", Json::array()}});
+        Json graphs = Json::array();
+        graphs.push(Json::object({{"name", which}, {"graph", r[which]}}));
+        doc.set("graphs", std::move(graphs));
+        auto file = parseFxscopeJson(doc.dump(), fileName + " (" + spec.name + ", " + which + ")");
+        if (!file)
+            return reader.error(r[which], file.error().toString());
+        if (file->graphs.empty())
+            return reader.error(r[which], "expected a graph, found an empty one");
+        (std::string(which) == "search" ? spec.search : spec.replace) = std::move(file->graphs.front().graph);
+    }
+    for (const Json &ex : r["example_inputs"].items()) {
+        ExampleInput in;
+        in.name = ex["name"].toString();
+        in.requiresGrad = ex["requires_grad"].toBool();
+        if (const Json *t = ex["val"].find("tensor")) {
+            TensorMeta m;
+            m.dtype = (*t)["dtype"].toString();
+            m.device = (*t)["device"].toString();
+            m.shape = dims((*t)["shape"]);
+            m.stride = dims((*t)["stride"]);
+            in.meta = std::move(m);
+        }
+        spec.exampleInputs.push_back(std::move(in));
+    }
+    for (const auto &kv : r["scalar_workaround"].members()) {
+        if (!kv.second.isNumber())
+            return reader.error(kv.second, "expected a number for scalar_workaround '" + kv.first + "'");
+        spec.scalarWorkaround.push_back({kv.first, kv.second.toDouble()});
+    }
+    for (const Json &n : r["exclusive_arg_names"].items())
+        spec.exclusiveArgNames.push_back(n.toString());
+    spec.torchairStreamCheck = r["stream_check"].toBool(true);
+    if (r["extra_check_source"].isString() && !r["extra_check_source"].toString().empty()) {
+        PythonCheckSource check;
+        check.source = r["extra_check_source"].toString();
+        check.functionName = r["extra_check"].toString();
+        check.fileName = r["extra_check_file"].isString() ? r["extra_check_file"].toString() : fileName;
+        check.line = int(r["extra_check_line"].toInt(1));
+        for (const char *scope : {"extra_check_globals", "extra_check_closure"})
+            for (const auto &kv : r[scope].members())
+                check.globals.push_back({kv.first, pythonLiteral(kv.second)});
+        auto fn = loadPythonExtraCheck(check);
+        if (!fn)
+            return reader.error(r["extra_check_source"],
+                "the extra_check could not be read by fxscope's Python subset: " + fn.error().toString());
+        spec.extraCheckSource = check.source;
+        spec.extraCheck = fn.value();
+        spec.extraCheckEvaluated = true;
+    }
+    spec.shapeDerivedLiterals = true; // PyTorch traced it once, with the example inputs' sizes
+    if (auto st = registerReplacement(registry, std::move(spec)); !st)
+        return reader.error(r, st.error().message);
+    return Ok{};
+}
+
 } // namespace
 
 Status loadPatternJson(std::string_view text, const std::string &fileName, PatternRegistry &registry)
@@ -53,10 +166,12 @@ Status loadPatternJson(std::string_view text, const std::string &fileName, Patte
         return root.error();
     FileReader reader(text, fileName);
     const Json &r = root.value();
+    if (r["fxscope_pattern"].isInt())
+        return loadExportedPattern(r, reader, fileName, registry);
     if (!r["fxscope_patterns"].isInt())
         return reader.error(r,
-            "expected a pattern file {\"fxscope_patterns\": 1, \"patterns\": [...]}, found no "
-            "\"fxscope_patterns\" version");
+            "expected a pattern file {\"fxscope_patterns\": 1, \"patterns\": [...]} or one exported by "
+            "fxscope_capture {\"fxscope_pattern\": 1, ...}, found neither version key");
     if (r["fxscope_patterns"].toInt() > 1)
         return reader.error(
             r["fxscope_patterns"], "expected pattern file version 1, found " + r["fxscope_patterns"].dump());
@@ -101,6 +216,23 @@ Status loadPatternJson(std::string_view text, const std::string &fileName, Patte
                 return reader.error(*check, "expected \"extra_check\" to be the check's Python source text");
             spec.extraCheckSource = check->toString();
             spec.extraCheckEvaluated = spec.extraCheckSource.empty();
+            // The source is evaluated by the Python-subset interpreter when it reads; otherwise it is only shown.
+            const size_t def = spec.extraCheckSource.find("def ");
+            if (def != std::string::npos) {
+                size_t end = def + 4;
+                while (end < spec.extraCheckSource.size()
+                    && (std::isalnum(static_cast<unsigned char>(spec.extraCheckSource[end]))
+                        || spec.extraCheckSource[end] == '_'))
+                    ++end;
+                PythonCheckSource source{
+                    spec.extraCheckSource, spec.extraCheckSource.substr(def + 4, end - def - 4), fileName, 1, {}};
+                if (auto fn = loadPythonExtraCheck(source)) {
+                    spec.extraCheck = fn.value();
+                    spec.extraCheckEvaluated = true;
+                } else {
+                    spec.warnings.push_back("extra_check is shown, not evaluated: " + fn.error().toString());
+                }
+            }
         }
         for (const auto &kv : p["scalar_workaround"].members()) {
             if (!kv.second.isNumber())

@@ -40,6 +40,10 @@ struct Converter {
             return PatternValue::of(keywordArg(*name));
         if (options.ignoreTypes && isIgnoredKind(a.kind()) && (ignoreInts || a.kind() != Argument::Kind::Int))
             return PatternValue::of(ignored());
+        if (!options.ignoreTypes && a.kind() == Argument::Kind::Int && ignoreInts
+            && std::find(options.shapeLiterals.begin(), options.shapeLiterals.end(), a.toInt())
+                != options.shapeLiterals.end())
+            return PatternValue::of(ignored());
         return PatternValue::of(a);
     }
 
@@ -178,6 +182,8 @@ Status registerReplacement(PatternRegistry &registry, ReplacementSpec spec)
     entry->source = spec.source;
     entry->exampleInputs = spec.exampleInputs;
     entry->extraCheck = spec.extraCheck;
+    if (!spec.searchFnPattern) // Inductor never traces search_fn when search_fn_pattern is given
+        entry->retrace = spec.retrace;
     entry->extraCheckSource = spec.extraCheckSource;
     entry->extraCheckEvaluated = spec.extraCheckEvaluated;
     entry->torchairStreamCheck = spec.torchairStreamCheck;
@@ -203,6 +209,23 @@ Status registerReplacement(PatternRegistry &registry, ReplacementSpec spec)
             return Error{
                 spec.source, generic.error().line, 0, "pattern '" + spec.name + "': " + generic.error().message};
         options.ignoreTypes = false;
+        if (spec.shapeDerivedLiterals) {
+            for (const ExampleInput &in : spec.exampleInputs)
+                if (in.meta)
+                    for (const SymInt &d : in.meta->shape)
+                        if (d.isConcrete() && d.value >= 2
+                            && std::find(options.shapeLiterals.begin(), options.shapeLiterals.end(), d.value)
+                                == options.shapeLiterals.end())
+                            options.shapeLiterals.push_back(d.value);
+            if (!options.shapeLiterals.empty()) {
+                std::string sizes;
+                for (int64_t v : options.shapeLiterals)
+                    sizes += (sizes.empty() ? "" : ", ") + std::to_string(v);
+                entry->warnings.push_back("the specific stage does not compare the integers " + sizes
+                    + " (the example inputs' sizes): in a trace they are shape-derived, and Inductor re-traces "
+                      "search_fn with each match's own sizes, which an exported graph cannot do");
+            }
+        }
         auto specific = fxToPattern(*spec.search, options);
         if (!specific)
             return Error{

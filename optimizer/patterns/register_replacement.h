@@ -19,6 +19,9 @@ struct FxToPatternOptions {
     std::vector<std::string> argnames; // placeholder names; empty = all placeholders
     std::vector<std::pair<std::string, double>> scalarWorkaround; // name -> value, matched by value
     std::vector<std::string> exclusiveArgNames;
+    // Integers (>= 2) that equal a dimension of an example input: in the specific pattern they become Ignored,
+    // for patterns that cannot be re-traced per match (Inductor's re-trace would put the match's own sizes there).
+    std::vector<int64_t> shapeLiterals;
 };
 
 // fx_to_pattern over a traced search graph. Errors for call_method/call_module/get_attr nodes (NotImplementedError
@@ -32,6 +35,7 @@ struct ReplacementSpec {
     std::shared_ptr<const Graph> replace; // the traced replace_fn (kept for display and rewriting)
     std::vector<ExampleInput> exampleInputs;
     ExtraCheck extraCheck; // empty: _return_true
+    RetraceFn retrace; // re-traces search_fn per match (the Python loader); empty: the search graph's literals
     std::string extraCheckSource;
     bool extraCheckEvaluated = true;
     PatternPtr searchFnPattern; // used for both stages when given
@@ -39,6 +43,7 @@ struct ReplacementSpec {
     std::vector<std::pair<std::string, double>> scalarWorkaround;
     std::vector<std::string> exclusiveArgNames;
     bool torchairStreamCheck = true; // TorchAir's register_replacement wraps the check with it
+    bool shapeDerivedLiterals = false; // no re-trace possible (an exported graph): see FxToPatternOptions
     bool prepend = false;
     bool skipDuplicates = false;
     std::vector<std::string> warnings; // load warnings (where PyTorch's tracer would record something else)

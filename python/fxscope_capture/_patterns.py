@@ -49,6 +49,51 @@ def _fwd_only_1x(fn, args):
     return gm
 
 
+def _joint_fwd_bwd_1x(fn, args):
+    """Inductor's joint_fwd_bwd for torch without Inductor: functorch's aot_function records the joint forward +
+    backward graph (placeholders primals_*, tangents_*; outputs the forward results, then the input gradients),
+    flattened and dead code removed as Inductor does. No decompositions: torch 1.13's autograd formulas as recorded."""
+    import copy
+
+    from functorch.compile import aot_function, default_partition, make_boxed_func
+
+    joint = None
+
+    def record_joint_graph(joint_module, joint_inputs, **kwargs):
+        nonlocal joint
+        joint = copy.deepcopy(joint_module)
+        return default_partition(joint_module, joint_inputs, **kwargs)
+
+    aot_function(fn, lambda gm, inputs: make_boxed_func(gm), partition_fn=record_joint_graph)(*args)
+    joint.graph._codegen = torch.fx.graph.CodeGen()
+    joint.graph.eliminate_dead_code()
+    joint.recompile()
+    return joint
+
+
+def _real_joint_fwd_bwd():
+    if not _TORCH_2:
+        return None
+    try:
+        from torch._inductor import pattern_matcher
+    except ImportError:
+        return None
+    return getattr(pattern_matcher, "joint_fwd_bwd", None)
+
+
+def _is_joint(trace_fn):
+    return trace_fn is not None and (trace_fn is _joint_fwd_bwd_1x or trace_fn is _real_joint_fwd_bwd()
+                                     or getattr(trace_fn, "__name__", "") == "joint_fwd_bwd")
+
+
+def _tangents(fn, flat_inputs):
+    """What the joint graph's tangents_* placeholders receive: ones shaped like each forward output."""
+    with torch.no_grad():
+        out = fn(*flat_inputs)
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    return [torch.ones_like(o) for o in outs if isinstance(o, torch.Tensor)]
+
+
 def _real_fwd_only():
     if not _TORCH_2:
         return None
@@ -91,6 +136,15 @@ def _trace(fn, flat_inputs, trace_fn):
             with enriched_tracer(ctx), torch.no_grad():
                 gm = _fwd_only_1x(fn, list(flat_inputs))
             name = "fwd_only (make_fx, real mode, no_grad, dead code eliminated)"
+    elif _is_joint(trace_fn):
+        with enriched_tracer(ctx):
+            gm = (_real_joint_fwd_bwd() or _joint_fwd_bwd_1x)(fn, list(flat_inputs))
+        name = "torch._inductor.pattern_matcher.joint_fwd_bwd" if _real_joint_fwd_bwd() else \
+            "joint_fwd_bwd (functorch aot_function joint graph, flattened, dead code eliminated)"
+        tangents = _tangents(fn, flat_inputs)
+        placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+        _, observed = observe(gm, (list(flat_inputs) + tangents)[:len(placeholders)])
+        return gm, observed, name
     else:
         with enriched_tracer(ctx):
             gm = trace_fn(fn, list(flat_inputs))
@@ -156,6 +210,15 @@ def _function_info(fn):
 
 # ----------------------------------------------------------------------------------------------------------------
 # The export session: intercepted registrations become pattern files
+
+
+def _shown_path(path):
+    """A path as written into a pattern file: relative to the working directory when it lies inside it (so files
+    exported inside a repository do not carry the exporting machine's absolute paths)."""
+    if not path:
+        return path
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
 
 
 def _return_true(match):
@@ -224,6 +287,7 @@ class _Session:
             entry = {"name": name}
             if isinstance(value, torch.Tensor):
                 entry["val"] = _serialize.value_meta(value)
+                entry["requires_grad"] = bool(value.requires_grad)
                 requested = getattr(value, "_fxscope_requested_device", None)
                 if requested:
                     entry["val"]["tensor"]["device"] = requested
@@ -244,7 +308,7 @@ class _Session:
         doc = {
             "fxscope_pattern": PATTERN_FORMAT_VERSION,
             "name": name,
-            "source_file": self.pattern_file,
+            "source_file": _shown_path(self.pattern_file),
             "source_line": line,
             "registered_with": registered_with,
             "stream_check": stream_check,
@@ -260,7 +324,7 @@ class _Session:
             "torch_version": torch.__version__,
             "extra_check": check_info["name"] if check_info else None,
             "extra_check_source": check_info.get("source") if check_info else None,
-            "extra_check_file": check_info.get("file") if check_info else None,
+            "extra_check_file": _shown_path(check_info.get("file")) if check_info else None,
             "extra_check_line": check_info.get("line") if check_info else None,
             "extra_check_globals": check_info.get("globals", {}) if check_info else {},
             "extra_check_closure": check_info.get("closure", {}) if check_info else {},
@@ -279,6 +343,9 @@ class _Session:
     @staticmethod
     def _graph(gm, observed, argnames, which):
         placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+        # A joint graph adds tangents_1, ... after the inputs; they keep their names (as in fx_to_pattern).
+        tangents = [n.target for n in placeholders[len(argnames):] if str(n.target).startswith("tangents")]
+        argnames = list(argnames) + tangents
         if len(placeholders) != len(argnames):
             raise ValueError(f"tracing {which} gave {len(placeholders)} placeholders for the {len(argnames)} "
                              f"arguments of search_fn ({', '.join(argnames)})")
@@ -440,6 +507,7 @@ class _Environment:
                 "ExclusiveKeywordArg", "ListOf", "MultiOutputPattern", "RepeatedExpr")}
             self.module("torch._inductor")
             self.module("torch._inductor.pattern_matcher", Match=Match, fwd_only=fwd_only, inference_graph=fwd_only,
+                        joint_fwd_bwd=_joint_fwd_bwd_1x, training_graph=_joint_fwd_bwd_1x,
                         _return_true=_return_true, register_replacement=s.inductor_register_replacement,
                         gen_register_replacement=s.inductor_gen_register_replacement,
                         PatternMatcherPass=type("PatternMatcherPass", (), {"__init__": lambda self, *a, **k: None}),

@@ -498,6 +498,37 @@ class PatternChecks(GraphChecks):
         self.assertEqual(conv.returncode, 0, conv.stderr)
 
 
+class TestExportJointPattern(unittest.TestCase, PatternChecks):
+    """trace_fn=joint_fwd_bwd: the joint forward + backward graph, with tangents_* inputs, traced by PyTorch."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.paths = fxscope_capture.export_patterns(
+            os.path.join(REPO, "resources", "patterns", "joint", "addmm_training.py"), cls.tmp.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_joint_graph(self):
+        self.assertEqual([os.path.basename(p) for p in self.paths], ["addmm_training.addmm_training.json"])
+        doc = self.load(self.paths[0])
+        self.assertIn("joint_fwd_bwd", doc["trace_fn"])
+        self.assertEqual(self.placeholders(doc["search"]), ["x", "w", "bias", "tangents_1"])
+        self.assertEqual(sorted(self.targets(doc["search"])),
+                         sorted(["torch.ops.aten.mm.default", "torch.ops.aten.add.Tensor",
+                                 "torch.ops.aten.sum.dim_IntList", "torch.ops.aten.view.default",
+                                 "torch.ops.aten.t.default", "torch.ops.aten.mm.default", "torch.ops.aten.t.default",
+                                 "torch.ops.aten.mm.default"]))
+        self.assertIn("torch.ops.aten.addmm.default", self.targets(doc["replace"]))
+        output = [n for n in doc["search"]["nodes"] if n["op"] == "output"][0]
+        self.assertEqual(len(output["args"][0]["list"] if "list" in output["args"][0] else output["args"][0]["tuple"]),
+                         4)  # the forward result, then the gradients of x, w and bias
+        self.assertTrue(all(e["requires_grad"] for e in doc["example_inputs"]))
+        self.check_cli(self.paths[0], [13, 12])  # 4 placeholders, 8 or 7 calls, the output
+
+
 @unittest.skipUnless(os.path.exists(ADD_RMS_NORM), f"{ADD_RMS_NORM} not found")
 class TestExportTorchAirPattern(unittest.TestCase, PatternChecks):
     @classmethod

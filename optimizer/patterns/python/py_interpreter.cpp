@@ -127,6 +127,10 @@ PyInterpreter::PyInterpreter(std::shared_ptr<const PyModule> module, PyHost *hos
       m_globals(std::make_shared<std::map<std::string, PyValue>>())
 {
     installBuiltins();
+    // logging.getLogger(__name__) is how pattern files name their logger: the module's name is its file stem.
+    std::string stem = m_module->fileName();
+    stem = stem.substr(stem.find_last_of('/') + 1);
+    (*m_globals)["__name__"] = PyValue::ofStr(stem.substr(0, stem.rfind('.')));
 }
 
 PyValue PyInterpreter::makeOpaque(const std::string &path, bool instance)
@@ -194,6 +198,24 @@ Result<PyValue> PyInterpreter::callFunction(const PyValue &fn, PyCallArgs args, 
         return v;
     } catch (const PyException &e) {
         m_trace = nullptr;
+        m_frames.clear();
+        return Error{
+            m_module->fileName(), e.line ? e.line : m_line, e.line ? e.column : m_column, e.type + ": " + e.message};
+    }
+}
+
+Status PyInterpreter::runGuarded(const std::function<void()> &job)
+{
+    m_steps = 0;
+    m_elements = 0;
+    m_trace = nullptr;
+    m_frames.clear();
+    m_frames.push_back(Frame{m_globals, nullptr, {}});
+    try {
+        job();
+        m_frames.clear();
+        return Ok{};
+    } catch (const PyException &e) {
         m_frames.clear();
         return Error{
             m_module->fileName(), e.line ? e.line : m_line, e.line ? e.column : m_column, e.type + ": " + e.message};
@@ -810,6 +832,22 @@ PyValue PyInterpreter::eval(ExprId id)
         case ExprKind::String:
             countElements(int64_t(m_tree.stringValue(id).size() / 8));
             return PyValue::ofStr(m_tree.stringValue(id));
+        case ExprKind::FormattedString: {
+            std::string out;
+            for (size_t i = 0; i < e.childCount; ++i)
+                out += pyStr(eval(m_tree.child(id, i)));
+            countElements(int64_t(out.size() / 8));
+            return PyValue::ofStr(std::move(out));
+        }
+        case ExprKind::FormattedValue: {
+            PyValue v = eval(m_tree.child(id, 0));
+            if (e.text == "r" || e.text == "a")
+                v = PyValue::ofStr(pyRepr(v));
+            else if (e.text == "s")
+                v = PyValue::ofStr(pyStr(v));
+            const std::string spec = e.childCount > 1 ? pyStr(eval(m_tree.child(id, 1))) : std::string();
+            return PyValue::ofStr(pyFormat(v, spec));
+        }
         case ExprKind::Constant:
             if (e.text == "None")
                 return PyValue::none();

@@ -92,6 +92,9 @@ public:
     // Calls a function value with the given arguments, resetting the step/element budget first.
     // With a trace, each statement executed is recorded.
     Result<PyValue> callFunction(const PyValue &fn, PyCallArgs args, PyTrace *trace = nullptr);
+    // Runs host-side work that calls into the file (tracing a function) with the same fresh budget, turning a
+    // Python exception into the error callFunction would give.
+    Status runGuarded(const std::function<void()> &job);
 
     const PyModule &module() const { return *m_module; }
     std::map<std::string, PyValue> &globals() { return *m_globals; }

@@ -1,7 +1,11 @@
 #include "py_value.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
+#include <vector>
 
 namespace fxs {
 
@@ -217,6 +221,168 @@ std::string pyRepr(const PyValue &v)
 std::string pyStr(const PyValue &v)
 {
     return v.kind == PyValue::Kind::Str ? *v.s : pyRepr(v);
+}
+
+namespace {
+
+struct FormatSpec {
+    char fill = ' ';
+    char align = 0; // < > ^ =, 0: the type's default
+    char sign = '-';
+    bool alternate = false;
+    size_t width = 0;
+    char grouping = 0; // , or _
+    int precision = -1;
+    char type = 0;
+};
+
+FormatSpec parseFormatSpec(const std::string &spec)
+{
+    FormatSpec f;
+    size_t i = 0;
+    auto isAlign = [](char c) { return c == '<' || c == '>' || c == '^' || c == '='; };
+    if (spec.size() >= 2 && isAlign(spec[1])) {
+        f.fill = spec[0];
+        f.align = spec[1];
+        i = 2;
+    } else if (!spec.empty() && isAlign(spec[0])) {
+        f.align = spec[0];
+        i = 1;
+    }
+    if (i < spec.size() && (spec[i] == '+' || spec[i] == '-' || spec[i] == ' '))
+        f.sign = spec[i++];
+    if (i < spec.size() && spec[i] == '#') {
+        f.alternate = true;
+        ++i;
+    }
+    if (i < spec.size() && spec[i] == '0') {
+        if (!f.align) {
+            f.fill = '0';
+            f.align = '=';
+        }
+        ++i;
+    }
+    while (i < spec.size() && std::isdigit(static_cast<unsigned char>(spec[i])))
+        f.width = f.width * 10 + size_t(spec[i++] - '0');
+    if (f.width > 10000)
+        pyRaise("ValueError", "format width " + std::to_string(f.width) + " is too large for the sandbox");
+    if (i < spec.size() && (spec[i] == ',' || spec[i] == '_'))
+        f.grouping = spec[i++];
+    if (i < spec.size() && spec[i] == '.') {
+        ++i;
+        if (i >= spec.size() || !std::isdigit(static_cast<unsigned char>(spec[i])))
+            pyRaise("ValueError", "Format specifier missing precision");
+        f.precision = 0;
+        while (i < spec.size() && std::isdigit(static_cast<unsigned char>(spec[i])))
+            f.precision = std::min(f.precision * 10 + (spec[i++] - '0'), 1000);
+    }
+    if (i < spec.size())
+        f.type = spec[i++];
+    if (i < spec.size())
+        pyRaise("ValueError", "Invalid format specifier '" + spec + "'");
+    return f;
+}
+
+// Inserts the grouping character every `every` digits of the integer part of `digits` (no sign): three for
+// decimal, four for binary, octal and hex, as Python does.
+std::string group(std::string digits, char sep, size_t every = 3)
+{
+    if (!sep)
+        return digits;
+    size_t end = digits.find_first_of(".eE%");
+    if (end == std::string::npos)
+        end = digits.size();
+    for (size_t pos = end; pos > every;) {
+        pos -= every;
+        digits.insert(pos, 1, sep);
+    }
+    return digits;
+}
+
+std::string pad(const std::string &sign, const std::string &body, const FormatSpec &f, char defaultAlign)
+{
+    const size_t len = sign.size() + body.size();
+    if (len >= f.width)
+        return sign + body;
+    const size_t n = f.width - len;
+    switch (f.align ? f.align : defaultAlign) {
+    case '<': return sign + body + std::string(n, f.fill);
+    case '^': return std::string(n / 2, f.fill) + sign + body + std::string(n - n / 2, f.fill);
+    case '=': return sign + std::string(n, f.fill) + body;
+    default: return std::string(n, f.fill) + sign + body;
+    }
+}
+
+} // namespace
+
+std::string pyFormat(const PyValue &v, const std::string &spec)
+{
+    if (spec.empty())
+        return pyStr(v);
+    const FormatSpec f = parseFormatSpec(spec);
+    if (v.kind == PyValue::Kind::Str) {
+        if (f.type && f.type != 's')
+            pyRaise("ValueError", std::string("Unknown format code '") + f.type + "' for object of type 'str'");
+        std::string s = *v.s;
+        if (f.precision >= 0 && size_t(f.precision) < s.size())
+            s.resize(size_t(f.precision));
+        return pad("", s, f, '<');
+    }
+    if (!v.isNumber())
+        pyRaise("TypeError", "unsupported format string passed to " + pyTypeName(v) + ".__format__");
+    char type = f.type;
+    const bool integral = v.isIntLike();
+    if (integral
+        && (type == 0 || type == 'd' || type == 'n' || type == 'b' || type == 'o' || type == 'x' || type == 'X'
+            || type == 'c')) {
+        if (f.precision >= 0)
+            pyRaise("ValueError", "Precision not allowed in integer format specifier");
+        const int64_t x = v.i;
+        uint64_t mag = x < 0 ? uint64_t(0) - uint64_t(x) : uint64_t(x);
+        std::string digits;
+        if (type == 'c') {
+            digits = std::string(1, char(x));
+        } else {
+            const int base = type == 'b' ? 2 : type == 'o' ? 8 : (type == 'x' || type == 'X') ? 16 : 10;
+            const char *alphabet = type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+            do {
+                digits.insert(digits.begin(), alphabet[mag % uint64_t(base)]);
+                mag /= uint64_t(base);
+            } while (mag);
+            digits = group(digits, f.grouping, base == 10 ? 3 : 4);
+            if (f.alternate && base != 10)
+                digits = std::string("0") + (type == 'X' ? 'X' : type) + digits;
+        }
+        const std::string sign = x < 0 ? "-" : f.sign == '+' ? "+" : f.sign == ' ' ? " " : "";
+        return pad(sign, digits, f, '>');
+    }
+    if (!integral && type && std::string_view("eEfFgG%").find(type) == std::string_view::npos)
+        pyRaise("ValueError", std::string("Unknown format code '") + type + "' for object of type 'float'");
+    if (integral && std::string_view("eEfFgG%").find(type) == std::string_view::npos)
+        pyRaise("ValueError", std::string("Unknown format code '") + type + "' for object of type 'int'");
+    double x = v.number();
+    std::string body;
+    if (std::isnan(x) || std::isinf(x)) {
+        body = std::isnan(x) ? "nan" : "inf";
+        if (type == 'E' || type == 'F' || type == 'G')
+            for (char &c : body)
+                c = char(std::toupper(static_cast<unsigned char>(c)));
+    } else if (type == 0 && f.precision < 0) {
+        body = pyRepr(PyValue::ofFloat(std::fabs(x)));
+    } else {
+        const int precision = f.precision >= 0 ? f.precision : 6;
+        char fmt[16];
+        const char conv = type == 0 ? 'g' : type == '%' ? 'f' : type;
+        std::snprintf(fmt, sizeof fmt, "%%%s.%d%c", f.alternate ? "#" : "", precision, conv);
+        std::vector<char> buf(size_t(precision) + 400);
+        std::snprintf(buf.data(), buf.size(), fmt, std::fabs(type == '%' ? x * 100 : x));
+        body = buf.data();
+        if (type == '%')
+            body += '%';
+    }
+    body = group(body, f.grouping);
+    const std::string sign = std::signbit(x) && !std::isnan(x) ? "-" : f.sign == '+' ? "+" : f.sign == ' ' ? " " : "";
+    return pad(sign, body, f, '>');
 }
 
 std::string pyTypeName(const PyValue &v)

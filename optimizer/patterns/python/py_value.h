@@ -101,6 +101,9 @@ bool pyTruthy(const PyValue &v);
 bool pyEquals(const PyValue &a, const PyValue &b);
 std::string pyRepr(const PyValue &v);
 std::string pyStr(const PyValue &v);
+// format(v, spec) with Python's format-spec mini-language ([[fill]align][sign][#][0][width][,|_][.precision][type])
+// for str, int, bool and float; an empty spec is str(v). A bad spec raises ValueError/TypeError as Python does.
+std::string pyFormat(const PyValue &v, const std::string &spec);
 std::string pyTypeName(const PyValue &v);
 
 } // namespace fxs

@@ -41,6 +41,102 @@ std::string trimmed(std::string_view s)
     return std::string(s);
 }
 
+// The user's extra_check called per candidate on a proxy of the match, every statement traced.
+ExtraCheck makeExtraCheck(const std::shared_ptr<LoadedPythonFile> &file, const PyValue &check)
+{
+    return [file, check](const Match &m) {
+        std::lock_guard<std::mutex> lock(file->mutex);
+        CheckVerdict v;
+        PyTrace trace;
+        PyCallArgs a;
+        a.args.push_back(pyMatchProxy(*file->interp, m));
+        auto r = file->interp->callFunction(check, std::move(a), &trace);
+        v.trace = std::move(trace.lines);
+        for (auto &l : trace.logs)
+            v.trace.push_back(std::move(l));
+        if (!r) {
+            v.ok = false;
+            v.trace.push_back("raised at " + r.error().toString() + ", so the candidate is rejected");
+        } else {
+            v.ok = pyTruthy(r.value());
+        }
+        return v;
+    };
+}
+
+// check_fn's re-trace for one register_replacement call: search_fn traced again with each match's values, then
+// fx_to_pattern without ignore_types. Matches with the same input metas and literals share one trace.
+RetraceFn makeRetrace(const std::shared_ptr<LoadedPythonFile> &file, const PyValue &searchFn, const PyList &examples,
+    const ReplacementSpec &spec)
+{
+    struct State {
+        std::map<std::string, Retrace> byInputs;
+    };
+    auto state = std::make_shared<State>();
+    auto scalarWorkaround = spec.scalarWorkaround;
+    auto exclusiveArgNames = spec.exclusiveArgNames;
+    return [file, searchFn, examples, state, scalarWorkaround, exclusiveArgNames](const Match &m) -> Retrace {
+        std::lock_guard<std::mutex> lock(file->mutex);
+        auto *fn = searchFn.as<PyFunction>();
+        Retrace out;
+        PyList values;
+        std::string key;
+        for (size_t i = 0; i < fn->def->params.size(); ++i) {
+            const std::string &name = fn->def->params[i].name;
+            const PyValue example = i < examples.size() ? examples[i] : PyValue::none();
+            const Argument *bound = m.kwarg(name);
+            if (bound && bound->isNode()) {
+                const Node *node = bound->node();
+                const auto &val = node->meta().val;
+                if (val && val->kind == ValueMeta::Kind::Tensor) {
+                    values.push_back(PyValue::ofObject(std::make_shared<PyFakeTensor>(val->tensor)));
+                    key += val->toAnnotation() + ";";
+                    continue;
+                }
+                out.notes.push_back("re-trace: '" + name + "' is " + node->name()
+                    + ", which has no tensor meta['val'] in this dump (Inductor's check_fn reads it); the example "
+                      "input's shape and dtype were used instead");
+                values.push_back(example);
+                key += "example;";
+            } else if (bound) {
+                values.push_back(pyArgumentValue(*file->interp, *bound));
+                key += bound->toPython() + ";";
+            } else {
+                values.push_back(example); // a parameter the generic pattern does not bind (a traced-in constant)
+                key += "example;";
+            }
+        }
+        if (auto it = state->byInputs.find(key); it != state->byInputs.end()) {
+            Retrace cached = it->second;
+            cached.notes.insert(cached.notes.begin(), out.notes.begin(), out.notes.end());
+            return cached;
+        }
+        std::shared_ptr<Graph> graph;
+        std::vector<std::string> warnings;
+        Status st = file->interp->runGuarded(
+            [&] { graph = PyTorchHost::traceFunction(*file->interp, searchFn, values, warnings); });
+        Retrace result;
+        if (!st) {
+            result.error = st.error().toString();
+        } else {
+            FxToPatternOptions options;
+            options.ignoreTypes = false;
+            for (const Node *p : graph->placeholders())
+                options.argnames.push_back(p->name());
+            options.scalarWorkaround = scalarWorkaround;
+            options.exclusiveArgNames = exclusiveArgNames;
+            auto pattern = fxToPattern(*graph, options);
+            if (pattern)
+                result.pattern = pattern.value();
+            else
+                result.error = pattern.error().message;
+        }
+        state->byInputs[key] = result;
+        result.notes.insert(result.notes.begin(), out.notes.begin(), out.notes.end());
+        return result;
+    };
+}
+
 void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry &registry, PyInterpreter &interp,
     const std::string &kind, PyCallArgs &call)
 {
@@ -72,9 +168,23 @@ void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry
     }
     if (args.count("trace_fn")) {
         auto *t = args["trace_fn"].as<PyOpaque>();
-        if (t && t->path().find("joint_fwd_bwd") != std::string::npos)
-            pyRaise(
-                "SubsetError", "trace_fn=joint_fwd_bwd (training patterns) is not traced by fxscope yet; use fwd_only");
+        if (t
+            && (t->path().find("joint_fwd_bwd") != std::string::npos
+                || t->path().find("training_graph") != std::string::npos)) {
+            // Autograd is beyond the subset: the rest of the file still loads, and the warning says what to run.
+            const std::string &path = file->module->fileName();
+            std::string fn = args["search_fn"].as<PyFunction>() ? args["search_fn"].as<PyFunction>()->def->name
+                                                                : std::string("search_fn");
+            std::string stem = path.substr(path.find_last_of('/') + 1);
+            stem = stem.substr(0, stem.rfind('.'));
+            registry.addWarning(path + ":" + std::to_string(interp.currentLine()) + ": " + fn
+                + " is registered with trace_fn=joint_fwd_bwd (a training pattern); fxscope's Python reader cannot "
+                  "trace autograd, so this registration was skipped. Export it with PyTorch and load the JSON: "
+                  "PYTHONPATH=<fxscope>/python python3 -c \"import fxscope_capture; "
+                  "fxscope_capture.export_patterns('"
+                + path + "', out_dir='patterns')\", then --patterns patterns/" + stem + "." + fn + ".json");
+            return;
+        }
     }
     const PyList given = interp.iterate(args["example_inputs"]);
     const int line = interp.currentLine();
@@ -134,6 +244,8 @@ void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry
         for (const PyValue &v : interp.iterate(args["exclusive_arg_names"]))
             spec.exclusiveArgNames.push_back(pyStr(v));
     spec.skipDuplicates = args.count("skip_duplicates") && pyTruthy(args["skip_duplicates"]);
+    if (!searchFnPattern)
+        spec.retrace = makeRetrace(file, args["search_fn"], examples, spec);
     spec.torchairStreamCheck = kind != "inductor";
     if (args.count("extra_check") && !args["extra_check"].isNone()) {
         PyValue check = args["extra_check"];
@@ -143,24 +255,7 @@ void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry
                 "TypeError", "extra_check must be a function defined in the file (found " + pyTypeName(check) + ")");
         spec.extraCheckSource = trimmed(file->module->sourceSpan(fn->def->begin, fn->def->end));
         spec.extraCheckEvaluated = true;
-        spec.extraCheck = [file, check](const Match &m) {
-            std::lock_guard<std::mutex> lock(file->mutex);
-            CheckVerdict v;
-            PyTrace trace;
-            PyCallArgs a;
-            a.args.push_back(pyMatchProxy(*file->interp, m));
-            auto r = file->interp->callFunction(check, std::move(a), &trace);
-            v.trace = std::move(trace.lines);
-            for (auto &l : trace.logs)
-                v.trace.push_back(std::move(l));
-            if (!r) {
-                v.ok = false;
-                v.trace.push_back("raised at " + r.error().toString() + ", so the candidate is rejected");
-            } else {
-                v.ok = pyTruthy(r.value());
-            }
-            return v;
-        };
+        spec.extraCheck = makeExtraCheck(file, check);
     }
     if (auto st = registerReplacement(registry, std::move(spec)); !st)
         pyRaise("RegistrationError", st.error().message);
@@ -241,9 +336,55 @@ Status loadPythonPatternSource(std::string source, const std::string &fileName, 
                 registerCall(f, registry, interp, kind, args);
         });
     file->interp = std::make_unique<PyInterpreter>(file->module, file->host.get());
+    const size_t entriesBefore = registry.entries().size();
+    const size_t warningsBefore = registry.warnings().size();
     if (auto st = file->interp->run(); !st)
         return st;
-    return callRegisterFunctions(*file, registry);
+    if (auto st = callRegisterFunctions(*file, registry); !st)
+        return st;
+    if (registry.entries().size() == entriesBefore && registry.warnings().size() == warningsBefore) {
+        // A file that loads but registers nothing (TorchAir's pattern_util.py imports the _register_ functions of
+        // its sibling files) would otherwise look like a file whose patterns never match.
+        std::string imported;
+        for (const auto &kv : file->interp->globals())
+            if (auto *o = kv.second.as<PyOpaque>(); o && kv.first.rfind("_register_", 0) == 0)
+                imported += (imported.empty() ? "" : ", ") + o->path();
+        registry.addWarning(fileName
+            + ": registers no pattern (no register_replacement / register_pattern call ran, and no "
+              "_register_*(pattern_pass_manager) function is defined here)"
+            + (imported.empty()
+                    ? std::string()
+                    : "; it imports " + imported + ", which fxscope does not follow: load the files that define them"));
+    }
+    return Ok{};
+}
+
+Result<ExtraCheck> loadPythonExtraCheck(const PythonCheckSource &check)
+{
+    // One line of imports and values first (the names pattern files use), then blank lines so the function keeps
+    // its line numbers from the user's file in the trace.
+    std::string source = "import torch, torch_npu, torchair, functools, operator, logging; "
+                         "from torch._inductor.pattern_matcher import Match; logger = logging.getLogger(\"fxscope\")";
+    for (const auto &kv : check.globals)
+        source += "; " + kv.first + " = " + kv.second;
+    source += "\n";
+    for (int line = 2; line < check.line; ++line)
+        source += "\n";
+    source += check.source;
+    auto module = PyModule::parse(std::move(source), check.fileName);
+    if (!module)
+        return module.error();
+    auto file = std::make_shared<LoadedPythonFile>();
+    file->module = module.value();
+    file->host = std::make_unique<PyTorchHost>([](PyInterpreter &, const std::string &, PyCallArgs &) {});
+    file->interp = std::make_unique<PyInterpreter>(file->module, file->host.get());
+    if (auto st = file->interp->run(); !st)
+        return st.error();
+    auto it = file->interp->globals().find(check.functionName);
+    if (it == file->interp->globals().end() || !it->second.as<PyFunction>())
+        return Error{check.fileName, check.line, 1,
+            "expected the source to define the function '" + check.functionName + "', found no such def"};
+    return makeExtraCheck(file, it->second);
 }
 
 Status loadPythonPatternFile(const std::string &path, PatternRegistry &registry)
