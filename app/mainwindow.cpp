@@ -8,12 +8,14 @@
 #include "node_grouping.h"
 #include "node_inspector.h"
 #include "node_list_widget.h"
+#include "pattern_graph_widget.h"
 #include "pattern_tree_model.h"
 #include "patterns_widget.h"
 #include "timeline_widget.h"
 
 #include "ir/graph_file.h"
 #include "match/match_report.h"
+#include "patterns/pattern_registry.h"
 #include "rewrite/graph_diff.h"
 
 #include <QAction>
@@ -38,6 +40,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -89,9 +92,9 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
       m_nodesDock(new QDockWidget(tr("Nodes"), this)), m_patterns(new PatternsWidget(this)),
       m_patternsDock(new QDockWidget(tr("Patterns"), this)), m_inspector(new NodeInspector(this)),
       m_inspectorDock(new QDockWidget(tr("Inspector"), this)), m_timeline(new TimelineWidget(this)),
-      m_timelineDock(new QDockWidget(tr("Timeline"), this)), m_graphRow(new QWidget(this)),
-      m_graphPicker(new QComboBox(m_graphRow)), m_graphCountLabel(new QLabel(m_graphRow)),
-      m_progress(new QWidget(this)), m_progressLabel(new QLabel(m_progress)),
+      m_timelineDock(new QDockWidget(tr("Timeline"), this)), m_patternGraph(new PatternGraphWidget(this)),
+      m_graphRow(new QWidget(this)), m_graphPicker(new QComboBox(m_graphRow)),
+      m_graphCountLabel(new QLabel(m_graphRow)), m_progress(new QWidget(this)), m_progressLabel(new QLabel(m_progress)),
       m_progressBar(new QProgressBar(m_progress)), m_cancelButton(new QToolButton(m_progress)),
       m_progressDelay(new QTimer(this)), m_formatLabel(statusLabel(this, "formatLabel")),
       m_graphLabel(statusLabel(this, "graphLabel")), m_countsLabel(statusLabel(this, "countsLabel")),
@@ -119,7 +122,16 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_graphRow);
-    layout->addWidget(m_canvas, 1);
+    // The candidate's pattern sits beside the graph it was matched on, so the two read side by side.
+    auto *split = new QSplitter(Qt::Horizontal, central);
+    split->setObjectName(QStringLiteral("canvasSplitter"));
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_canvas);
+    split->addWidget(m_patternGraph);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    m_patternGraph->setVisible(false);
+    layout->addWidget(split, 1);
     setCentralWidget(central);
 
     m_nodesDock->setObjectName(QStringLiteral("nodesDock"));
@@ -423,6 +435,14 @@ void MainWindow::connectViews()
     connect(m_inspector, &NodeInspector::nodeActivated, this, &MainWindow::selectNode);
     connect(m_patterns, &PatternsWidget::candidateSelected, this, &MainWindow::showCandidate);
     connect(m_patterns, &PatternsWidget::nodeActivated, this, &MainWindow::selectNode);
+    connect(m_patternGraph, &PatternGraphWidget::nodeActivated, this, &MainWindow::selectNode);
+    connect(m_patternGraph, &PatternGraphWidget::closeRequested, m_patternGraph, &QWidget::hide);
+    // A pattern node clicked selects the graph node it stood for.
+    connect(m_patternGraph->canvas(), &GraphCanvas::nodeSelected, this, [this](const QString &name) {
+        if (const PatternPair *pair = m_patternGraph->correspondence().find(name.toStdString());
+            pair && !pair->isLiteral)
+            selectNode(QString::fromStdString(pair->graphNode));
+    });
     connect(m_timeline, &TimelineWidget::nodeActivated, this, &MainWindow::selectNode);
     connect(m_timeline, &TimelineWidget::bisectRequested, m_document, &Document::bisect);
     connect(m_canvas, &GraphCanvas::layoutFinished, this, [this](qint64 ms) {
@@ -542,6 +562,7 @@ void MainWindow::onMatchReportChanged()
     // A report for another graph than the one shown (cannot happen while stale jobs are dropped) shows nothing.
     const bool current = m_document->matchGraph() == m_document->currentGraphShared();
     m_patterns->setReport(current ? m_document->matchReport() : nullptr, m_document->matchMilliseconds());
+    m_patternGraph->clear(); // its candidate belongs to the report replaced
 }
 
 void MainWindow::selectNode(const QString &name)
@@ -579,6 +600,22 @@ void MainWindow::showCandidate(int pattern, int candidate)
     m_inspector->showNode(anchor);
     m_canvas->selectNode(anchor);
     m_patterns->selectCandidate(pattern, candidate);
+
+    const PatternReport &p = report->patterns[size_t(pattern)];
+    std::shared_ptr<const Graph> search;
+    if (const auto registry = m_document->patterns())
+        for (const PatternEntryPtr &entry : registry->entries())
+            if (entry->name == p.name && entry->source == p.source)
+                search = entry->searchGraph;
+    const std::shared_ptr<const Graph> graph = m_document->matchGraph();
+    m_patternGraph->setCandidate(search, p, v, graph.get());
+    if (!m_patternGraph->isVisible()) {
+        // A third of the centre: the pattern is small, the graph it was matched on is not.
+        auto *split = static_cast<QSplitter *>(m_patternGraph->parentWidget());
+        const int width = split->width();
+        m_patternGraph->setVisible(true);
+        split->setSizes({width * 2 / 3, width - width * 2 / 3});
+    }
 }
 
 QMessageBox *MainWindow::errorBox() const

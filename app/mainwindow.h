@@ -23,6 +23,7 @@ class Document;
 class GraphCanvas;
 class NodeInspector;
 class NodeListWidget;
+class PatternGraphWidget;
 class PatternsWidget;
 class TimelineWidget;
 
@@ -43,6 +44,8 @@ public:
     QDockWidget *inspectorDock() const { return m_inspectorDock; }
     QComboBox *graphPicker() const { return m_graphPicker; }
     TimelineWidget *timeline() const { return m_timeline; }
+    // The candidate's pattern beside the canvas; hidden until a candidate is shown.
+    PatternGraphWidget *patternGraph() const { return m_patternGraph; }
     QDockWidget *timelineDock() const { return m_timelineDock; }
     QToolBar *steppingToolBar() const { return m_steppingBar; }
     // The pattern "step over" applies: the current candidate's, else the first with an accepted candidate.
@@ -97,6 +100,7 @@ private:
     QDockWidget *m_inspectorDock;
     TimelineWidget *m_timeline;
     QDockWidget *m_timelineDock;
+    PatternGraphWidget *m_patternGraph;
     QToolBar *m_steppingBar = nullptr;
     QStringList m_stepAdded; // the nodes the last step added, marked on the canvas until a candidate is shown
     QWidget *m_graphRow;

@@ -403,7 +403,7 @@ void GraphCanvas::rebuildScene()
     const qreal margin = 60;
     setSceneRect(QRectF(b.x, b.y, b.width, b.height).adjusted(-margin, -margin, margin, margin));
     m_minimap->renderScene(scene(), sceneRect());
-    m_minimap->setVisible(true);
+    m_minimap->setVisible(m_minimapEnabled);
     placeOverlays();
 }
 
@@ -579,6 +579,13 @@ void GraphCanvas::setMatchMarks(const std::vector<std::pair<QString, CanvasMatch
         centreOnItem(m_items[size_t(m_layout->nodeItem[size_t(m_markAnchor)])]);
     else
         m_pendingCentre = m_markAnchor; // the first layout is still running
+}
+
+void GraphCanvas::setMinimapEnabled(bool enabled)
+{
+    m_minimapEnabled = enabled;
+    if (!enabled)
+        m_minimap->hide();
 }
 
 void GraphCanvas::clearMatchMarks()

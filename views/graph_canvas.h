@@ -60,6 +60,8 @@ public:
     CanvasNodeItem *nodeItem(const QString &name) const;
     CanvasGroupItem *groupItem(int group) const;
     CanvasMinimap *minimap() const { return m_minimap; }
+    // On by default; a canvas for small graphs (a pattern) has no use for it.
+    void setMinimapEnabled(bool enabled);
 
     QString selectedNode() const;
     // Selects and centres the node, expanding its group first when collapsed. Does not emit
@@ -140,6 +142,7 @@ private:
     int m_markAnchor = -1; // node index of the candidate's anchor
     int m_pendingCentre = -1; // node index to centre once its group is laid out
     bool m_firstView = true;
+    bool m_minimapEnabled = true;
 
     quint64 m_lastJob = 0;
     quint64 m_currentJob = 0;
