@@ -93,6 +93,11 @@ public:
     quint64 bisect(int steps);
     // Moves the session to `revision` (0 = the graph as loaded); what the undo stack's commands call.
     quint64 goToRevision(int revision);
+    // Compares two revisions of the session (0 = the graph as loaded) off the UI thread, queued behind the
+    // stepping requests; revisionDiffReady announces the result. The revision shown does not change.
+    quint64 diffRevisions(int from, int to);
+    // The steps of the session's history, as the undo stack shows them; revision i is the graph after i of them.
+    QStringList historyTexts() const;
     bool isStepping() const { return m_stepRunning != 0; }
     // True while the Document rebuilds the undo stack to mirror the session: commands must not move it then.
     bool isSyncingUndoStack() const { return m_syncingStack; }
@@ -132,6 +137,8 @@ Q_SIGNALS:
         std::shared_ptr<const fxs::GraphDiff> diff);
     // true while stepping requests are running.
     void steppingChanged(bool busy);
+    // What differs between revisions `from` and `to`, as diffRevisions asked.
+    void revisionDiffReady(int from, int to, std::shared_ptr<const fxs::GraphDiff> diff);
     // A step failed (lint broke, or nothing matched); the session stays where it got to.
     void stepFailed(const QString &message);
 

@@ -4,6 +4,7 @@
 #include "logging.h"
 #include "recent_files.h"
 
+#include "diff_widget.h"
 #include "graph_canvas.h"
 #include "node_grouping.h"
 #include "node_inspector.h"
@@ -93,8 +94,9 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
       m_patternsDock(new QDockWidget(tr("Patterns"), this)), m_inspector(new NodeInspector(this)),
       m_inspectorDock(new QDockWidget(tr("Inspector"), this)), m_timeline(new TimelineWidget(this)),
       m_timelineDock(new QDockWidget(tr("Timeline"), this)), m_patternGraph(new PatternGraphWidget(this)),
-      m_graphRow(new QWidget(this)), m_graphPicker(new QComboBox(m_graphRow)),
-      m_graphCountLabel(new QLabel(m_graphRow)), m_progress(new QWidget(this)), m_progressLabel(new QLabel(m_progress)),
+      m_diff(new DiffWidget(this)), m_diffDock(new QDockWidget(tr("Diff"), this)), m_graphRow(new QWidget(this)),
+      m_graphPicker(new QComboBox(m_graphRow)), m_graphCountLabel(new QLabel(m_graphRow)),
+      m_progress(new QWidget(this)), m_progressLabel(new QLabel(m_progress)),
       m_progressBar(new QProgressBar(m_progress)), m_cancelButton(new QToolButton(m_progress)),
       m_progressDelay(new QTimer(this)), m_formatLabel(statusLabel(this, "formatLabel")),
       m_graphLabel(statusLabel(this, "graphLabel")), m_countsLabel(statusLabel(this, "countsLabel")),
@@ -152,6 +154,11 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
     m_timelineDock->setWidget(m_timeline);
     addDockWidget(Qt::LeftDockWidgetArea, m_timelineDock);
     splitDockWidget(m_patternsDock, m_timelineDock, Qt::Vertical);
+    // Any two revisions side by side, behind the node list.
+    m_diffDock->setObjectName(QStringLiteral("diffDock"));
+    m_diffDock->setWidget(m_diff);
+    tabifyDockWidget(m_nodesDock, m_diffDock);
+    m_nodesDock->raise();
     resizeDocks({m_patternsDock, m_inspectorDock}, {500, 400}, Qt::Horizontal);
     resizeDocks({m_inspectorDock, m_nodesDock}, {560, 320}, Qt::Vertical);
 
@@ -208,6 +215,7 @@ void MainWindow::createMenus()
     view->addAction(m_inspectorDock->toggleViewAction());
     view->addAction(m_nodesDock->toggleViewAction());
     view->addAction(m_timelineDock->toggleViewAction());
+    view->addAction(m_diffDock->toggleViewAction());
     QAction *findCandidate = view->addAction(tr("Filter &Candidates"), this, [this] {
         m_patternsDock->show();
         m_patternsDock->raise();
@@ -300,6 +308,7 @@ void MainWindow::onRevisionChanged(const QString &description)
     const std::shared_ptr<const GraphDiff> diff = m_document->lastDiff();
     m_timeline->setDiff(diff, description);
     m_timeline->bisectBox()->setValue(m_document->revision());
+    m_diff->setRevisions(QStringList{tr("0. Graph as loaded")} + m_document->historyTexts());
     m_stepAdded.clear();
     if (diff)
         for (const DiffNode &n : diff->added)
@@ -321,8 +330,9 @@ void MainWindow::applyStepMarks()
     std::vector<std::pair<QString, CanvasMatchMark>> marks;
     for (const QString &name : m_stepAdded)
         marks.emplace_back(name, CanvasMatchMark::Added);
-    // Centred on the first node added: the view follows the change.
-    m_canvas->setMatchMarks(marks, m_stepAdded.first());
+    // The view follows the change, but only moves when the first node added is out of sight: the unchanged nodes
+    // keep their place on screen.
+    m_canvas->setMatchMarks(marks, m_stepAdded.first(), true);
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -413,6 +423,7 @@ void MainWindow::connectDocument()
     connect(m_document, &Document::stepFailed, this,
         [this](const QString &message) { statusBar()->showMessage(message, kStatusMessageMs); });
     connect(m_document, &Document::steppingChanged, m_timeline, &TimelineWidget::setBusy);
+    connect(m_document, &Document::revisionDiffReady, m_diff, &DiffWidget::setDiff);
     connect(m_document, &Document::patternsChanged, this, [this] {
         const QStringList files = m_document->patternFiles();
         statusBar()->showMessage(files.isEmpty() ? tr("Built-in patterns")
@@ -445,6 +456,8 @@ void MainWindow::connectViews()
     });
     connect(m_timeline, &TimelineWidget::nodeActivated, this, &MainWindow::selectNode);
     connect(m_timeline, &TimelineWidget::bisectRequested, m_document, &Document::bisect);
+    connect(m_diff, &DiffWidget::diffRequested, m_document, &Document::diffRevisions);
+    connect(m_diff, &DiffWidget::nodeActivated, this, &MainWindow::selectNode);
     connect(m_canvas, &GraphCanvas::layoutFinished, this, [this](qint64 ms) {
         const Grouping *grouping = m_canvas->grouping();
         QString text = tr("Layout: %L1 nodes shown").arg(m_canvas->visibleNodeCount());
@@ -550,6 +563,7 @@ void MainWindow::onCurrentGraphChanged(int index)
     m_inspector->setGraph(m_document->currentGraphShared());
     m_stepAdded.clear();
     m_timeline->setDiff(nullptr, {});
+    m_diff->setRevisions({tr("0. Graph as loaded")});
     updateStatus();
     uiLogger()->debug("graph {} shown in {} ms", index, timer.elapsed());
 }

@@ -19,6 +19,7 @@ class QWidget;
 
 namespace fxs {
 
+class DiffWidget;
 class Document;
 class GraphCanvas;
 class NodeInspector;
@@ -46,6 +47,8 @@ public:
     TimelineWidget *timeline() const { return m_timeline; }
     // The candidate's pattern beside the canvas; hidden until a candidate is shown.
     PatternGraphWidget *patternGraph() const { return m_patternGraph; }
+    DiffWidget *diffView() const { return m_diff; }
+    QDockWidget *diffDock() const { return m_diffDock; }
     QDockWidget *timelineDock() const { return m_timelineDock; }
     QToolBar *steppingToolBar() const { return m_steppingBar; }
     // The pattern "step over" applies: the current candidate's, else the first with an accepted candidate.
@@ -101,6 +104,8 @@ private:
     TimelineWidget *m_timeline;
     QDockWidget *m_timelineDock;
     PatternGraphWidget *m_patternGraph;
+    DiffWidget *m_diff;
+    QDockWidget *m_diffDock;
     QToolBar *m_steppingBar = nullptr;
     QStringList m_stepAdded; // the nodes the last step added, marked on the canvas until a candidate is shown
     QWidget *m_graphRow;

@@ -22,6 +22,7 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLineF>
 #include <QProgressBar>
 #include <QScrollBar>
 #include <QTimer>
@@ -33,6 +34,8 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
+#include <limits>
+#include <utility>
 
 namespace fxs {
 
@@ -167,12 +170,33 @@ void GraphCanvas::setGraphRevision(std::shared_ptr<const Graph> graph)
                 expandedLabels.push_back(m_grouping->groups[g].label);
     const QTransform transform = this->transform();
     const bool hadView = m_layout != nullptr;
+    // The node the eye rests on: the one nearest the middle of the view that the new revision still has.
+    QString anchor;
+    QPointF anchorViewPos;
+    if (hadView && graph) {
+        const QPointF middle = mapToScene(viewport()->rect().center());
+        qreal best = std::numeric_limits<qreal>::max();
+        for (QGraphicsItem *item : m_items) {
+            auto *node = dynamic_cast<CanvasNodeItem *>(item);
+            if (!node || !graph->find(node->name().toStdString()))
+                continue;
+            const QPointF centre = node->sceneBoundingRect().center();
+            const qreal d = QLineF(centre, middle).length();
+            if (d < best) {
+                best = d;
+                anchor = node->name();
+                anchorViewPos = mapFromScene(centre);
+            }
+        }
+    }
     setGraph(std::move(graph));
     if (!m_graph || !hadView)
         return;
     // The same zoom, and the groups open now open again: only what the step changed moves.
     m_firstView = false;
     setTransform(transform);
+    m_revisionAnchor = anchor;
+    m_revisionAnchorPos = anchorViewPos;
     requestLayout({}, -1, std::move(expandedLabels));
 }
 
@@ -319,9 +343,16 @@ void GraphCanvas::finishLayout(quint64 job, const Outcome &outcome)
     m_lastLayoutMs = outcome.milliseconds;
     rebuildScene();
 
+    const QString revisionAnchor = std::exchange(m_revisionAnchor, QString());
+    CanvasNodeItem *anchorItem = revisionAnchor.isEmpty() ? nullptr : nodeItem(revisionAnchor);
     if (m_firstView) {
         m_firstView = false;
         showFirstView();
+    } else if (anchorItem) {
+        // A new revision: the node the eye rested on lands where it was on screen, so the unchanged nodes around it
+        // stay put as far as the new layout lets them.
+        const QPointF offset = mapToScene(m_revisionAnchorPos.toPoint()) - mapToScene(viewport()->rect().center());
+        centerOn(anchorItem->sceneBoundingRect().center() - offset);
     } else if (m_anchorGroup >= 0 && size_t(m_anchorGroup) < m_layout->groupItem.size()) {
         const LayoutRect &r = m_layout->items[size_t(m_layout->groupItem[size_t(m_anchorGroup)])].rect;
         centerOn(QPointF(r.x, r.y) + m_anchorOffset);
@@ -338,9 +369,14 @@ void GraphCanvas::finishLayout(quint64 job, const Outcome &outcome)
     if (m_pendingCentre >= 0) {
         const int node = m_pendingCentre;
         m_pendingCentre = -1;
-        if (size_t(node) < m_layout->nodeItem.size() && m_layout->nodeItem[size_t(node)] >= 0)
-            centreOnItem(m_items[size_t(m_layout->nodeItem[size_t(node)])]);
+        if (size_t(node) < m_layout->nodeItem.size() && m_layout->nodeItem[size_t(node)] >= 0) {
+            QGraphicsItem *item = m_items[size_t(m_layout->nodeItem[size_t(node)])];
+            const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+            if (!m_centreOnlyIfHidden || !visible.contains(item->sceneBoundingRect()))
+                centreOnItem(item);
+        }
     }
+    m_centreOnlyIfHidden = false;
     updateMinimapRect();
     Q_EMIT layoutFinished(outcome.milliseconds);
 }
@@ -542,10 +578,12 @@ bool GraphCanvas::selectNode(const QString &name)
     return true;
 }
 
-void GraphCanvas::setMatchMarks(const std::vector<std::pair<QString, CanvasMatchMark>> &marks, const QString &centre)
+void GraphCanvas::setMatchMarks(
+    const std::vector<std::pair<QString, CanvasMatchMark>> &marks, const QString &centre, bool centreOnlyIfHidden)
 {
     if (!m_graph)
         return;
+    m_centreOnlyIfHidden = centreOnlyIfHidden;
     m_marks.assign(m_graph->size(), CanvasMatchMark::None);
     for (const auto &[name, mark] : marks)
         if (const Node *node = m_graph->find(name.toStdString()))
@@ -575,9 +613,11 @@ void GraphCanvas::setMatchMarks(const std::vector<std::pair<QString, CanvasMatch
     if (m_markAnchor < 0)
         return;
     if (m_layout && !isLayoutRunning() && size_t(m_markAnchor) < m_layout->nodeItem.size()
-        && m_layout->nodeItem[size_t(m_markAnchor)] >= 0)
-        centreOnItem(m_items[size_t(m_layout->nodeItem[size_t(m_markAnchor)])]);
-    else
+        && m_layout->nodeItem[size_t(m_markAnchor)] >= 0) {
+        QGraphicsItem *item = m_items[size_t(m_layout->nodeItem[size_t(m_markAnchor)])];
+        if (!centreOnlyIfHidden || !mapToScene(viewport()->rect()).boundingRect().contains(item->sceneBoundingRect()))
+            centreOnItem(item);
+    } else
         m_pendingCentre = m_markAnchor; // the first layout is still running
 }
 

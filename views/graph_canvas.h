@@ -72,8 +72,10 @@ public:
 
     // Marks the nodes of one pattern candidate (names with their part in it) and centres `centre`,
     // expanding the groups that hide any of them first. Replaces the marks shown before; names the graph
-    // does not have are ignored. Does not change the selected node.
-    void setMatchMarks(const std::vector<std::pair<QString, CanvasMatchMark>> &marks, const QString &centre);
+    // does not have are ignored. Does not change the selected node. With `centreOnlyIfHidden` the view moves
+    // only when `centre` is not in sight already (after a step, the view stays where the eye is).
+    void setMatchMarks(const std::vector<std::pair<QString, CanvasMatchMark>> &marks, const QString &centre,
+        bool centreOnlyIfHidden = false);
     void clearMatchMarks();
     CanvasMatchMark matchMark(const QString &name) const;
 
@@ -143,6 +145,9 @@ private:
     int m_pendingCentre = -1; // node index to centre once its group is laid out
     bool m_firstView = true;
     bool m_minimapEnabled = true;
+    bool m_centreOnlyIfHidden = false;
+    QString m_revisionAnchor; // setGraphRevision: the node kept at m_revisionAnchorPos (viewport) by the next layout
+    QPointF m_revisionAnchorPos;
 
     quint64 m_lastJob = 0;
     quint64 m_currentJob = 0;
