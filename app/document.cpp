@@ -433,6 +433,19 @@ quint64 Document::rematch()
     return job;
 }
 
+void Document::cancelMatch()
+{
+    if (!isMatching())
+        return;
+    uiLogger()->info("match #{} cancelled", m_currentMatch);
+    if (m_matchJob)
+        m_matchJob->cancel = true; // the matcher stops at its next progress report
+    m_matchJob.reset();
+    m_currentMatch = 0;
+    m_matchPoll->stop();
+    Q_EMIT matchCanceled();
+}
+
 void Document::finishMatch(quint64 job, const MatchOutcome &outcome)
 {
     if (job != m_currentMatch) {

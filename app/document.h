@@ -72,6 +72,8 @@ public:
     // patterns change). A match still running becomes stale and its report is dropped. Returns the job id.
     quint64 rematch();
     bool isMatching() const { return m_currentMatch != 0; }
+    // Drops the running match: the last report stays shown. matchCanceled follows.
+    void cancelMatch();
     // The last report, for matchGraph(); nullptr before the first match finished or after it failed.
     std::shared_ptr<const MatchReport> matchReport() const { return m_report; }
     std::shared_ptr<const Graph> matchGraph() const { return m_reportGraph; }
@@ -130,6 +132,7 @@ Q_SIGNALS:
     // A new report for the current graph; nullptr when there is no graph.
     void matchReportChanged(std::shared_ptr<const fxs::MatchReport> report);
     void matchFailed(const QString &message);
+    void matchCanceled();
 
     // The graph shown is another revision of the session: `description` says how it got there, `diff` what
     // changed from the revision shown before (removed and added nodes, per-op counts).

@@ -23,6 +23,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -98,6 +99,7 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
       m_graphPicker(new QComboBox(m_graphRow)), m_graphCountLabel(new QLabel(m_graphRow)),
       m_progress(new QWidget(this)), m_progressLabel(new QLabel(m_progress)),
       m_progressBar(new QProgressBar(m_progress)), m_cancelButton(new QToolButton(m_progress)),
+      m_matchProgress(new QWidget(this)), m_matchBar(new QProgressBar(m_matchProgress)), m_matchDelay(new QTimer(this)),
       m_progressDelay(new QTimer(this)), m_formatLabel(statusLabel(this, "formatLabel")),
       m_graphLabel(statusLabel(this, "graphLabel")), m_countsLabel(statusLabel(this, "countsLabel")),
       m_warningsLabel(statusLabel(this, "warningsLabel"))
@@ -188,6 +190,15 @@ void MainWindow::createMenus()
     QAction *openPatterns = file->addAction(tr("Open &Patterns…"), this, &MainWindow::openPatternsDialog);
     openPatterns->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     file->addAction(tr("Use Built-in Patterns &Only"), m_document, &Document::resetPatterns);
+    file->addSeparator();
+    QAction *exportView = file->addAction(tr("&Export View…"), this, [this] { exportDialog(false); });
+    exportView->setObjectName(QStringLiteral("exportViewAction"));
+    exportView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportView->setToolTip(tr("Write what the canvas shows to an SVG or PNG file"));
+    QAction *exportGraph = file->addAction(tr("Export &Whole Graph…"), this, [this] { exportDialog(true); });
+    exportGraph->setObjectName(QStringLiteral("exportGraphAction"));
+    exportGraph->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E));
+    exportGraph->setToolTip(tr("Write the whole graph as laid out (collapsed groups as boxes) to an SVG or PNG file"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -375,6 +386,30 @@ void MainWindow::createStatusBar()
     m_progress->setObjectName(QStringLiteral("loadProgress"));
     m_progress->setVisible(false);
 
+    // Matching has its own indicator: it runs after every load, step and pattern change.
+    auto *matchLabel = new QLabel(tr("Matching…"), m_matchProgress);
+    m_matchBar->setRange(0, 1000);
+    m_matchBar->setMaximumWidth(120);
+    m_matchBar->setMaximumHeight(fontMetrics().height());
+    m_matchBar->setTextVisible(false);
+    auto *cancelMatch = new QToolButton(m_matchProgress);
+    cancelMatch->setObjectName(QStringLiteral("cancelMatch"));
+    cancelMatch->setText(tr("Cancel"));
+    cancelMatch->setToolTip(tr("Stop matching; the candidates shown so far stay"));
+    cancelMatch->setAutoRaise(true);
+    connect(cancelMatch, &QToolButton::clicked, m_document, &Document::cancelMatch);
+    auto *matchLayout = new QHBoxLayout(m_matchProgress);
+    matchLayout->setContentsMargins(0, 0, 0, 0);
+    matchLayout->addWidget(matchLabel);
+    matchLayout->addWidget(m_matchBar);
+    matchLayout->addWidget(cancelMatch);
+    m_matchProgress->setObjectName(QStringLiteral("matchProgress"));
+    m_matchProgress->setVisible(false);
+    m_matchDelay->setSingleShot(true);
+    m_matchDelay->setInterval(kProgressDelayMs);
+    connect(m_matchDelay, &QTimer::timeout, this, [this] { m_matchProgress->setVisible(m_document->isMatching()); });
+    statusBar()->addWidget(m_matchProgress);
+
     m_progressDelay->setSingleShot(true);
     m_progressDelay->setInterval(kProgressDelayMs);
     connect(m_progressDelay, &QTimer::timeout, this, [this] { m_progress->setVisible(m_document->isLoading()); });
@@ -409,7 +444,23 @@ void MainWindow::connectDocument()
         [this](const QString &message) { showError(tr("Graph not found"), message); });
     connect(
         m_graphPicker, qOverload<int>(&QComboBox::currentIndexChanged), m_document, &Document::setCurrentGraphIndex);
-    connect(m_document, &Document::matchStarted, this, [this] { m_patterns->setMatching(true); });
+    connect(m_document, &Document::matchStarted, this, [this] {
+        m_patterns->setMatching(true);
+        m_matchBar->setValue(0);
+        m_matchDelay->start();
+    });
+    connect(m_document, &Document::matchProgress, m_matchBar, &QProgressBar::setValue);
+    auto matchEnded = [this] {
+        m_matchDelay->stop();
+        m_matchProgress->setVisible(false);
+    };
+    connect(m_document, &Document::matchReportChanged, this, matchEnded);
+    connect(m_document, &Document::matchFailed, this, matchEnded);
+    connect(m_document, &Document::matchCanceled, this, [this, matchEnded] {
+        matchEnded();
+        m_patterns->setMatching(false);
+        statusBar()->showMessage(tr("Matching stopped; the candidates shown are from before"), kStatusMessageMs);
+    });
     connect(m_document, &Document::matchReportChanged, this, &MainWindow::onMatchReportChanged);
     connect(m_document, &Document::matchFailed, this,
         [this](const QString &message) { statusBar()->showMessage(tr("Matching failed: %1").arg(message), 0); });
@@ -717,6 +768,36 @@ void MainWindow::openPatternsDialog()
     settings.setValue(QStringLiteral("lastPatternDirectory"), QFileInfo(paths.first()).absolutePath());
     for (const QString &path : paths)
         m_document->openPatterns(path);
+}
+
+void MainWindow::exportDialog(bool wholeGraph)
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastExportDirectory")).toString();
+    const QString base = QFileInfo(m_document->path()).completeBaseName();
+    QString selected;
+    const QString path = QFileDialog::getSaveFileName(this, wholeGraph ? tr("Export Whole Graph") : tr("Export View"),
+        QDir(dir).filePath((base.isEmpty() ? QStringLiteral("graph") : base) + QLatin1String(".svg")),
+        tr("SVG image (*.svg);;PNG image (*.png)"), &selected);
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastExportDirectory"), QFileInfo(path).absolutePath());
+    QString target = path;
+    if (QFileInfo(target).suffix().isEmpty()) // the filter chosen decides
+        target += selected.contains(QLatin1String("png")) ? QLatin1String(".png") : QLatin1String(".svg");
+    exportImage(target, wholeGraph);
+}
+
+bool MainWindow::exportImage(const QString &path, bool wholeGraph)
+{
+    const QString error = m_canvas->exportImage(path, wholeGraph);
+    if (!error.isEmpty()) {
+        showError(tr("Could not export"), error);
+        return false;
+    }
+    uiLogger()->info("exported {} to {}", wholeGraph ? "the whole graph" : "the view", path.toStdString());
+    statusBar()->showMessage(tr("Exported to %1").arg(path), kStatusMessageMs);
+    return true;
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

@@ -51,6 +51,8 @@ public:
     QDockWidget *diffDock() const { return m_diffDock; }
     QDockWidget *timelineDock() const { return m_timelineDock; }
     QToolBar *steppingToolBar() const { return m_steppingBar; }
+    // The status bar's "Matching… [bar] Cancel", shown while a match takes longer than a moment.
+    QWidget *matchProgress() const { return m_matchProgress; }
     // The pattern "step over" applies: the current candidate's, else the first with an accepted candidate.
     QString stepOverPattern() const;
     // True when the picker is shown: the file holds more than one graph.
@@ -61,6 +63,10 @@ public:
 public Q_SLOTS:
     void openFileDialog();
     void openPatternsDialog();
+    // Asks where, then writes the view (or the whole graph as laid out) to an SVG or PNG file.
+    void exportDialog(bool wholeGraph);
+    // Writes the export without asking; false (and the error shown) when it failed.
+    bool exportImage(const QString &path, bool wholeGraph);
     // Makes `name` the selected node of the canvas, the node list and the inspector.
     void selectNode(const QString &name);
     // Shows one candidate of the current match report: its nodes marked on the canvas, its anchor selected.
@@ -117,6 +123,9 @@ private:
     QLabel *m_progressLabel;
     QProgressBar *m_progressBar;
     QToolButton *m_cancelButton;
+    QWidget *m_matchProgress;
+    QProgressBar *m_matchBar;
+    QTimer *m_matchDelay;
     QTimer *m_progressDelay;
     QLabel *m_formatLabel;
     QLabel *m_graphLabel;

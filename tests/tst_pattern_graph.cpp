@@ -197,6 +197,7 @@ void TestPatternGraph::acceptedCandidatePairsEveryNode()
         QVERIFY2(pair, node->name().c_str());
         QVERIFY(pair->sameTarget);
         QVERIFY2(matched.count(pair->graphNode), pair->graphNode.c_str());
+        QVERIFY(graph.find(pair->graphNode));
         QCOMPARE(view->canvas()->matchMark(QString::fromStdString(node->name())), CanvasMatchMark::Matched);
     }
     QVERIFY(calls >= 5);

@@ -10,6 +10,7 @@
 
 #include "node_grouping.h"
 #include "node_label.h"
+#include "scene_export.h"
 #include "scene_layout.h"
 
 #include "ir/graph.h"
@@ -619,6 +620,17 @@ void GraphCanvas::setMatchMarks(
             centreOnItem(item);
     } else
         m_pendingCentre = m_markAnchor; // the first layout is still running
+}
+
+QString GraphCanvas::exportImage(const QString &path, bool wholeGraph) const
+{
+    if (!m_layout)
+        return tr("%1: nothing to export: no graph is shown yet").arg(path);
+    const QRectF source = wholeGraph ? sceneRect() : mapToScene(viewport()->rect()).boundingRect();
+    // The view at its on-screen resolution (sharp on high-DPI screens); the whole graph at two pixels per point.
+    const qreal scale = wholeGraph ? 2.0 : zoom() * devicePixelRatioF();
+    return exportScene(scene(), source, scale, canvas::background(), path,
+        m_graph ? tr("fxscope: %L1 nodes").arg(m_graph->size()) : QString());
 }
 
 void GraphCanvas::setMinimapEnabled(bool enabled)

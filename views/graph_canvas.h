@@ -70,6 +70,10 @@ public:
 
     qreal zoom() const;
 
+    // Writes the picture to an .svg or .png file: what the view shows, or the whole graph as laid out now
+    // (collapsed groups stay boxes). Returns an empty string on success, else the error naming the file.
+    QString exportImage(const QString &path, bool wholeGraph) const;
+
     // Marks the nodes of one pattern candidate (names with their part in it) and centres `centre`,
     // expanding the groups that hide any of them first. Replaces the marks shown before; names the graph
     // does not have are ignored. Does not change the selected node. With `centreOnlyIfHidden` the view moves
