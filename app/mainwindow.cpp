@@ -43,6 +43,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -172,6 +173,49 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
     restoreSettings();
     updateTitle();
     updateStatus();
+
+    // The session is written a moment after each change: a burst of changes (panning) costs one write.
+    m_autosavePath = autosavePath();
+    m_autosaveTimer = new QTimer(this);
+    m_autosaveTimer->setSingleShot(true);
+    m_autosaveTimer->setInterval(1000);
+    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
+    for (auto signal : {&Document::fileLoaded, &Document::loadStarted})
+        connect(m_document, signal, this, &MainWindow::scheduleAutosave);
+    connect(m_document, &Document::patternsChanged, this, &MainWindow::scheduleAutosave);
+    connect(m_document, &Document::revisionChanged, this, &MainWindow::scheduleAutosave);
+    connect(m_document, &Document::currentGraphChanged, this, &MainWindow::scheduleAutosave);
+    connect(m_canvas, &GraphCanvas::viewChanged, this, &MainWindow::scheduleAutosave);
+    connect(m_canvas, &GraphCanvas::layoutFinished, this, &MainWindow::scheduleAutosave);
+    connect(m_canvas, &GraphCanvas::nodeSelected, this, &MainWindow::scheduleAutosave);
+    connect(m_patterns, &PatternsWidget::candidateSelected, this, &MainWindow::scheduleAutosave);
+
+    // Each stage of a restore starts when the one before has finished.
+    connect(m_document, &Document::fileLoaded, this, [this] {
+        if (m_restore && m_restoreStage == RestoreStage::Loading)
+            advanceRestore();
+    });
+    connect(m_document, &Document::patternsChanged, this, [this] {
+        if (m_restore && m_restoreStage == RestoreStage::Patterns) {
+            --m_restorePatternsLeft;
+            advanceRestore();
+        }
+    });
+    connect(m_document, &Document::matchReportChanged, this, &MainWindow::advanceRestore);
+    connect(m_document, &Document::loadFailed, this, [this](const QString &, const QString &message) {
+        if (m_restore)
+            finishRestore(false, message);
+    });
+    connect(m_document, &Document::patternsFailed, this, [this] {
+        if (m_restore && m_restoreStage == RestoreStage::Patterns) {
+            --m_restorePatternsLeft; // shown already; the rest of the session still comes back
+            advanceRestore();
+        }
+    });
+    connect(m_document, &Document::stepFailed, this, [this](const QString &message) {
+        if (m_restore && m_restoreStage == RestoreStage::Stepping)
+            finishRestore(false, message);
+    });
 }
 
 MainWindow::~MainWindow() = default;
@@ -199,6 +243,17 @@ void MainWindow::createMenus()
     exportGraph->setObjectName(QStringLiteral("exportGraphAction"));
     exportGraph->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E));
     exportGraph->setToolTip(tr("Write the whole graph as laid out (collapsed groups as boxes) to an SVG or PNG file"));
+    file->addSeparator();
+    QAction *openSessionAction = file->addAction(tr("Open Sessio&n…"), this, &MainWindow::openSessionDialog);
+    openSessionAction->setObjectName(QStringLiteral("openSessionAction"));
+    QAction *saveSessionAction = file->addAction(tr("Sa&ve Session…"), this, &MainWindow::saveSessionDialog);
+    saveSessionAction->setObjectName(QStringLiteral("saveSessionAction"));
+    saveSessionAction->setShortcut(QKeySequence::Save);
+    QAction *restoreLast = file->addAction(tr("Restore &Last Session"), this, [this] { openSession(autosavePath()); });
+    restoreLast->setObjectName(QStringLiteral("restoreLastSessionAction"));
+    restoreLast->setToolTip(tr("Where you were when fxscope last closed (or was killed)"));
+    connect(file, &QMenu::aboutToShow, restoreLast,
+        [restoreLast] { restoreLast->setEnabled(QFileInfo::exists(autosavePath())); });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -798,6 +853,179 @@ bool MainWindow::exportImage(const QString &path, bool wholeGraph)
     uiLogger()->info("exported {} to {}", wholeGraph ? "the whole graph" : "the view", path.toStdString());
     statusBar()->showMessage(tr("Exported to %1").arg(path), kStatusMessageMs);
     return true;
+}
+
+QString MainWindow::autosavePath()
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    return dir.isEmpty() ? QString() : QDir(dir).filePath(QStringLiteral("last-session.fxsession"));
+}
+
+void MainWindow::scheduleAutosave()
+{
+    if (!m_autosavePath.isEmpty() && !m_restore)
+        m_autosaveTimer->start();
+}
+
+void MainWindow::autosaveNow()
+{
+    m_autosaveTimer->stop();
+    if (m_autosavePath.isEmpty() || m_restore || !m_document->file())
+        return;
+    QDir().mkpath(QFileInfo(m_autosavePath).absolutePath());
+    if (auto status = saveSessionFile(m_autosavePath, sessionState()); !status)
+        uiLogger()->warn("autosave: {}", status.error().toString());
+}
+
+SessionState MainWindow::sessionState() const
+{
+    SessionState state;
+    state.graphPath = m_document->path();
+    if (const NamedGraph *g = m_document->currentGraph(); g && m_document->graphCount() > 1)
+        state.graph
+            = g->name.empty() ? QString::number(m_document->currentGraphIndex()) : QString::fromStdString(g->name);
+    state.patternFiles = m_document->patternFiles();
+    state.revision = m_document->revision();
+    const auto [pattern, candidate] = m_patterns->currentCandidate();
+    if (const MatchReport *report = m_patterns->model()->report(); report && pattern >= 0 && candidate >= 0) {
+        const PatternReport &p = report->patterns[size_t(pattern)];
+        state.candidatePattern = QString::fromStdString(p.name);
+        state.candidateAnchor = QString::fromStdString(p.candidates[size_t(candidate)].anchor);
+    }
+    state.selectedNode = m_canvas->selectedNode();
+    if (m_canvas->sceneLayout()) {
+        state.zoom = m_canvas->zoom();
+        const QPointF centre = m_canvas->viewCentre();
+        state.centreX = centre.x();
+        state.centreY = centre.y();
+        state.expandedGroups = m_canvas->expandedGroupLabels();
+    }
+    return state;
+}
+
+bool MainWindow::saveSession(const QString &path)
+{
+    if (!m_document->file()) {
+        showError(tr("Could not save the session"), tr("%1: nothing to save: no graph is open").arg(path));
+        return false;
+    }
+    if (auto status = saveSessionFile(path, sessionState()); !status) {
+        showError(tr("Could not save the session"), QString::fromStdString(status.error().toString()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Session saved to %1").arg(path), kStatusMessageMs);
+    return true;
+}
+
+bool MainWindow::openSession(const QString &path)
+{
+    auto state = loadSessionFile(path);
+    if (!state) {
+        showError(tr("Could not open the session"), QString::fromStdString(state.error().toString()));
+        return false;
+    }
+    restoreSession(state.value());
+    return true;
+}
+
+void MainWindow::saveSessionDialog()
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastSessionDirectory")).toString();
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Session"),
+        QDir(dir).filePath(QFileInfo(m_document->path()).completeBaseName() + QLatin1String(".fxsession")),
+        tr("fxscope sessions (*.fxsession);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastSessionDirectory"), QFileInfo(path).absolutePath());
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QLatin1String(".fxsession");
+    saveSession(path);
+}
+
+void MainWindow::openSessionDialog()
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastSessionDirectory")).toString();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Session"), dir, tr("fxscope sessions (*.fxsession);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastSessionDirectory"), QFileInfo(path).absolutePath());
+    openSession(path);
+}
+
+void MainWindow::restoreSession(const SessionState &state)
+{
+    uiLogger()->info("restoring the session on {}", state.graphPath.toStdString());
+    m_document->resetPatterns(); // before the restore starts: its patternsChanged belongs to no stage
+    m_restore = state;
+    m_restoreStage = RestoreStage::Loading;
+    m_document->open(state.graphPath, state.graph);
+}
+
+void MainWindow::advanceRestore()
+{
+    if (!m_restore)
+        return;
+    const SessionState &state = *m_restore;
+    switch (m_restoreStage) {
+    case RestoreStage::Loading:
+        m_restorePatternsLeft = int(state.patternFiles.size());
+        m_restoreStage = RestoreStage::Patterns;
+        for (const QString &file : state.patternFiles)
+            m_document->openPatterns(file);
+        if (m_restorePatternsLeft == 0)
+            m_restoreStage = RestoreStage::Matching;
+        return;
+    case RestoreStage::Patterns:
+        if (m_restorePatternsLeft > 0)
+            return;
+        m_restoreStage = RestoreStage::Matching; // the match the last pattern file started comes next
+        return;
+    case RestoreStage::Matching:
+        if (m_document->isMatching() || !m_document->matchReport())
+            return;
+        if (state.revision > 0) {
+            m_restoreStage = RestoreStage::Stepping;
+            m_document->bisect(state.revision);
+            return;
+        }
+        break;
+    case RestoreStage::Stepping:
+        // The session's report for the revision arrives after the revision itself (a Diff request may already
+        // be running behind it, so isStepping() says nothing here).
+        if (m_document->revision() != state.revision || !m_document->matchReport()
+            || m_document->matchGraph() != m_document->currentGraphShared())
+            return;
+        break;
+    case RestoreStage::Showing: return;
+    }
+    m_restoreStage = RestoreStage::Showing;
+    if (!state.candidatePattern.isEmpty())
+        if (const MatchReport *report = m_document->matchReport().get())
+            for (size_t p = 0; p < report->patterns.size(); ++p) {
+                if (QString::fromStdString(report->patterns[p].name) != state.candidatePattern)
+                    continue;
+                for (size_t c = 0; c < report->patterns[p].candidates.size(); ++c)
+                    if (QString::fromStdString(report->patterns[p].candidates[c].anchor) == state.candidateAnchor)
+                        showCandidate(int(p), int(c));
+            }
+    if (!state.selectedNode.isEmpty())
+        selectNode(state.selectedNode);
+    if (state.zoom > 0)
+        m_canvas->restoreView(state.zoom, QPointF(state.centreX, state.centreY), state.expandedGroups);
+    finishRestore(true);
+}
+
+void MainWindow::finishRestore(bool ok, const QString &error)
+{
+    m_restore.reset();
+    if (ok)
+        statusBar()->showMessage(tr("Session restored"), kStatusMessageMs);
+    else
+        showError(tr("Could not restore the whole session"), error);
+    Q_EMIT sessionRestored(ok);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

@@ -3,8 +3,12 @@
 // and the status bar. It is the only place
 // that connects the Document's signals to views, and the views' requests back to the Document.
 
+#include "session_state.h"
+
 #include <QMainWindow>
 #include <QPointer>
+
+#include <optional>
 
 class QComboBox;
 class QDockWidget;
@@ -67,10 +71,29 @@ public Q_SLOTS:
     void exportDialog(bool wholeGraph);
     // Writes the export without asking; false (and the error shown) when it failed.
     bool exportImage(const QString &path, bool wholeGraph);
+
+    // Sessions: what is shown now, to save; restoring opens the graph, adds the pattern files, replays the steps,
+    // shows the candidate and the view, one after another as each finishes (sessionRestored at the end).
+    SessionState sessionState() const;
+    void restoreSession(const SessionState &state);
+    bool isRestoringSession() const { return m_restore.has_value(); }
+    bool saveSession(const QString &path);
+    bool openSession(const QString &path);
+    void saveSessionDialog();
+    void openSessionDialog();
+    // Where the session is saved after every change (atomically), so a kill loses nothing; empty turns it off.
+    static QString autosavePath();
+    void setAutosavePath(const QString &path) { m_autosavePath = path; }
+    // Saves now what the timer would save shortly.
+    void autosaveNow();
     // Makes `name` the selected node of the canvas, the node list and the inspector.
     void selectNode(const QString &name);
     // Shows one candidate of the current match report: its nodes marked on the canvas, its anchor selected.
     void showCandidate(int pattern, int candidate);
+
+Q_SIGNALS:
+    // A restoreSession finished (`ok`) or stopped on an error (shown).
+    void sessionRestored(bool ok);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -88,6 +111,9 @@ private:
     void restoreSettings();
     void saveSettings() const;
     void rebuildRecentMenu();
+    void advanceRestore();
+    void finishRestore(bool ok, const QString &error = {});
+    void scheduleAutosave();
 
     void onLoadStarted(const QString &path);
     void onLoadingChanged(bool loading);
@@ -132,6 +158,14 @@ private:
     QLabel *m_countsLabel;
     QLabel *m_warningsLabel;
     QPointer<QMessageBox> m_errorBox;
+
+    // A session being restored and how far it got.
+    enum class RestoreStage { Loading, Patterns, Matching, Stepping, Showing };
+    std::optional<SessionState> m_restore;
+    RestoreStage m_restoreStage = RestoreStage::Loading;
+    int m_restorePatternsLeft = 0;
+    QString m_autosavePath;
+    QTimer *m_autosaveTimer = nullptr;
 };
 
 } // namespace fxs

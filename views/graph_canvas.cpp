@@ -378,6 +378,23 @@ void GraphCanvas::finishLayout(quint64 job, const Outcome &outcome)
         }
     }
     m_centreOnlyIfHidden = false;
+    if (m_hasPendingView && m_grouping && !m_pendingGroupsApplied) {
+        // A restored view opens its groups first; the zoom and centre follow once they are laid out.
+        m_pendingGroupsApplied = true;
+        std::vector<bool> next(m_grouping->groups.size(), false);
+        for (size_t g = 0; g < next.size(); ++g)
+            next[g] = m_pendingGroups.contains(QString::fromStdString(m_grouping->groups[g].label));
+        if (next != m_expanded) {
+            requestLayout(std::move(next), -1);
+            Q_EMIT layoutFinished(outcome.milliseconds);
+            return;
+        }
+    }
+    if (m_hasPendingView && (m_pendingGroupsApplied || !m_grouping)) {
+        m_hasPendingView = false;
+        setTransform(QTransform::fromScale(m_pendingZoom, m_pendingZoom));
+        centerOn(m_pendingCentrePoint);
+    }
     updateMinimapRect();
     Q_EMIT layoutFinished(outcome.milliseconds);
 }
@@ -481,6 +498,7 @@ void GraphCanvas::scaleBy(qreal factor)
         return;
     scale(factor, factor);
     updateMinimapRect();
+    Q_EMIT viewChanged();
 }
 
 void GraphCanvas::fitToView()
@@ -620,6 +638,47 @@ void GraphCanvas::setMatchMarks(
             centreOnItem(item);
     } else
         m_pendingCentre = m_markAnchor; // the first layout is still running
+}
+
+QPointF GraphCanvas::viewCentre() const
+{
+    return mapToScene(viewport()->rect().center());
+}
+
+QStringList GraphCanvas::expandedGroupLabels() const
+{
+    QStringList labels;
+    if (m_grouping)
+        for (size_t g = 0; g < m_grouping->groups.size() && g < m_expanded.size(); ++g)
+            if (m_expanded[g])
+                labels << QString::fromStdString(m_grouping->groups[g].label);
+    return labels;
+}
+
+void GraphCanvas::restoreView(qreal zoom, QPointF centre, const QStringList &expandedGroups)
+{
+    m_hasPendingView = true;
+    m_pendingZoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+    m_pendingCentrePoint = centre;
+    m_pendingGroups = expandedGroups;
+    m_pendingGroupsApplied = false;
+    if (!m_graph || isLayoutRunning() || !m_layout)
+        return; // applied when the running layout finishes
+    if (m_grouping) {
+        m_pendingGroupsApplied = true;
+        std::vector<bool> next(m_grouping->groups.size(), false);
+        for (size_t g = 0; g < next.size(); ++g)
+            next[g] = expandedGroups.contains(QString::fromStdString(m_grouping->groups[g].label));
+        if (next != m_expanded) {
+            requestLayout(std::move(next), -1);
+            return;
+        }
+    }
+    m_hasPendingView = false;
+    setTransform(QTransform::fromScale(m_pendingZoom, m_pendingZoom));
+    centerOn(centre);
+    updateMinimapRect();
+    Q_EMIT viewChanged();
 }
 
 QString GraphCanvas::exportImage(const QString &path, bool wholeGraph) const
@@ -857,6 +916,7 @@ void GraphCanvas::scrollContentsBy(int dx, int dy)
 {
     QGraphicsView::scrollContentsBy(dx, dy);
     updateMinimapRect();
+    Q_EMIT viewChanged();
 }
 
 void GraphCanvas::updateMinimapRect()

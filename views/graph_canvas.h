@@ -7,6 +7,7 @@
 #include "canvas_highlight.h"
 
 #include <QGraphicsView>
+#include <QStringList>
 
 #include <map>
 #include <memory>
@@ -74,6 +75,12 @@ public:
     // (collapsed groups stay boxes). Returns an empty string on success, else the error naming the file.
     QString exportImage(const QString &path, bool wholeGraph) const;
 
+    // The view as a session saves it: the scene point in the middle, the zoom and the groups expanded.
+    QPointF viewCentre() const;
+    QStringList expandedGroupLabels() const;
+    // Opens exactly `expandedGroups` (by label; others close), then zooms and centres; waits for a layout running.
+    void restoreView(qreal zoom, QPointF centre, const QStringList &expandedGroups);
+
     // Marks the nodes of one pattern candidate (names with their part in it) and centres `centre`,
     // expanding the groups that hide any of them first. Replaces the marks shown before; names the graph
     // does not have are ignored. Does not change the selected node. With `centreOnlyIfHidden` the view moves
@@ -99,6 +106,8 @@ Q_SIGNALS:
     void layoutStarted();
     void layoutFinished(qint64 milliseconds);
     void layoutFailed(const QString &message);
+    // The user panned or zoomed (or a restore did).
+    void viewChanged();
 
 protected:
     void wheelEvent(QWheelEvent *event) override;
@@ -150,6 +159,11 @@ private:
     bool m_firstView = true;
     bool m_minimapEnabled = true;
     bool m_centreOnlyIfHidden = false;
+    bool m_hasPendingView = false; // restoreView waiting for a layout
+    bool m_pendingGroupsApplied = false;
+    qreal m_pendingZoom = 1;
+    QPointF m_pendingCentrePoint;
+    QStringList m_pendingGroups;
     QString m_revisionAnchor; // setGraphRevision: the node kept at m_revisionAnchorPos (viewport) by the next layout
     QPointF m_revisionAnchorPos;
 
