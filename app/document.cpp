@@ -3,9 +3,9 @@
 #include "logging.h"
 
 #include "io/loader.h"
-#include "patterns/op_schema_table.h"
 #include "match/matcher.h"
 #include "patterns/builtin_patterns.h"
+#include "patterns/op_schema_table.h"
 #include "patterns/pattern_file.h"
 #include "patterns/pattern_registry.h"
 #include "rewrite/graph_diff.h"
@@ -60,11 +60,12 @@ struct Document::MatchOutcome {
 
 // A stepping request, run on the session by a worker.
 struct Document::StepOp {
-    enum Kind { Step, StepOver, RunToEnd, GoTo, Bisect };
+    enum Kind { Step, StepOver, RunToEnd, GoTo, Bisect, Diff };
     StepOp(Kind k = Step) : kind(k) { }
     Kind kind;
     QString pattern; // StepOver
-    size_t count = 0; // GoTo: the revision; Bisect: the steps
+    size_t count = 0; // GoTo: the revision; Bisect: the steps; Diff: the revision to compare from
+    size_t to = 0; // Diff: the revision to compare to
     quint64 id = 0;
 };
 
@@ -84,6 +85,8 @@ struct Document::StepOutcome {
     int revision = 0;
     QString description;
     QString error;
+    bool isDiff = false; // a Diff request: only `diff` (between the revisions asked for) and `error` are set
+    int diffFrom = 0, diffTo = 0;
 };
 
 namespace {
@@ -430,6 +433,19 @@ quint64 Document::rematch()
     return job;
 }
 
+void Document::cancelMatch()
+{
+    if (!isMatching())
+        return;
+    uiLogger()->info("match #{} cancelled", m_currentMatch);
+    if (m_matchJob)
+        m_matchJob->cancel = true; // the matcher stops at its next progress report
+    m_matchJob.reset();
+    m_currentMatch = 0;
+    m_matchPoll->stop();
+    Q_EMIT matchCanceled();
+}
+
 void Document::finishMatch(quint64 job, const MatchOutcome &outcome)
 {
     if (job != m_currentMatch) {
@@ -524,6 +540,22 @@ quint64 Document::goToRevision(int revision)
     return enqueue(std::move(op));
 }
 
+quint64 Document::diffRevisions(int from, int to)
+{
+    StepOp op{StepOp::Diff};
+    op.count = size_t(std::max(0, from));
+    op.to = size_t(std::max(0, to));
+    return enqueue(std::move(op));
+}
+
+QStringList Document::historyTexts() const
+{
+    QStringList texts;
+    for (int i = 0; i < m_undoStack->count(); ++i)
+        texts << m_undoStack->text(i);
+    return texts;
+}
+
 quint64 Document::enqueue(StepOp op)
 {
     if (!currentGraph())
@@ -549,14 +581,28 @@ void Document::startNextStep()
     }
     const bool wasStepping = isStepping();
     m_stepRunning = op.id;
-    // The report is what the next step matches against anyway; only the last request waiting needs it shown.
-    const bool wantReport = m_stepQueue.empty();
+    // The report is what the next step matches against anyway; only the last request moving the session needs it.
+    bool wantReport = true;
+    for (const StepOp &waiting : m_stepQueue)
+        wantReport &= waiting.kind == StepOp::Diff;
     auto future = QtConcurrent::run([holder = m_session, shown = currentGraphShared(), op, wantReport]() {
         StepOutcome out;
         try {
             if (!holder->session)
                 holder->session = std::make_unique<Session>(holder->base->clone(), holder->registry);
             Session &session = *holder->session;
+            if (op.kind == StepOp::Diff) {
+                out.isDiff = true;
+                out.diffFrom = int(op.count);
+                out.diffTo = int(op.to);
+                auto from = session.graphAt(op.count);
+                auto to = from ? session.graphAt(op.to) : Result<std::unique_ptr<Graph>>(from.error());
+                if (!to)
+                    out.error = QString::fromStdString(to.error().toString());
+                else
+                    out.diff = std::make_shared<const GraphDiff>(diffGraphs(*from.value(), *to.value()));
+                return out;
+            }
             const size_t before = session.revision();
             Status status = Ok{};
             switch (op.kind) {
@@ -589,6 +635,7 @@ void Document::startNextStep()
                     status = r.error();
                 break;
             }
+            case StepOp::Diff: break; // answered above
             }
             if (!status)
                 out.error = QString::fromStdString(status.error().toString());
@@ -635,7 +682,12 @@ void Document::finishStep(quint64 job, const StepOutcome &outcome)
         return;
     }
     m_stepRunning = 0;
-    if (!outcome.graph) {
+    if (outcome.isDiff) {
+        if (outcome.diff)
+            Q_EMIT revisionDiffReady(outcome.diffFrom, outcome.diffTo, outcome.diff);
+        else
+            Q_EMIT stepFailed(outcome.error);
+    } else if (!outcome.graph) {
         Q_EMIT stepFailed(outcome.error);
     } else {
         syncUndoStack(outcome.history, outcome.revision);
@@ -658,6 +710,8 @@ void Document::finishStep(quint64 job, const StepOutcome &outcome)
         if (!outcome.error.isEmpty())
             Q_EMIT stepFailed(outcome.error);
     }
+    if (isStepping())
+        return; // a slot connected above queued a request, and it started
     if (!m_stepQueue.empty())
         startNextStep();
     else

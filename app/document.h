@@ -72,6 +72,8 @@ public:
     // patterns change). A match still running becomes stale and its report is dropped. Returns the job id.
     quint64 rematch();
     bool isMatching() const { return m_currentMatch != 0; }
+    // Drops the running match: the last report stays shown. matchCanceled follows.
+    void cancelMatch();
     // The last report, for matchGraph(); nullptr before the first match finished or after it failed.
     std::shared_ptr<const MatchReport> matchReport() const { return m_report; }
     std::shared_ptr<const Graph> matchGraph() const { return m_reportGraph; }
@@ -93,6 +95,11 @@ public:
     quint64 bisect(int steps);
     // Moves the session to `revision` (0 = the graph as loaded); what the undo stack's commands call.
     quint64 goToRevision(int revision);
+    // Compares two revisions of the session (0 = the graph as loaded) off the UI thread, queued behind the
+    // stepping requests; revisionDiffReady announces the result. The revision shown does not change.
+    quint64 diffRevisions(int from, int to);
+    // The steps of the session's history, as the undo stack shows them; revision i is the graph after i of them.
+    QStringList historyTexts() const;
     bool isStepping() const { return m_stepRunning != 0; }
     // True while the Document rebuilds the undo stack to mirror the session: commands must not move it then.
     bool isSyncingUndoStack() const { return m_syncingStack; }
@@ -125,6 +132,7 @@ Q_SIGNALS:
     // A new report for the current graph; nullptr when there is no graph.
     void matchReportChanged(std::shared_ptr<const fxs::MatchReport> report);
     void matchFailed(const QString &message);
+    void matchCanceled();
 
     // The graph shown is another revision of the session: `description` says how it got there, `diff` what
     // changed from the revision shown before (removed and added nodes, per-op counts).
@@ -132,6 +140,8 @@ Q_SIGNALS:
         std::shared_ptr<const fxs::GraphDiff> diff);
     // true while stepping requests are running.
     void steppingChanged(bool busy);
+    // What differs between revisions `from` and `to`, as diffRevisions asked.
+    void revisionDiffReady(int from, int to, std::shared_ptr<const fxs::GraphDiff> diff);
     // A step failed (lint broke, or nothing matched); the session stays where it got to.
     void stepFailed(const QString &message);
 

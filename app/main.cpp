@@ -27,6 +27,13 @@ int main(int argc, char *argv[])
         QStringLiteral("Graph to show first, by name or index, when FILE holds several."),
         QStringLiteral("NAME|INDEX"));
     parser.addOption(graphOption);
+    QCommandLineOption sessionOption(QStringLiteral("session"),
+        QStringLiteral("Restore a saved session (graph, pattern files, steps, candidate, view)."),
+        QStringLiteral("FILE.fxsession"));
+    parser.addOption(sessionOption);
+    QCommandLineOption restoreOption(QStringLiteral("restore"),
+        QStringLiteral("Restore where fxscope was when it last closed or was killed (saved as you go)."));
+    parser.addOption(restoreOption);
     parser.process(app);
     const QStringList files = parser.positionalArguments();
     if (files.size() > 1) {
@@ -38,6 +45,12 @@ int main(int argc, char *argv[])
     fxs::MainWindow window(&document);
     window.show();
     // Opened after show(): the window is up at once and the file streams in behind it.
-    document.open(files.isEmpty() ? fxs::Document::bundledSamplePath() : files.first(), parser.value(graphOption));
+    const QString session = parser.isSet(restoreOption) ? fxs::MainWindow::autosavePath() : parser.value(sessionOption);
+    if (!session.isEmpty() && files.isEmpty()) {
+        if (!window.openSession(session)) // the error is shown; the sample keeps the window useful
+            document.openBundledSample();
+    } else {
+        document.open(files.isEmpty() ? fxs::Document::bundledSamplePath() : files.first(), parser.value(graphOption));
+    }
     return app.exec();
 }

@@ -4,22 +4,26 @@
 #include "logging.h"
 #include "recent_files.h"
 
+#include "diff_widget.h"
 #include "graph_canvas.h"
 #include "node_grouping.h"
 #include "node_inspector.h"
 #include "node_list_widget.h"
+#include "pattern_graph_widget.h"
 #include "pattern_tree_model.h"
 #include "patterns_widget.h"
 #include "timeline_widget.h"
 
 #include "ir/graph_file.h"
 #include "match/match_report.h"
+#include "patterns/pattern_registry.h"
 #include "rewrite/graph_diff.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -38,6 +42,8 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
+#include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -89,10 +95,12 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
       m_nodesDock(new QDockWidget(tr("Nodes"), this)), m_patterns(new PatternsWidget(this)),
       m_patternsDock(new QDockWidget(tr("Patterns"), this)), m_inspector(new NodeInspector(this)),
       m_inspectorDock(new QDockWidget(tr("Inspector"), this)), m_timeline(new TimelineWidget(this)),
-      m_timelineDock(new QDockWidget(tr("Timeline"), this)), m_graphRow(new QWidget(this)),
+      m_timelineDock(new QDockWidget(tr("Timeline"), this)), m_patternGraph(new PatternGraphWidget(this)),
+      m_diff(new DiffWidget(this)), m_diffDock(new QDockWidget(tr("Diff"), this)), m_graphRow(new QWidget(this)),
       m_graphPicker(new QComboBox(m_graphRow)), m_graphCountLabel(new QLabel(m_graphRow)),
       m_progress(new QWidget(this)), m_progressLabel(new QLabel(m_progress)),
       m_progressBar(new QProgressBar(m_progress)), m_cancelButton(new QToolButton(m_progress)),
+      m_matchProgress(new QWidget(this)), m_matchBar(new QProgressBar(m_matchProgress)), m_matchDelay(new QTimer(this)),
       m_progressDelay(new QTimer(this)), m_formatLabel(statusLabel(this, "formatLabel")),
       m_graphLabel(statusLabel(this, "graphLabel")), m_countsLabel(statusLabel(this, "countsLabel")),
       m_warningsLabel(statusLabel(this, "warningsLabel"))
@@ -119,7 +127,16 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_graphRow);
-    layout->addWidget(m_canvas, 1);
+    // The candidate's pattern sits beside the graph it was matched on, so the two read side by side.
+    auto *split = new QSplitter(Qt::Horizontal, central);
+    split->setObjectName(QStringLiteral("canvasSplitter"));
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_canvas);
+    split->addWidget(m_patternGraph);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    m_patternGraph->setVisible(false);
+    layout->addWidget(split, 1);
     setCentralWidget(central);
 
     m_nodesDock->setObjectName(QStringLiteral("nodesDock"));
@@ -140,6 +157,11 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
     m_timelineDock->setWidget(m_timeline);
     addDockWidget(Qt::LeftDockWidgetArea, m_timelineDock);
     splitDockWidget(m_patternsDock, m_timelineDock, Qt::Vertical);
+    // Any two revisions side by side, behind the node list.
+    m_diffDock->setObjectName(QStringLiteral("diffDock"));
+    m_diffDock->setWidget(m_diff);
+    tabifyDockWidget(m_nodesDock, m_diffDock);
+    m_nodesDock->raise();
     resizeDocks({m_patternsDock, m_inspectorDock}, {500, 400}, Qt::Horizontal);
     resizeDocks({m_inspectorDock, m_nodesDock}, {560, 320}, Qt::Vertical);
 
@@ -151,6 +173,49 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
     restoreSettings();
     updateTitle();
     updateStatus();
+
+    // The session is written a moment after each change: a burst of changes (panning) costs one write.
+    m_autosavePath = autosavePath();
+    m_autosaveTimer = new QTimer(this);
+    m_autosaveTimer->setSingleShot(true);
+    m_autosaveTimer->setInterval(1000);
+    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
+    for (auto signal : {&Document::fileLoaded, &Document::loadStarted})
+        connect(m_document, signal, this, &MainWindow::scheduleAutosave);
+    connect(m_document, &Document::patternsChanged, this, &MainWindow::scheduleAutosave);
+    connect(m_document, &Document::revisionChanged, this, &MainWindow::scheduleAutosave);
+    connect(m_document, &Document::currentGraphChanged, this, &MainWindow::scheduleAutosave);
+    connect(m_canvas, &GraphCanvas::viewChanged, this, &MainWindow::scheduleAutosave);
+    connect(m_canvas, &GraphCanvas::layoutFinished, this, &MainWindow::scheduleAutosave);
+    connect(m_canvas, &GraphCanvas::nodeSelected, this, &MainWindow::scheduleAutosave);
+    connect(m_patterns, &PatternsWidget::candidateSelected, this, &MainWindow::scheduleAutosave);
+
+    // Each stage of a restore starts when the one before has finished.
+    connect(m_document, &Document::fileLoaded, this, [this] {
+        if (m_restore && m_restoreStage == RestoreStage::Loading)
+            advanceRestore();
+    });
+    connect(m_document, &Document::patternsChanged, this, [this] {
+        if (m_restore && m_restoreStage == RestoreStage::Patterns) {
+            --m_restorePatternsLeft;
+            advanceRestore();
+        }
+    });
+    connect(m_document, &Document::matchReportChanged, this, &MainWindow::advanceRestore);
+    connect(m_document, &Document::loadFailed, this, [this](const QString &, const QString &message) {
+        if (m_restore)
+            finishRestore(false, message);
+    });
+    connect(m_document, &Document::patternsFailed, this, [this] {
+        if (m_restore && m_restoreStage == RestoreStage::Patterns) {
+            --m_restorePatternsLeft; // shown already; the rest of the session still comes back
+            advanceRestore();
+        }
+    });
+    connect(m_document, &Document::stepFailed, this, [this](const QString &message) {
+        if (m_restore && m_restoreStage == RestoreStage::Stepping)
+            finishRestore(false, message);
+    });
 }
 
 MainWindow::~MainWindow() = default;
@@ -169,6 +234,26 @@ void MainWindow::createMenus()
     QAction *openPatterns = file->addAction(tr("Open &Patterns…"), this, &MainWindow::openPatternsDialog);
     openPatterns->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     file->addAction(tr("Use Built-in Patterns &Only"), m_document, &Document::resetPatterns);
+    file->addSeparator();
+    QAction *exportView = file->addAction(tr("&Export View…"), this, [this] { exportDialog(false); });
+    exportView->setObjectName(QStringLiteral("exportViewAction"));
+    exportView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportView->setToolTip(tr("Write what the canvas shows to an SVG or PNG file"));
+    QAction *exportGraph = file->addAction(tr("Export &Whole Graph…"), this, [this] { exportDialog(true); });
+    exportGraph->setObjectName(QStringLiteral("exportGraphAction"));
+    exportGraph->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E));
+    exportGraph->setToolTip(tr("Write the whole graph as laid out (collapsed groups as boxes) to an SVG or PNG file"));
+    file->addSeparator();
+    QAction *openSessionAction = file->addAction(tr("Open Sessio&n…"), this, &MainWindow::openSessionDialog);
+    openSessionAction->setObjectName(QStringLiteral("openSessionAction"));
+    QAction *saveSessionAction = file->addAction(tr("Sa&ve Session…"), this, &MainWindow::saveSessionDialog);
+    saveSessionAction->setObjectName(QStringLiteral("saveSessionAction"));
+    saveSessionAction->setShortcut(QKeySequence::Save);
+    QAction *restoreLast = file->addAction(tr("Restore &Last Session"), this, [this] { openSession(autosavePath()); });
+    restoreLast->setObjectName(QStringLiteral("restoreLastSessionAction"));
+    restoreLast->setToolTip(tr("Where you were when fxscope last closed (or was killed)"));
+    connect(file, &QMenu::aboutToShow, restoreLast,
+        [restoreLast] { restoreLast->setEnabled(QFileInfo::exists(autosavePath())); });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -196,6 +281,7 @@ void MainWindow::createMenus()
     view->addAction(m_inspectorDock->toggleViewAction());
     view->addAction(m_nodesDock->toggleViewAction());
     view->addAction(m_timelineDock->toggleViewAction());
+    view->addAction(m_diffDock->toggleViewAction());
     QAction *findCandidate = view->addAction(tr("Filter &Candidates"), this, [this] {
         m_patternsDock->show();
         m_patternsDock->raise();
@@ -288,6 +374,7 @@ void MainWindow::onRevisionChanged(const QString &description)
     const std::shared_ptr<const GraphDiff> diff = m_document->lastDiff();
     m_timeline->setDiff(diff, description);
     m_timeline->bisectBox()->setValue(m_document->revision());
+    m_diff->setRevisions(QStringList{tr("0. Graph as loaded")} + m_document->historyTexts());
     m_stepAdded.clear();
     if (diff)
         for (const DiffNode &n : diff->added)
@@ -309,8 +396,9 @@ void MainWindow::applyStepMarks()
     std::vector<std::pair<QString, CanvasMatchMark>> marks;
     for (const QString &name : m_stepAdded)
         marks.emplace_back(name, CanvasMatchMark::Added);
-    // Centred on the first node added: the view follows the change.
-    m_canvas->setMatchMarks(marks, m_stepAdded.first());
+    // The view follows the change, but only moves when the first node added is out of sight: the unchanged nodes
+    // keep their place on screen.
+    m_canvas->setMatchMarks(marks, m_stepAdded.first(), true);
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -353,6 +441,30 @@ void MainWindow::createStatusBar()
     m_progress->setObjectName(QStringLiteral("loadProgress"));
     m_progress->setVisible(false);
 
+    // Matching has its own indicator: it runs after every load, step and pattern change.
+    auto *matchLabel = new QLabel(tr("Matching…"), m_matchProgress);
+    m_matchBar->setRange(0, 1000);
+    m_matchBar->setMaximumWidth(120);
+    m_matchBar->setMaximumHeight(fontMetrics().height());
+    m_matchBar->setTextVisible(false);
+    auto *cancelMatch = new QToolButton(m_matchProgress);
+    cancelMatch->setObjectName(QStringLiteral("cancelMatch"));
+    cancelMatch->setText(tr("Cancel"));
+    cancelMatch->setToolTip(tr("Stop matching; the candidates shown so far stay"));
+    cancelMatch->setAutoRaise(true);
+    connect(cancelMatch, &QToolButton::clicked, m_document, &Document::cancelMatch);
+    auto *matchLayout = new QHBoxLayout(m_matchProgress);
+    matchLayout->setContentsMargins(0, 0, 0, 0);
+    matchLayout->addWidget(matchLabel);
+    matchLayout->addWidget(m_matchBar);
+    matchLayout->addWidget(cancelMatch);
+    m_matchProgress->setObjectName(QStringLiteral("matchProgress"));
+    m_matchProgress->setVisible(false);
+    m_matchDelay->setSingleShot(true);
+    m_matchDelay->setInterval(kProgressDelayMs);
+    connect(m_matchDelay, &QTimer::timeout, this, [this] { m_matchProgress->setVisible(m_document->isMatching()); });
+    statusBar()->addWidget(m_matchProgress);
+
     m_progressDelay->setSingleShot(true);
     m_progressDelay->setInterval(kProgressDelayMs);
     connect(m_progressDelay, &QTimer::timeout, this, [this] { m_progress->setVisible(m_document->isLoading()); });
@@ -387,7 +499,23 @@ void MainWindow::connectDocument()
         [this](const QString &message) { showError(tr("Graph not found"), message); });
     connect(
         m_graphPicker, qOverload<int>(&QComboBox::currentIndexChanged), m_document, &Document::setCurrentGraphIndex);
-    connect(m_document, &Document::matchStarted, this, [this] { m_patterns->setMatching(true); });
+    connect(m_document, &Document::matchStarted, this, [this] {
+        m_patterns->setMatching(true);
+        m_matchBar->setValue(0);
+        m_matchDelay->start();
+    });
+    connect(m_document, &Document::matchProgress, m_matchBar, &QProgressBar::setValue);
+    auto matchEnded = [this] {
+        m_matchDelay->stop();
+        m_matchProgress->setVisible(false);
+    };
+    connect(m_document, &Document::matchReportChanged, this, matchEnded);
+    connect(m_document, &Document::matchFailed, this, matchEnded);
+    connect(m_document, &Document::matchCanceled, this, [this, matchEnded] {
+        matchEnded();
+        m_patterns->setMatching(false);
+        statusBar()->showMessage(tr("Matching stopped; the candidates shown are from before"), kStatusMessageMs);
+    });
     connect(m_document, &Document::matchReportChanged, this, &MainWindow::onMatchReportChanged);
     connect(m_document, &Document::matchFailed, this,
         [this](const QString &message) { statusBar()->showMessage(tr("Matching failed: %1").arg(message), 0); });
@@ -401,6 +529,7 @@ void MainWindow::connectDocument()
     connect(m_document, &Document::stepFailed, this,
         [this](const QString &message) { statusBar()->showMessage(message, kStatusMessageMs); });
     connect(m_document, &Document::steppingChanged, m_timeline, &TimelineWidget::setBusy);
+    connect(m_document, &Document::revisionDiffReady, m_diff, &DiffWidget::setDiff);
     connect(m_document, &Document::patternsChanged, this, [this] {
         const QStringList files = m_document->patternFiles();
         statusBar()->showMessage(files.isEmpty() ? tr("Built-in patterns")
@@ -423,8 +552,18 @@ void MainWindow::connectViews()
     connect(m_inspector, &NodeInspector::nodeActivated, this, &MainWindow::selectNode);
     connect(m_patterns, &PatternsWidget::candidateSelected, this, &MainWindow::showCandidate);
     connect(m_patterns, &PatternsWidget::nodeActivated, this, &MainWindow::selectNode);
+    connect(m_patternGraph, &PatternGraphWidget::nodeActivated, this, &MainWindow::selectNode);
+    connect(m_patternGraph, &PatternGraphWidget::closeRequested, m_patternGraph, &QWidget::hide);
+    // A pattern node clicked selects the graph node it stood for.
+    connect(m_patternGraph->canvas(), &GraphCanvas::nodeSelected, this, [this](const QString &name) {
+        if (const PatternPair *pair = m_patternGraph->correspondence().find(name.toStdString());
+            pair && !pair->isLiteral)
+            selectNode(QString::fromStdString(pair->graphNode));
+    });
     connect(m_timeline, &TimelineWidget::nodeActivated, this, &MainWindow::selectNode);
     connect(m_timeline, &TimelineWidget::bisectRequested, m_document, &Document::bisect);
+    connect(m_diff, &DiffWidget::diffRequested, m_document, &Document::diffRevisions);
+    connect(m_diff, &DiffWidget::nodeActivated, this, &MainWindow::selectNode);
     connect(m_canvas, &GraphCanvas::layoutFinished, this, [this](qint64 ms) {
         const Grouping *grouping = m_canvas->grouping();
         QString text = tr("Layout: %L1 nodes shown").arg(m_canvas->visibleNodeCount());
@@ -530,6 +669,7 @@ void MainWindow::onCurrentGraphChanged(int index)
     m_inspector->setGraph(m_document->currentGraphShared());
     m_stepAdded.clear();
     m_timeline->setDiff(nullptr, {});
+    m_diff->setRevisions({tr("0. Graph as loaded")});
     updateStatus();
     uiLogger()->debug("graph {} shown in {} ms", index, timer.elapsed());
 }
@@ -542,6 +682,7 @@ void MainWindow::onMatchReportChanged()
     // A report for another graph than the one shown (cannot happen while stale jobs are dropped) shows nothing.
     const bool current = m_document->matchGraph() == m_document->currentGraphShared();
     m_patterns->setReport(current ? m_document->matchReport() : nullptr, m_document->matchMilliseconds());
+    m_patternGraph->clear(); // its candidate belongs to the report replaced
 }
 
 void MainWindow::selectNode(const QString &name)
@@ -579,6 +720,22 @@ void MainWindow::showCandidate(int pattern, int candidate)
     m_inspector->showNode(anchor);
     m_canvas->selectNode(anchor);
     m_patterns->selectCandidate(pattern, candidate);
+
+    const PatternReport &p = report->patterns[size_t(pattern)];
+    std::shared_ptr<const Graph> search;
+    if (const auto registry = m_document->patterns())
+        for (const PatternEntryPtr &entry : registry->entries())
+            if (entry->name == p.name && entry->source == p.source)
+                search = entry->searchGraph;
+    const std::shared_ptr<const Graph> graph = m_document->matchGraph();
+    m_patternGraph->setCandidate(search, p, v, graph.get());
+    if (!m_patternGraph->isVisible()) {
+        // A third of the centre: the pattern is small, the graph it was matched on is not.
+        auto *split = static_cast<QSplitter *>(m_patternGraph->parentWidget());
+        const int width = split->width();
+        m_patternGraph->setVisible(true);
+        split->setSizes({width * 2 / 3, width - width * 2 / 3});
+    }
 }
 
 QMessageBox *MainWindow::errorBox() const
@@ -666,6 +823,209 @@ void MainWindow::openPatternsDialog()
     settings.setValue(QStringLiteral("lastPatternDirectory"), QFileInfo(paths.first()).absolutePath());
     for (const QString &path : paths)
         m_document->openPatterns(path);
+}
+
+void MainWindow::exportDialog(bool wholeGraph)
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastExportDirectory")).toString();
+    const QString base = QFileInfo(m_document->path()).completeBaseName();
+    QString selected;
+    const QString path = QFileDialog::getSaveFileName(this, wholeGraph ? tr("Export Whole Graph") : tr("Export View"),
+        QDir(dir).filePath((base.isEmpty() ? QStringLiteral("graph") : base) + QLatin1String(".svg")),
+        tr("SVG image (*.svg);;PNG image (*.png)"), &selected);
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastExportDirectory"), QFileInfo(path).absolutePath());
+    QString target = path;
+    if (QFileInfo(target).suffix().isEmpty()) // the filter chosen decides
+        target += selected.contains(QLatin1String("png")) ? QLatin1String(".png") : QLatin1String(".svg");
+    exportImage(target, wholeGraph);
+}
+
+bool MainWindow::exportImage(const QString &path, bool wholeGraph)
+{
+    const QString error = m_canvas->exportImage(path, wholeGraph);
+    if (!error.isEmpty()) {
+        showError(tr("Could not export"), error);
+        return false;
+    }
+    uiLogger()->info("exported {} to {}", wholeGraph ? "the whole graph" : "the view", path.toStdString());
+    statusBar()->showMessage(tr("Exported to %1").arg(path), kStatusMessageMs);
+    return true;
+}
+
+QString MainWindow::autosavePath()
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    return dir.isEmpty() ? QString() : QDir(dir).filePath(QStringLiteral("last-session.fxsession"));
+}
+
+void MainWindow::scheduleAutosave()
+{
+    if (!m_autosavePath.isEmpty() && !m_restore)
+        m_autosaveTimer->start();
+}
+
+void MainWindow::autosaveNow()
+{
+    m_autosaveTimer->stop();
+    if (m_autosavePath.isEmpty() || m_restore || !m_document->file())
+        return;
+    QDir().mkpath(QFileInfo(m_autosavePath).absolutePath());
+    if (auto status = saveSessionFile(m_autosavePath, sessionState()); !status)
+        uiLogger()->warn("autosave: {}", status.error().toString());
+}
+
+SessionState MainWindow::sessionState() const
+{
+    SessionState state;
+    state.graphPath = m_document->path();
+    if (const NamedGraph *g = m_document->currentGraph(); g && m_document->graphCount() > 1)
+        state.graph
+            = g->name.empty() ? QString::number(m_document->currentGraphIndex()) : QString::fromStdString(g->name);
+    state.patternFiles = m_document->patternFiles();
+    state.revision = m_document->revision();
+    const auto [pattern, candidate] = m_patterns->currentCandidate();
+    if (const MatchReport *report = m_patterns->model()->report(); report && pattern >= 0 && candidate >= 0) {
+        const PatternReport &p = report->patterns[size_t(pattern)];
+        state.candidatePattern = QString::fromStdString(p.name);
+        state.candidateAnchor = QString::fromStdString(p.candidates[size_t(candidate)].anchor);
+    }
+    state.selectedNode = m_canvas->selectedNode();
+    if (m_canvas->sceneLayout()) {
+        state.zoom = m_canvas->zoom();
+        const QPointF centre = m_canvas->viewCentre();
+        state.centreX = centre.x();
+        state.centreY = centre.y();
+        state.expandedGroups = m_canvas->expandedGroupLabels();
+    }
+    return state;
+}
+
+bool MainWindow::saveSession(const QString &path)
+{
+    if (!m_document->file()) {
+        showError(tr("Could not save the session"), tr("%1: nothing to save: no graph is open").arg(path));
+        return false;
+    }
+    if (auto status = saveSessionFile(path, sessionState()); !status) {
+        showError(tr("Could not save the session"), QString::fromStdString(status.error().toString()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Session saved to %1").arg(path), kStatusMessageMs);
+    return true;
+}
+
+bool MainWindow::openSession(const QString &path)
+{
+    auto state = loadSessionFile(path);
+    if (!state) {
+        showError(tr("Could not open the session"), QString::fromStdString(state.error().toString()));
+        return false;
+    }
+    restoreSession(state.value());
+    return true;
+}
+
+void MainWindow::saveSessionDialog()
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastSessionDirectory")).toString();
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Session"),
+        QDir(dir).filePath(QFileInfo(m_document->path()).completeBaseName() + QLatin1String(".fxsession")),
+        tr("fxscope sessions (*.fxsession);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastSessionDirectory"), QFileInfo(path).absolutePath());
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QLatin1String(".fxsession");
+    saveSession(path);
+}
+
+void MainWindow::openSessionDialog()
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastSessionDirectory")).toString();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Session"), dir, tr("fxscope sessions (*.fxsession);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastSessionDirectory"), QFileInfo(path).absolutePath());
+    openSession(path);
+}
+
+void MainWindow::restoreSession(const SessionState &state)
+{
+    uiLogger()->info("restoring the session on {}", state.graphPath.toStdString());
+    m_document->resetPatterns(); // before the restore starts: its patternsChanged belongs to no stage
+    m_restore = state;
+    m_restoreStage = RestoreStage::Loading;
+    m_document->open(state.graphPath, state.graph);
+}
+
+void MainWindow::advanceRestore()
+{
+    if (!m_restore)
+        return;
+    const SessionState &state = *m_restore;
+    switch (m_restoreStage) {
+    case RestoreStage::Loading:
+        m_restorePatternsLeft = int(state.patternFiles.size());
+        m_restoreStage = RestoreStage::Patterns;
+        for (const QString &file : state.patternFiles)
+            m_document->openPatterns(file);
+        if (m_restorePatternsLeft == 0)
+            m_restoreStage = RestoreStage::Matching;
+        return;
+    case RestoreStage::Patterns:
+        if (m_restorePatternsLeft > 0)
+            return;
+        m_restoreStage = RestoreStage::Matching; // the match the last pattern file started comes next
+        return;
+    case RestoreStage::Matching:
+        if (m_document->isMatching() || !m_document->matchReport())
+            return;
+        if (state.revision > 0) {
+            m_restoreStage = RestoreStage::Stepping;
+            m_document->bisect(state.revision);
+            return;
+        }
+        break;
+    case RestoreStage::Stepping:
+        // The session's report for the revision arrives after the revision itself (a Diff request may already
+        // be running behind it, so isStepping() says nothing here).
+        if (m_document->revision() != state.revision || !m_document->matchReport()
+            || m_document->matchGraph() != m_document->currentGraphShared())
+            return;
+        break;
+    case RestoreStage::Showing: return;
+    }
+    m_restoreStage = RestoreStage::Showing;
+    if (!state.candidatePattern.isEmpty())
+        if (const MatchReport *report = m_document->matchReport().get())
+            for (size_t p = 0; p < report->patterns.size(); ++p) {
+                if (QString::fromStdString(report->patterns[p].name) != state.candidatePattern)
+                    continue;
+                for (size_t c = 0; c < report->patterns[p].candidates.size(); ++c)
+                    if (QString::fromStdString(report->patterns[p].candidates[c].anchor) == state.candidateAnchor)
+                        showCandidate(int(p), int(c));
+            }
+    if (!state.selectedNode.isEmpty())
+        selectNode(state.selectedNode);
+    if (state.zoom > 0)
+        m_canvas->restoreView(state.zoom, QPointF(state.centreX, state.centreY), state.expandedGroups);
+    finishRestore(true);
+}
+
+void MainWindow::finishRestore(bool ok, const QString &error)
+{
+    m_restore.reset();
+    if (ok)
+        statusBar()->showMessage(tr("Session restored"), kStatusMessageMs);
+    else
+        showError(tr("Could not restore the whole session"), error);
+    Q_EMIT sessionRestored(ok);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

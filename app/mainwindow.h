@@ -3,8 +3,12 @@
 // and the status bar. It is the only place
 // that connects the Document's signals to views, and the views' requests back to the Document.
 
+#include "session_state.h"
+
 #include <QMainWindow>
 #include <QPointer>
+
+#include <optional>
 
 class QComboBox;
 class QDockWidget;
@@ -19,10 +23,12 @@ class QWidget;
 
 namespace fxs {
 
+class DiffWidget;
 class Document;
 class GraphCanvas;
 class NodeInspector;
 class NodeListWidget;
+class PatternGraphWidget;
 class PatternsWidget;
 class TimelineWidget;
 
@@ -43,8 +49,14 @@ public:
     QDockWidget *inspectorDock() const { return m_inspectorDock; }
     QComboBox *graphPicker() const { return m_graphPicker; }
     TimelineWidget *timeline() const { return m_timeline; }
+    // The candidate's pattern beside the canvas; hidden until a candidate is shown.
+    PatternGraphWidget *patternGraph() const { return m_patternGraph; }
+    DiffWidget *diffView() const { return m_diff; }
+    QDockWidget *diffDock() const { return m_diffDock; }
     QDockWidget *timelineDock() const { return m_timelineDock; }
     QToolBar *steppingToolBar() const { return m_steppingBar; }
+    // The status bar's "Matching… [bar] Cancel", shown while a match takes longer than a moment.
+    QWidget *matchProgress() const { return m_matchProgress; }
     // The pattern "step over" applies: the current candidate's, else the first with an accepted candidate.
     QString stepOverPattern() const;
     // True when the picker is shown: the file holds more than one graph.
@@ -55,10 +67,33 @@ public:
 public Q_SLOTS:
     void openFileDialog();
     void openPatternsDialog();
+    // Asks where, then writes the view (or the whole graph as laid out) to an SVG or PNG file.
+    void exportDialog(bool wholeGraph);
+    // Writes the export without asking; false (and the error shown) when it failed.
+    bool exportImage(const QString &path, bool wholeGraph);
+
+    // Sessions: what is shown now, to save; restoring opens the graph, adds the pattern files, replays the steps,
+    // shows the candidate and the view, one after another as each finishes (sessionRestored at the end).
+    SessionState sessionState() const;
+    void restoreSession(const SessionState &state);
+    bool isRestoringSession() const { return m_restore.has_value(); }
+    bool saveSession(const QString &path);
+    bool openSession(const QString &path);
+    void saveSessionDialog();
+    void openSessionDialog();
+    // Where the session is saved after every change (atomically), so a kill loses nothing; empty turns it off.
+    static QString autosavePath();
+    void setAutosavePath(const QString &path) { m_autosavePath = path; }
+    // Saves now what the timer would save shortly.
+    void autosaveNow();
     // Makes `name` the selected node of the canvas, the node list and the inspector.
     void selectNode(const QString &name);
     // Shows one candidate of the current match report: its nodes marked on the canvas, its anchor selected.
     void showCandidate(int pattern, int candidate);
+
+Q_SIGNALS:
+    // A restoreSession finished (`ok`) or stopped on an error (shown).
+    void sessionRestored(bool ok);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -76,6 +111,9 @@ private:
     void restoreSettings();
     void saveSettings() const;
     void rebuildRecentMenu();
+    void advanceRestore();
+    void finishRestore(bool ok, const QString &error = {});
+    void scheduleAutosave();
 
     void onLoadStarted(const QString &path);
     void onLoadingChanged(bool loading);
@@ -97,6 +135,9 @@ private:
     QDockWidget *m_inspectorDock;
     TimelineWidget *m_timeline;
     QDockWidget *m_timelineDock;
+    PatternGraphWidget *m_patternGraph;
+    DiffWidget *m_diff;
+    QDockWidget *m_diffDock;
     QToolBar *m_steppingBar = nullptr;
     QStringList m_stepAdded; // the nodes the last step added, marked on the canvas until a candidate is shown
     QWidget *m_graphRow;
@@ -108,12 +149,23 @@ private:
     QLabel *m_progressLabel;
     QProgressBar *m_progressBar;
     QToolButton *m_cancelButton;
+    QWidget *m_matchProgress;
+    QProgressBar *m_matchBar;
+    QTimer *m_matchDelay;
     QTimer *m_progressDelay;
     QLabel *m_formatLabel;
     QLabel *m_graphLabel;
     QLabel *m_countsLabel;
     QLabel *m_warningsLabel;
     QPointer<QMessageBox> m_errorBox;
+
+    // A session being restored and how far it got.
+    enum class RestoreStage { Loading, Patterns, Matching, Stepping, Showing };
+    std::optional<SessionState> m_restore;
+    RestoreStage m_restoreStage = RestoreStage::Loading;
+    int m_restorePatternsLeft = 0;
+    QString m_autosavePath;
+    QTimer *m_autosaveTimer = nullptr;
 };
 
 } // namespace fxs

@@ -10,6 +10,7 @@
 
 #include "node_grouping.h"
 #include "node_label.h"
+#include "scene_export.h"
 #include "scene_layout.h"
 
 #include "ir/graph.h"
@@ -22,6 +23,7 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLineF>
 #include <QProgressBar>
 #include <QScrollBar>
 #include <QTimer>
@@ -33,6 +35,8 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
+#include <limits>
+#include <utility>
 
 namespace fxs {
 
@@ -167,12 +171,33 @@ void GraphCanvas::setGraphRevision(std::shared_ptr<const Graph> graph)
                 expandedLabels.push_back(m_grouping->groups[g].label);
     const QTransform transform = this->transform();
     const bool hadView = m_layout != nullptr;
+    // The node the eye rests on: the one nearest the middle of the view that the new revision still has.
+    QString anchor;
+    QPointF anchorViewPos;
+    if (hadView && graph) {
+        const QPointF middle = mapToScene(viewport()->rect().center());
+        qreal best = std::numeric_limits<qreal>::max();
+        for (QGraphicsItem *item : m_items) {
+            auto *node = dynamic_cast<CanvasNodeItem *>(item);
+            if (!node || !graph->find(node->name().toStdString()))
+                continue;
+            const QPointF centre = node->sceneBoundingRect().center();
+            const qreal d = QLineF(centre, middle).length();
+            if (d < best) {
+                best = d;
+                anchor = node->name();
+                anchorViewPos = mapFromScene(centre);
+            }
+        }
+    }
     setGraph(std::move(graph));
     if (!m_graph || !hadView)
         return;
     // The same zoom, and the groups open now open again: only what the step changed moves.
     m_firstView = false;
     setTransform(transform);
+    m_revisionAnchor = anchor;
+    m_revisionAnchorPos = anchorViewPos;
     requestLayout({}, -1, std::move(expandedLabels));
 }
 
@@ -319,9 +344,16 @@ void GraphCanvas::finishLayout(quint64 job, const Outcome &outcome)
     m_lastLayoutMs = outcome.milliseconds;
     rebuildScene();
 
+    const QString revisionAnchor = std::exchange(m_revisionAnchor, QString());
+    CanvasNodeItem *anchorItem = revisionAnchor.isEmpty() ? nullptr : nodeItem(revisionAnchor);
     if (m_firstView) {
         m_firstView = false;
         showFirstView();
+    } else if (anchorItem) {
+        // A new revision: the node the eye rested on lands where it was on screen, so the unchanged nodes around it
+        // stay put as far as the new layout lets them.
+        const QPointF offset = mapToScene(m_revisionAnchorPos.toPoint()) - mapToScene(viewport()->rect().center());
+        centerOn(anchorItem->sceneBoundingRect().center() - offset);
     } else if (m_anchorGroup >= 0 && size_t(m_anchorGroup) < m_layout->groupItem.size()) {
         const LayoutRect &r = m_layout->items[size_t(m_layout->groupItem[size_t(m_anchorGroup)])].rect;
         centerOn(QPointF(r.x, r.y) + m_anchorOffset);
@@ -338,8 +370,30 @@ void GraphCanvas::finishLayout(quint64 job, const Outcome &outcome)
     if (m_pendingCentre >= 0) {
         const int node = m_pendingCentre;
         m_pendingCentre = -1;
-        if (size_t(node) < m_layout->nodeItem.size() && m_layout->nodeItem[size_t(node)] >= 0)
-            centreOnItem(m_items[size_t(m_layout->nodeItem[size_t(node)])]);
+        if (size_t(node) < m_layout->nodeItem.size() && m_layout->nodeItem[size_t(node)] >= 0) {
+            QGraphicsItem *item = m_items[size_t(m_layout->nodeItem[size_t(node)])];
+            const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+            if (!m_centreOnlyIfHidden || !visible.contains(item->sceneBoundingRect()))
+                centreOnItem(item);
+        }
+    }
+    m_centreOnlyIfHidden = false;
+    if (m_hasPendingView && m_grouping && !m_pendingGroupsApplied) {
+        // A restored view opens its groups first; the zoom and centre follow once they are laid out.
+        m_pendingGroupsApplied = true;
+        std::vector<bool> next(m_grouping->groups.size(), false);
+        for (size_t g = 0; g < next.size(); ++g)
+            next[g] = m_pendingGroups.contains(QString::fromStdString(m_grouping->groups[g].label));
+        if (next != m_expanded) {
+            requestLayout(std::move(next), -1);
+            Q_EMIT layoutFinished(outcome.milliseconds);
+            return;
+        }
+    }
+    if (m_hasPendingView && (m_pendingGroupsApplied || !m_grouping)) {
+        m_hasPendingView = false;
+        setTransform(QTransform::fromScale(m_pendingZoom, m_pendingZoom));
+        centerOn(m_pendingCentrePoint);
     }
     updateMinimapRect();
     Q_EMIT layoutFinished(outcome.milliseconds);
@@ -403,7 +457,7 @@ void GraphCanvas::rebuildScene()
     const qreal margin = 60;
     setSceneRect(QRectF(b.x, b.y, b.width, b.height).adjusted(-margin, -margin, margin, margin));
     m_minimap->renderScene(scene(), sceneRect());
-    m_minimap->setVisible(true);
+    m_minimap->setVisible(m_minimapEnabled);
     placeOverlays();
 }
 
@@ -444,6 +498,7 @@ void GraphCanvas::scaleBy(qreal factor)
         return;
     scale(factor, factor);
     updateMinimapRect();
+    Q_EMIT viewChanged();
 }
 
 void GraphCanvas::fitToView()
@@ -542,10 +597,12 @@ bool GraphCanvas::selectNode(const QString &name)
     return true;
 }
 
-void GraphCanvas::setMatchMarks(const std::vector<std::pair<QString, CanvasMatchMark>> &marks, const QString &centre)
+void GraphCanvas::setMatchMarks(
+    const std::vector<std::pair<QString, CanvasMatchMark>> &marks, const QString &centre, bool centreOnlyIfHidden)
 {
     if (!m_graph)
         return;
+    m_centreOnlyIfHidden = centreOnlyIfHidden;
     m_marks.assign(m_graph->size(), CanvasMatchMark::None);
     for (const auto &[name, mark] : marks)
         if (const Node *node = m_graph->find(name.toStdString()))
@@ -575,10 +632,71 @@ void GraphCanvas::setMatchMarks(const std::vector<std::pair<QString, CanvasMatch
     if (m_markAnchor < 0)
         return;
     if (m_layout && !isLayoutRunning() && size_t(m_markAnchor) < m_layout->nodeItem.size()
-        && m_layout->nodeItem[size_t(m_markAnchor)] >= 0)
-        centreOnItem(m_items[size_t(m_layout->nodeItem[size_t(m_markAnchor)])]);
-    else
+        && m_layout->nodeItem[size_t(m_markAnchor)] >= 0) {
+        QGraphicsItem *item = m_items[size_t(m_layout->nodeItem[size_t(m_markAnchor)])];
+        if (!centreOnlyIfHidden || !mapToScene(viewport()->rect()).boundingRect().contains(item->sceneBoundingRect()))
+            centreOnItem(item);
+    } else
         m_pendingCentre = m_markAnchor; // the first layout is still running
+}
+
+QPointF GraphCanvas::viewCentre() const
+{
+    return mapToScene(viewport()->rect().center());
+}
+
+QStringList GraphCanvas::expandedGroupLabels() const
+{
+    QStringList labels;
+    if (m_grouping)
+        for (size_t g = 0; g < m_grouping->groups.size() && g < m_expanded.size(); ++g)
+            if (m_expanded[g])
+                labels << QString::fromStdString(m_grouping->groups[g].label);
+    return labels;
+}
+
+void GraphCanvas::restoreView(qreal zoom, QPointF centre, const QStringList &expandedGroups)
+{
+    m_hasPendingView = true;
+    m_pendingZoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+    m_pendingCentrePoint = centre;
+    m_pendingGroups = expandedGroups;
+    m_pendingGroupsApplied = false;
+    if (!m_graph || isLayoutRunning() || !m_layout)
+        return; // applied when the running layout finishes
+    if (m_grouping) {
+        m_pendingGroupsApplied = true;
+        std::vector<bool> next(m_grouping->groups.size(), false);
+        for (size_t g = 0; g < next.size(); ++g)
+            next[g] = expandedGroups.contains(QString::fromStdString(m_grouping->groups[g].label));
+        if (next != m_expanded) {
+            requestLayout(std::move(next), -1);
+            return;
+        }
+    }
+    m_hasPendingView = false;
+    setTransform(QTransform::fromScale(m_pendingZoom, m_pendingZoom));
+    centerOn(centre);
+    updateMinimapRect();
+    Q_EMIT viewChanged();
+}
+
+QString GraphCanvas::exportImage(const QString &path, bool wholeGraph) const
+{
+    if (!m_layout)
+        return tr("%1: nothing to export: no graph is shown yet").arg(path);
+    const QRectF source = wholeGraph ? sceneRect() : mapToScene(viewport()->rect()).boundingRect();
+    // The view at its on-screen resolution (sharp on high-DPI screens); the whole graph at two pixels per point.
+    const qreal scale = wholeGraph ? 2.0 : zoom() * devicePixelRatioF();
+    return exportScene(scene(), source, scale, canvas::background(), path,
+        m_graph ? tr("fxscope: %L1 nodes").arg(m_graph->size()) : QString());
+}
+
+void GraphCanvas::setMinimapEnabled(bool enabled)
+{
+    m_minimapEnabled = enabled;
+    if (!enabled)
+        m_minimap->hide();
 }
 
 void GraphCanvas::clearMatchMarks()
@@ -798,6 +916,7 @@ void GraphCanvas::scrollContentsBy(int dx, int dy)
 {
     QGraphicsView::scrollContentsBy(dx, dy);
     updateMinimapRect();
+    Q_EMIT viewChanged();
 }
 
 void GraphCanvas::updateMinimapRect()

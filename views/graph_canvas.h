@@ -7,6 +7,7 @@
 #include "canvas_highlight.h"
 
 #include <QGraphicsView>
+#include <QStringList>
 
 #include <map>
 #include <memory>
@@ -60,6 +61,8 @@ public:
     CanvasNodeItem *nodeItem(const QString &name) const;
     CanvasGroupItem *groupItem(int group) const;
     CanvasMinimap *minimap() const { return m_minimap; }
+    // On by default; a canvas for small graphs (a pattern) has no use for it.
+    void setMinimapEnabled(bool enabled);
 
     QString selectedNode() const;
     // Selects and centres the node, expanding its group first when collapsed. Does not emit
@@ -68,10 +71,22 @@ public:
 
     qreal zoom() const;
 
+    // Writes the picture to an .svg or .png file: what the view shows, or the whole graph as laid out now
+    // (collapsed groups stay boxes). Returns an empty string on success, else the error naming the file.
+    QString exportImage(const QString &path, bool wholeGraph) const;
+
+    // The view as a session saves it: the scene point in the middle, the zoom and the groups expanded.
+    QPointF viewCentre() const;
+    QStringList expandedGroupLabels() const;
+    // Opens exactly `expandedGroups` (by label; others close), then zooms and centres; waits for a layout running.
+    void restoreView(qreal zoom, QPointF centre, const QStringList &expandedGroups);
+
     // Marks the nodes of one pattern candidate (names with their part in it) and centres `centre`,
     // expanding the groups that hide any of them first. Replaces the marks shown before; names the graph
-    // does not have are ignored. Does not change the selected node.
-    void setMatchMarks(const std::vector<std::pair<QString, CanvasMatchMark>> &marks, const QString &centre);
+    // does not have are ignored. Does not change the selected node. With `centreOnlyIfHidden` the view moves
+    // only when `centre` is not in sight already (after a step, the view stays where the eye is).
+    void setMatchMarks(const std::vector<std::pair<QString, CanvasMatchMark>> &marks, const QString &centre,
+        bool centreOnlyIfHidden = false);
     void clearMatchMarks();
     CanvasMatchMark matchMark(const QString &name) const;
 
@@ -91,6 +106,8 @@ Q_SIGNALS:
     void layoutStarted();
     void layoutFinished(qint64 milliseconds);
     void layoutFailed(const QString &message);
+    // The user panned or zoomed (or a restore did).
+    void viewChanged();
 
 protected:
     void wheelEvent(QWheelEvent *event) override;
@@ -140,6 +157,15 @@ private:
     int m_markAnchor = -1; // node index of the candidate's anchor
     int m_pendingCentre = -1; // node index to centre once its group is laid out
     bool m_firstView = true;
+    bool m_minimapEnabled = true;
+    bool m_centreOnlyIfHidden = false;
+    bool m_hasPendingView = false; // restoreView waiting for a layout
+    bool m_pendingGroupsApplied = false;
+    qreal m_pendingZoom = 1;
+    QPointF m_pendingCentrePoint;
+    QStringList m_pendingGroups;
+    QString m_revisionAnchor; // setGraphRevision: the node kept at m_revisionAnchorPos (viewport) by the next layout
+    QPointF m_revisionAnchorPos;
 
     quint64 m_lastJob = 0;
     quint64 m_currentJob = 0;

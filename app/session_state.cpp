@@ -1,0 +1,144 @@
+#include "session_state.h"
+
+#include "io/loader.h"
+#include "util/json.h"
+#include "util/text_position.h"
+
+namespace fxs {
+
+namespace {
+
+Json strings(const QStringList &list)
+{
+    Json out = Json::array();
+    for (const QString &s : list)
+        out.push(s.toStdString());
+    return out;
+}
+
+} // namespace
+
+std::string SessionState::toJson() const
+{
+    Json view = Json::object();
+    view.set("zoom", zoom);
+    view.set("centre", Json::array({centreX, centreY}));
+    view.set("expanded_groups", strings(expandedGroups));
+    Json candidate = Json::object();
+    candidate.set("pattern", candidatePattern.toStdString());
+    candidate.set("anchor", candidateAnchor.toStdString());
+    Json root = Json::object();
+    root.set("fxscope_session", kVersion);
+    root.set("graph_path", graphPath.toStdString());
+    root.set("graph", graph.toStdString());
+    root.set("pattern_files", strings(patternFiles));
+    root.set("revision", revision);
+    root.set("candidate", std::move(candidate));
+    root.set("selected_node", selectedNode.toStdString());
+    root.set("view", std::move(view));
+    return root.dump(2) + "\n";
+}
+
+Result<SessionState> SessionState::fromJson(std::string_view text, const std::string &fileName)
+{
+    auto parsed = Json::parse(text, fileName);
+    if (!parsed)
+        return parsed.error();
+    const Json &root = parsed.value();
+    const TextPosition position(text);
+    // Errors point at the value that is wrong (or at the object missing a key).
+    auto error = [&](const Json &at, const std::string &what) {
+        const auto [line, column] = position.lineColumn(at.offset());
+        return Error{fileName, line, column, what};
+    };
+    if (!root.isObject())
+        return error(root, "expected a JSON object (an fxscope session), found another value");
+    const Json *version = root.find("fxscope_session");
+    if (!version || !version->isInt())
+        return error(version ? *version : root, "expected \"fxscope_session\": 1, found none");
+    if (version->toInt() != kVersion)
+        return error(*version, "expected session version 1, found " + std::to_string(version->toInt()));
+
+    SessionState state;
+    auto text_ = [&](const Json &object, const char *key, QString &out, bool required) -> Status {
+        const Json *v = object.find(key);
+        if (!v) {
+            if (required)
+                return error(object, std::string("expected a \"") + key + "\" string, found none");
+            return Ok{};
+        }
+        if (!v->isString())
+            return error(*v, std::string("expected \"") + key + "\" to be a string, found another value");
+        out = QString::fromStdString(v->toString());
+        return Ok{};
+    };
+    auto list = [&](const Json &object, const char *key, QStringList &out) -> Status {
+        const Json *v = object.find(key);
+        if (!v)
+            return Ok{};
+        if (!v->isArray())
+            return error(*v, std::string("expected \"") + key + "\" to be a list of strings, found another value");
+        for (const Json &item : v->items()) {
+            if (!item.isString())
+                return error(item, std::string("expected a string in \"") + key + "\", found another value");
+            out << QString::fromStdString(item.toString());
+        }
+        return Ok{};
+    };
+    if (auto s = text_(root, "graph_path", state.graphPath, true); !s)
+        return s.error();
+    if (state.graphPath.isEmpty())
+        return error(*root.find("graph_path"), "expected the graph file's path, found an empty string");
+    if (auto s = text_(root, "graph", state.graph, false); !s)
+        return s.error();
+    if (auto s = list(root, "pattern_files", state.patternFiles); !s)
+        return s.error();
+    if (const Json *r = root.find("revision")) {
+        if (!r->isInt() || r->toInt() < 0 || r->toInt() > 1000000)
+            return error(*r, "expected \"revision\" to be a step count (0 or more), found another value");
+        state.revision = int(r->toInt());
+    }
+    if (auto s = text_(root, "selected_node", state.selectedNode, false); !s)
+        return s.error();
+    if (const Json *c = root.find("candidate")) {
+        if (!c->isObject())
+            return error(*c, "expected \"candidate\" to be an object with \"pattern\" and \"anchor\"");
+        if (auto s = text_(*c, "pattern", state.candidatePattern, false); !s)
+            return s.error();
+        if (auto s = text_(*c, "anchor", state.candidateAnchor, false); !s)
+            return s.error();
+    }
+    if (const Json *v = root.find("view")) {
+        if (!v->isObject())
+            return error(*v, "expected \"view\" to be an object with \"zoom\", \"centre\" and \"expanded_groups\"");
+        if (const Json *z = v->find("zoom")) {
+            if (!z->isNumber() || z->toDouble() < 0 || z->toDouble() > 1000)
+                return error(*z, "expected \"zoom\" to be a number between 0 and 1000, found another value");
+            state.zoom = z->toDouble();
+        }
+        if (const Json *c = v->find("centre")) {
+            if (!c->isArray() || c->size() != 2 || !c->items()[0].isNumber() || !c->items()[1].isNumber())
+                return error(*c, "expected \"centre\" to be [x, y], found another value");
+            state.centreX = c->items()[0].toDouble();
+            state.centreY = c->items()[1].toDouble();
+        }
+        if (auto s = list(*v, "expanded_groups", state.expandedGroups); !s)
+            return s.error();
+    }
+    return state;
+}
+
+Status saveSessionFile(const QString &path, const SessionState &state)
+{
+    return writeFileAtomically(path.toStdString(), state.toJson());
+}
+
+Result<SessionState> loadSessionFile(const QString &path)
+{
+    auto bytes = readFileBytes(path.toStdString());
+    if (!bytes)
+        return bytes.error();
+    return SessionState::fromJson(bytes.value(), path.toStdString());
+}
+
+} // namespace fxs

@@ -1,0 +1,321 @@
+// The pattern view beside the canvas, under QT_QPA_PLATFORM=offscreen: selecting a candidate of the bundled LLaMA
+// sample shows its pattern's search graph, pairs every pattern node with the graph node it stood for (the walk the
+// matcher makes from the anchor), marks the pattern node that disagreed, and links the bindings to the graph.
+
+#include "canvas_node_item.h"
+#include "document.h"
+#include "graph_canvas.h"
+#include "mainwindow.h"
+#include "pattern_correspondence.h"
+#include "pattern_graph_widget.h"
+#include "patterns_widget.h"
+
+#include "ir/graph.h"
+#include "match/match_report.h"
+#include "patterns/pattern_registry.h"
+
+#include <QDir>
+#include <QFile>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include <set>
+
+using namespace fxs;
+
+namespace {
+
+constexpr int kTimeoutMs = 30000;
+
+struct Loaded {
+    std::unique_ptr<Document> doc;
+    std::unique_ptr<MainWindow> window;
+};
+
+bool openSample(Loaded &l)
+{
+    l.doc = std::make_unique<Document>();
+    l.window = std::make_unique<MainWindow>(l.doc.get());
+    QSignalSpy matched(l.doc.get(), &Document::matchReportChanged);
+    QSignalSpy laidOut(l.window->canvas(), &GraphCanvas::layoutFinished);
+    // Wide enough for the docks, the canvas and the pattern beside it (the offscreen screen is small).
+    l.window->setGeometry(0, 0, 1600, 1000);
+    l.window->show();
+    l.doc->openBundledSample();
+    if (!matched.wait(kTimeoutMs) || !l.doc->matchReport())
+        return false;
+    return !laidOut.isEmpty() || laidOut.wait(kTimeoutMs);
+}
+
+// The first candidate of `pattern` that is accepted (or rejected with a structural failure).
+std::pair<int, int> findCandidate(const MatchReport &report, const char *pattern, bool accepted)
+{
+    const PatternReport *p = report.find(pattern);
+    if (!p)
+        return {-1, -1};
+    for (size_t c = 0; c < p->candidates.size(); ++c) {
+        const Verdict &v = p->candidates[c];
+        if (v.accepted == accepted && (accepted || v.failure))
+            return {int(p - report.patterns.data()), int(c)};
+    }
+    return {-1, -1};
+}
+
+std::shared_ptr<const Graph> searchGraphOf(const Document &doc, const std::string &name)
+{
+    for (const PatternEntryPtr &e : doc.patterns()->entries())
+        if (e->name == name)
+            return e->searchGraph;
+    return nullptr;
+}
+
+bool takeScreenshot(const Loaded &l, const QString &path)
+{
+    if (QGuiApplication::platformName() == QLatin1String("xcb")
+        && QProcess::execute(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), path}) == 0)
+        return true;
+    return l.window->grab().save(path);
+}
+
+bool patternLaidOut(PatternGraphWidget *view)
+{
+    GraphCanvas *canvas = view->canvas();
+    if (canvas->isLayoutRunning()) {
+        QSignalSpy done(canvas, &GraphCanvas::layoutFinished);
+        if (!done.wait(kTimeoutMs))
+            return false;
+    }
+    return canvas->sceneLayout() != nullptr;
+}
+
+// Rotary embedding (x·cos + rotate_half(x)·sin, an npu_rotary_mul candidate) with an extra_check the sample fails:
+// its head dimension is 128, not 64. A pattern file of the user's kind; no built-in pattern claims these nodes.
+constexpr char kPatternFile[] = R"(import torch
+from torch._inductor.pattern_matcher import register_replacement, fwd_only
+
+def search(x, cos, x_rotated, sin):
+    return torch.ops.aten.add.Tensor(torch.ops.aten.mul.Tensor(x, cos), torch.ops.aten.mul.Tensor(x_rotated, sin))
+
+def replace(x, cos, x_rotated, sin):
+    return torch.ops.aten.add.Tensor(torch.ops.aten.mul.Tensor(x, cos), torch.ops.aten.mul.Tensor(x_rotated, sin))
+
+def head_dim_is_64(match):
+    return match.kwargs["x"].meta["val"].shape[-1] == 64
+
+t = torch.empty(1, 2, 8, 64, dtype=torch.float16)
+register_replacement(search, replace, [t, t, t, t], fwd_only, [], extra_check=head_dim_is_64)
+)";
+
+// Adds the pattern file above and shows its candidate rejected by the extra_check; false when it has none.
+bool showExtraCheckRejection(Loaded &l, const QString &folder)
+{
+    const QString path = QDir(folder).filePath(QStringLiteral("rotary_mul.py"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(kPatternFile) < 0)
+        return false;
+    file.close();
+    QSignalSpy matched(l.doc.get(), &Document::matchReportChanged);
+    l.doc->openPatterns(path);
+    if (!matched.wait(kTimeoutMs))
+        return false;
+    const MatchReport &report = *l.doc->matchReport();
+    for (size_t p = 0; p < report.patterns.size(); ++p)
+        for (size_t c = 0; c < report.patterns[p].candidates.size(); ++c)
+            if (report.patterns[p].candidates[c].stage == MatchStage::ExtraCheck) {
+                l.window->showCandidate(int(p), int(c));
+                return true;
+            }
+    return false;
+}
+
+} // namespace
+
+class TestPatternGraph : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void acceptedCandidatePairsEveryNode();
+    void rejectedCandidateMarksDisagreeingPatternNode();
+    void bindingsLinkToGraph();
+    void extraCheckRejectionMarksNoNode();
+    void screenshot();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestPatternGraph::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
+    QCoreApplication::setOrganizationName(QStringLiteral("fxscope-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_pattern_graph"));
+}
+
+void TestPatternGraph::init()
+{
+    QSettings().clear();
+}
+
+void TestPatternGraph::acceptedCandidatePairsEveryNode()
+{
+    Loaded l;
+    QVERIFY(openSample(l));
+    PatternGraphWidget *view = l.window->patternGraph();
+    QVERIFY(!view->isVisible()); // nothing to show before a candidate is chosen
+    const MatchReport &report = *l.doc->matchReport();
+    const auto [pattern, candidate] = findCandidate(report, "rms_norm_cast", true);
+    QVERIFY(pattern >= 0);
+    const Verdict &v = report.patterns[size_t(pattern)].candidates[size_t(candidate)];
+    l.window->showCandidate(pattern, candidate);
+    QVERIFY(view->isVisible());
+    QVERIFY(patternLaidOut(view));
+
+    const auto search = searchGraphOf(*l.doc, "rms_norm_cast");
+    QVERIFY(search);
+    QCOMPARE(view->canvas()->graph(), search.get());
+    const PatternCorrespondence &c = view->correspondence();
+    QVERIFY(c.disagreeing.empty());
+    // Every call of the search graph stands for one of the matched nodes, with the same target.
+    std::set<std::string> matched(v.nodes.begin(), v.nodes.end());
+    const Graph &graph = *l.doc->matchGraph();
+    int calls = 0;
+    for (const auto &node : search->nodes()) {
+        if (node->op() != OpKind::CallFunction)
+            continue;
+        ++calls;
+        const PatternPair *pair = c.find(node->name());
+        QVERIFY2(pair, node->name().c_str());
+        QVERIFY(pair->sameTarget);
+        QVERIFY2(matched.count(pair->graphNode), pair->graphNode.c_str());
+        QVERIFY(graph.find(pair->graphNode));
+        QCOMPARE(view->canvas()->matchMark(QString::fromStdString(node->name())), CanvasMatchMark::Matched);
+    }
+    QVERIFY(calls >= 5);
+    // The returned node is the anchor; the inputs are the verdict's bindings.
+    QCOMPARE(c.pairs.front().graphNode, v.anchor);
+    QVERIFY(!v.bindings.empty());
+    for (const auto &[name, value] : v.bindings) {
+        const PatternPair *pair = c.find(name);
+        QVERIFY2(pair, name.c_str());
+        QCOMPARE(pair->graphNode, value);
+    }
+    // Every node of the search graph but the output has a row; bindings without a placeholder add theirs.
+    QVERIFY(view->bindingsView()->topLevelItemCount() >= int(search->size()) - 1);
+}
+
+void TestPatternGraph::rejectedCandidateMarksDisagreeingPatternNode()
+{
+    Loaded l;
+    QVERIFY(openSample(l));
+    const MatchReport &report = *l.doc->matchReport();
+    const auto [pattern, candidate] = findCandidate(report, "swiglu", false);
+    QVERIFY(pattern >= 0);
+    const Verdict &v = report.patterns[size_t(pattern)].candidates[size_t(candidate)];
+    l.window->showCandidate(pattern, candidate);
+    PatternGraphWidget *view = l.window->patternGraph();
+    QVERIFY(patternLaidOut(view));
+    const PatternCorrespondence &c = view->correspondence();
+    // swiglu's mul expects silu(gate) where the graph has another op: the pattern's silu node disagreed.
+    QVERIFY(!c.disagreeing.empty());
+    const PatternPair *pair = c.find(c.disagreeing);
+    QVERIFY(pair);
+    QCOMPARE(pair->graphNode, v.failure->graphNode);
+    QVERIFY(!pair->sameTarget);
+    const Node *patternNode = searchGraphOf(*l.doc, "swiglu")->find(c.disagreeing);
+    QCOMPARE(QString::fromStdString(patternNode->target()), QStringLiteral("torch.ops.aten.silu.default"));
+    QCOMPARE(view->canvas()->matchMark(QString::fromStdString(c.disagreeing)), CanvasMatchMark::Disagreeing);
+    QCOMPARE(view->canvas()->matchMark(QString::fromStdString(c.pairs.front().patternNode)), CanvasMatchMark::Tried);
+    QVERIFY(view->titleLabel()->text().contains(QStringLiteral("rejected at generic")));
+    QVERIFY(view->titleLabel()->text().contains(QString::fromStdString(c.disagreeing)));
+    // A new report drops the view's candidate.
+    QSignalSpy matched(l.doc.get(), &Document::matchReportChanged);
+    l.doc->rematch();
+    QVERIFY(matched.wait(kTimeoutMs));
+    QVERIFY(view->correspondence().pairs.empty());
+}
+
+void TestPatternGraph::bindingsLinkToGraph()
+{
+    Loaded l;
+    QVERIFY(openSample(l));
+    const MatchReport &report = *l.doc->matchReport();
+    const auto [pattern, candidate] = findCandidate(report, "rms_norm_cast", true);
+    l.window->showCandidate(pattern, candidate);
+    PatternGraphWidget *view = l.window->patternGraph();
+    QVERIFY(patternLaidOut(view));
+    QTreeWidget *bindings = view->bindingsView();
+    // The last row that names a graph node (literals and unreached pattern nodes are no links).
+    QTreeWidgetItem *last = nullptr;
+    for (int i = 0; i < bindings->topLevelItemCount(); ++i)
+        if (!bindings->topLevelItem(i)->data(1, Qt::UserRole).toBool())
+            last = bindings->topLevelItem(i);
+    QVERIFY(last);
+    const QString target = last->text(1);
+    QVERIFY(l.doc->matchGraph()->find(target.toStdString()));
+    QSignalSpy activated(view, &PatternGraphWidget::nodeActivated);
+    bindings->scrollToItem(last);
+    const QModelIndex cell = bindings->model()->index(bindings->indexOfTopLevelItem(last), 1);
+    QVERIFY(QTest::qWaitForWindowExposed(l.window.get()));
+    const QPoint at = bindings->visualRect(cell).center();
+    QTest::mouseClick(bindings->viewport(), Qt::LeftButton, {}, at, 20);
+    QCOMPARE(activated.count(), 1);
+    QCOMPARE(activated.first().first().toString(), target);
+    QTRY_COMPARE(l.window->canvas()->selectedNode(), target);
+}
+
+void TestPatternGraph::extraCheckRejectionMarksNoNode()
+{
+    Loaded l;
+    QVERIFY(openSample(l));
+    QVERIFY(showExtraCheckRejection(l, m_dir.path()));
+    PatternGraphWidget *view = l.window->patternGraph();
+    QVERIFY(patternLaidOut(view));
+    // The structure matched: every pattern node is paired with a node of the same target, none disagreed, and the
+    // reason is the check's, shown line by line with its values in the details.
+    const PatternCorrespondence &c = view->correspondence();
+    QVERIFY(c.disagreeing.empty());
+    for (const PatternPair &p : c.pairs) {
+        QVERIFY(p.sameTarget);
+        QCOMPARE(view->canvas()->matchMark(QString::fromStdString(p.patternNode)),
+            view->canvas()->graph()->find(p.patternNode) ? CanvasMatchMark::Tried : CanvasMatchMark::None);
+    }
+    QVERIFY(c.find("x") && c.find("cos") && c.find("x_rotated") && c.find("sin"));
+    QVERIFY(view->titleLabel()->text().contains(QStringLiteral("rejected at extra_check")));
+    const QString details = l.window->patternsView()->detailsView()->toPlainText();
+    QVERIFY2(details.contains(QStringLiteral("shape[-1] == 64 → False")), qPrintable(details));
+    QVERIFY(details.contains(QStringLiteral("shape[-1] = 128")));
+}
+
+// The picture for docs/, taken only when FXSCOPE_SCREENSHOTS names a folder.
+void TestPatternGraph::screenshot()
+{
+    const QString folder = qEnvironmentVariable("FXSCOPE_SCREENSHOTS");
+    if (folder.isEmpty())
+        QSKIP("set FXSCOPE_SCREENSHOTS to a folder to take the pictures");
+    Loaded l;
+    QVERIFY(openSample(l));
+    QVERIFY(QTest::qWaitForWindowExposed(l.window.get()));
+    const auto [pattern, candidate] = findCandidate(*l.doc->matchReport(), "swiglu", false);
+    l.window->showCandidate(pattern, candidate);
+    QVERIFY(patternLaidOut(l.window->patternGraph()));
+    QTest::qWait(800);
+    QVERIFY(takeScreenshot(l, QDir(folder).filePath(QStringLiteral("fxscope-pattern-graph.png"))));
+    // A candidate the user's extra_check rejected, its trace line by line.
+    QVERIFY(showExtraCheckRejection(l, m_dir.path()));
+    QVERIFY(patternLaidOut(l.window->patternGraph()));
+    QTest::qWait(800);
+    QVERIFY(takeScreenshot(l, QDir(folder).filePath(QStringLiteral("fxscope-extra-check.png"))));
+}
+
+QTEST_MAIN(TestPatternGraph)
+#include "tst_pattern_graph.moc"

@@ -1,0 +1,261 @@
+// Sessions, under QT_QPA_PLATFORM=offscreen: a session file round-trips and bad ones fail with FILE:LINE:COL; a saved
+// session (graph, a user's pattern file, two steps, a candidate, a selected node, the view) comes back whole in a new
+// window; and the session autosaved by the real fxscope binary survives a kill -9.
+
+#include "document.h"
+#include "graph_canvas.h"
+#include "mainwindow.h"
+#include "pattern_tree_model.h"
+#include "patterns_widget.h"
+#include "session_state.h"
+
+#include "ir/canonical_printer.h"
+#include "ir/graph.h"
+#include "match/match_report.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace fxs;
+
+namespace {
+constexpr int kTimeoutMs = 30000;
+
+// Rotary embedding with an extra_check the sample fails (see tst_pattern_graph).
+constexpr char kPatternFile[] = R"(import torch
+from torch._inductor.pattern_matcher import register_replacement, fwd_only
+
+def search(x, cos, x_rotated, sin):
+    return torch.ops.aten.add.Tensor(torch.ops.aten.mul.Tensor(x, cos), torch.ops.aten.mul.Tensor(x_rotated, sin))
+
+def replace(x, cos, x_rotated, sin):
+    return torch.ops.aten.add.Tensor(torch.ops.aten.mul.Tensor(x, cos), torch.ops.aten.mul.Tensor(x_rotated, sin))
+
+def head_dim_is_64(match):
+    return match.kwargs["x"].meta["val"].shape[-1] == 64
+
+t = torch.empty(1, 2, 8, 64, dtype=torch.float16)
+register_replacement(search, replace, [t, t, t, t], fwd_only, [], extra_check=head_dim_is_64)
+)";
+
+bool settle(Document *doc)
+{
+    QSignalSpy idle(doc, &Document::steppingChanged);
+    while (doc->isStepping())
+        if (!idle.wait(kTimeoutMs))
+            return false;
+    return true;
+}
+
+bool laidOut(GraphCanvas *canvas)
+{
+    QSignalSpy done(canvas, &GraphCanvas::layoutFinished);
+    while (canvas->isLayoutRunning())
+        if (!done.wait(kTimeoutMs))
+            return false;
+    return canvas->sceneLayout() != nullptr;
+}
+} // namespace
+
+class TestSessionRestore : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void roundTrip();
+    void badFiles_data();
+    void badFiles();
+    void savedSessionComesBack();
+    void autosaveSurvivesKill();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestSessionRestore::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
+    QCoreApplication::setOrganizationName(QStringLiteral("fxscope-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_session_restore"));
+}
+
+void TestSessionRestore::roundTrip()
+{
+    SessionState s;
+    s.graphPath = QStringLiteral("/data/graph dumps/gpt2.py");
+    s.graph = QStringLiteral("[0/1] inductor_post_grad_graph");
+    s.patternFiles = {QStringLiteral("/p/a.py"), QStringLiteral("/p/b.json")};
+    s.revision = 7;
+    s.candidatePattern = QStringLiteral("rms_norm");
+    s.candidateAnchor = QStringLiteral("mul_7");
+    s.selectedNode = QStringLiteral("add_3");
+    s.zoom = 0.75;
+    s.centreX = 120.5;
+    s.centreY = -40;
+    s.expandedGroups = {QStringLiteral("model.layers.0"), QStringLiteral("héad")};
+    const QString path = m_dir.filePath(QStringLiteral("round.fxsession"));
+    QVERIFY(saveSessionFile(path, s));
+    auto back = loadSessionFile(path);
+    QVERIFY2(back, back ? "" : back.error().toString().c_str());
+    QCOMPARE(back->graphPath, s.graphPath);
+    QCOMPARE(back->graph, s.graph);
+    QCOMPARE(back->patternFiles, s.patternFiles);
+    QCOMPARE(back->revision, 7);
+    QCOMPARE(back->candidatePattern, s.candidatePattern);
+    QCOMPARE(back->candidateAnchor, s.candidateAnchor);
+    QCOMPARE(back->selectedNode, s.selectedNode);
+    QCOMPARE(back->zoom, 0.75);
+    QCOMPARE(back->centreX, 120.5);
+    QCOMPARE(back->centreY, -40.0);
+    QCOMPARE(back->expandedGroups, s.expandedGroups);
+    QVERIFY(!QFile::exists(path + QLatin1String(".tmp"))); // nothing left over from the atomic write
+}
+
+void TestSessionRestore::badFiles_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("not json") << QByteArray("{\"fxscope_session\": 1,\n  \"graph_path\": }") << "s.fxsession:2:17:";
+    QTest::newRow("no version") << QByteArray("{\"graph_path\": \"a.py\"}")
+                                << "s.fxsession:1:1: expected \"fxscope_session\"";
+    QTest::newRow("future version") << QByteArray("{\"fxscope_session\": 9, \"graph_path\": \"a.py\"}")
+                                    << "s.fxsession:1:21: expected session version 1, found 9";
+    QTest::newRow("no graph") << QByteArray("{\"fxscope_session\": 1}") << "s.fxsession:1:1: expected a \"graph_path\"";
+    QTest::newRow("revision") << QByteArray("{\"fxscope_session\": 1, \"graph_path\": \"a.py\",\n\"revision\": -2}")
+                              << "s.fxsession:2:13: expected \"revision\" to be a step count";
+    QTest::newRow("centre") << QByteArray(
+        "{\"fxscope_session\": 1, \"graph_path\": \"a.py\", \"view\": {\"centre\": [1]}}")
+                            << "s.fxsession:1:65: expected \"centre\" to be [x, y]";
+}
+
+void TestSessionRestore::badFiles()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, expected);
+    auto state = SessionState::fromJson(std::string_view(text.constData(), size_t(text.size())), "s.fxsession");
+    QVERIFY(!state);
+    const QString message = QString::fromStdString(state.error().toString());
+    QVERIFY2(message.startsWith(expected), qPrintable(message));
+}
+
+void TestSessionRestore::savedSessionComesBack()
+{
+    const QString patternPath = m_dir.filePath(QStringLiteral("rotary_mul.py"));
+    {
+        QFile f(patternPath);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(kPatternFile);
+    }
+    const QString sessionPath = m_dir.filePath(QStringLiteral("saved.fxsession"));
+    std::string savedGraph;
+    QPointF savedCentre;
+    qreal savedZoom = 0;
+    QString savedAnchor;
+    {
+        Document doc;
+        MainWindow window(&doc);
+        window.setAutosavePath({});
+        window.setGeometry(0, 0, 1600, 1000);
+        window.show();
+        QSignalSpy matched(&doc, &Document::matchReportChanged);
+        doc.openBundledSample();
+        QVERIFY(matched.wait(kTimeoutMs));
+        doc.openPatterns(patternPath);
+        QVERIFY(matched.wait(kTimeoutMs));
+        doc.step();
+        doc.step();
+        QVERIFY(settle(&doc));
+        QCOMPARE(doc.revision(), 2);
+        QVERIFY(laidOut(window.canvas()));
+        // The rotary candidate the extra_check rejected, on the revision shown.
+        const MatchReport &report = *doc.matchReport();
+        int pattern = -1, candidate = -1;
+        for (size_t p = 0; p < report.patterns.size(); ++p)
+            for (size_t c = 0; c < report.patterns[p].candidates.size(); ++c)
+                if (report.patterns[p].candidates[c].stage == MatchStage::ExtraCheck && pattern < 0) {
+                    pattern = int(p);
+                    candidate = int(c);
+                }
+        QVERIFY(pattern >= 0);
+        window.showCandidate(pattern, candidate);
+        savedAnchor = QString::fromStdString(report.patterns[size_t(pattern)].candidates[size_t(candidate)].anchor);
+        QVERIFY(laidOut(window.canvas()));
+        window.canvas()->zoomOut();
+        QVERIFY(window.saveSession(sessionPath));
+        savedGraph = printCanonical(*doc.currentGraphShared());
+        savedCentre = window.canvas()->viewCentre();
+        savedZoom = window.canvas()->zoom();
+    }
+
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    window.setGeometry(0, 0, 1600, 1000);
+    window.show();
+    QSignalSpy restored(&window, &MainWindow::sessionRestored);
+    QVERIFY(window.openSession(sessionPath));
+    QVERIFY(restored.wait(kTimeoutMs));
+    QCOMPARE(restored.first().first().toBool(), true);
+    QCOMPARE(doc.patternFiles(), QStringList{patternPath});
+    QCOMPARE(doc.revision(), 2);
+    QCOMPARE(printCanonical(*doc.currentGraphShared()), savedGraph);
+    const auto [pattern, candidate] = window.patternsView()->currentCandidate();
+    QVERIFY(pattern >= 0);
+    const Verdict &v = doc.matchReport()->patterns[size_t(pattern)].candidates[size_t(candidate)];
+    QCOMPARE(QString::fromStdString(v.anchor), savedAnchor);
+    QCOMPARE(v.stage, MatchStage::ExtraCheck);
+    QVERIFY(laidOut(window.canvas()));
+    QTRY_COMPARE(window.canvas()->selectedNode(), savedAnchor);
+    QCOMPARE(window.canvas()->zoom(), savedZoom);
+    QVERIFY2(QLineF(window.canvas()->viewCentre(), savedCentre).length() < 2 / savedZoom,
+        qPrintable(QStringLiteral("%1,%2 vs %3,%4")
+                       .arg(window.canvas()->viewCentre().x())
+                       .arg(window.canvas()->viewCentre().y())
+                       .arg(savedCentre.x())
+                       .arg(savedCentre.y())));
+}
+
+void TestSessionRestore::autosaveSurvivesKill()
+{
+    // The real binary, its data folder in a temporary one; killed without a chance to save anything at exit.
+    const QString bin = QStringLiteral(FXSCOPE_BIN_DIR "/fxscope");
+    QVERIFY(QFile::exists(bin));
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    const QString graph = QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py");
+    QProcess fxscope;
+    fxscope.setProcessEnvironment(env);
+    fxscope.start(bin, {graph});
+    QVERIFY(fxscope.waitForStarted(kTimeoutMs));
+    const QString autosave = home.filePath(QStringLiteral("data/fxscope/fxscope/last-session.fxsession"));
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(autosave), kTimeoutMs);
+    fxscope.kill(); // SIGKILL
+    QVERIFY(fxscope.waitForFinished(kTimeoutMs));
+    QCOMPARE(fxscope.exitStatus(), QProcess::CrashExit);
+    auto state = loadSessionFile(autosave);
+    QVERIFY2(state, state ? "" : state.error().toString().c_str());
+    QCOMPARE(state->graphPath, graph);
+    QVERIFY(state->zoom > 0);
+
+    // And it restores.
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    QSignalSpy restored(&window, &MainWindow::sessionRestored);
+    QVERIFY(window.openSession(autosave));
+    QVERIFY(restored.wait(kTimeoutMs));
+    QCOMPARE(doc.path(), graph);
+}
+
+QTEST_MAIN(TestSessionRestore)
+#include "tst_session_restore.moc"
