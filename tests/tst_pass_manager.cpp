@@ -344,8 +344,48 @@ private Q_SLOTS:
         QCOMPARE(sum->args()[0].node()->name(), std::string("add_1")); // the body's add, renamed
         QCOMPARE(sum->args()[1].node()->name(), std::string("mm"));
         QCOMPARE(out.find("add_1")->args()[1].node()->name(), std::string("y"));
+        // Provenance: every inlined node names the pass and the call (with its getitems) it replaced.
+        for (const char *name : {"add_1", "mm", "w"}) {
+            const Json *p = out.find(name)->meta().extra.find(kProvenanceKey);
+            QVERIFY2(p, name);
+            QCOMPARE((*p)["pass"].toString(), std::string("inline"));
+            std::vector<std::string> replaced;
+            for (const auto &r : (*p)["replaced"].items())
+                replaced.push_back(r.toString());
+            std::sort(replaced.begin(), replaced.end());
+            QCOMPARE(replaced, (std::vector<std::string>{"getitem", "getitem_1", "sub"}));
+        }
+        QCOMPARE(s.history().back().provenance["mm"]["pass"].toString(), std::string("inline"));
         QVERIFY(s.undo());
         QCOMPARE(printCanonical(s.graph()), before);
+    }
+
+    // Two calls inlined by one pass step: each inlined node names only its own call.
+    void inlineProvenanceKeepsCallsApart()
+    {
+        auto g = std::make_unique<Graph>();
+        Node *x = g->append(OpKind::Placeholder, "x", "x");
+        Node *c1 = g->append(OpKind::CallModule, "call_a", "a", {ref(x)});
+        Node *c2 = g->append(OpKind::CallModule, "call_b", "b", {ref(c1)});
+        g->append(OpKind::Output, "output", "output", {ref(c2)});
+        for (const char *name : {"a", "b"}) {
+            auto body = std::make_unique<Graph>();
+            Node *in = body->append(OpKind::Placeholder, "t", "t");
+            Node *r = body->append(OpKind::CallFunction, std::string("relu_") + name, "aten.relu.default", {ref(in)});
+            body->append(OpKind::Output, "output", "output", {ref(r)});
+            g->addSubgraph(name, std::move(body));
+        }
+        auto s = session(std::move(g));
+        auto r = s.applyPass("inline", [](GraphEditor &e) { return inlineCalls(e); });
+        QVERIFY2(r && r.value(), r ? "" : r.error().message.c_str());
+        auto replaced = [&](const char *node) {
+            std::vector<std::string> out;
+            for (const auto &item : s.graph().find(node)->meta().extra[kProvenanceKey]["replaced"].items())
+                out.push_back(item.toString());
+            return out;
+        };
+        QCOMPARE(replaced("relu_a"), std::vector<std::string>{"call_a"});
+        QCOMPARE(replaced("relu_b"), std::vector<std::string>{"call_b"});
     }
 };
 

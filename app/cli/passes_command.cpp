@@ -152,7 +152,7 @@ int runPasses(const std::vector<std::string> &args)
         for (size_t i = 0; i < session.revision(); ++i) {
             const SessionStep &s = session.history()[i];
             steps.push(Json::object({{"pass", s.name}, {"removed", names(s.removed)}, {"added", names(s.added)},
-                {"nodes_before", s.nodesBefore}, {"nodes_after", s.nodesAfter}}));
+                {"provenance", s.provenance}, {"nodes_before", s.nodesBefore}, {"nodes_after", s.nodesAfter}}));
         }
         Json root = Json::object({{"graph", named->name}, {"runs", std::move(runs)}, {"steps", std::move(steps)},
             {"nodes_before", named->graph->size()}, {"nodes_after", session.graph().size()},

@@ -194,6 +194,11 @@ Status Session::applyMatch(const PatternEntry &entry, Node *anchor, const Match 
 
 Status Session::push(SessionStep step)
 {
+    step.provenance = Json::object();
+    for (const auto &name : step.added)
+        if (const Node *n = m_graph->find(name); n && n->meta().extra.isObject())
+            if (const Json *p = n->meta().extra.find(kProvenanceKey))
+                step.provenance.set(name, *p);
     m_history.resize(m_position); // a new step clears the redo tail
     m_history.push_back(std::move(step));
     ++m_position;
@@ -301,6 +306,7 @@ Result<bool> Session::applyPass(const std::string &name, const SessionPass &pass
                 "pass '" + name + "' failed: " + changed.error().message};
         return false;
     }
+    editor.stampPassProvenance(name);
     // removed: nodes that were there before; added: nodes that are there after.
     std::unordered_set<std::string> inserted;
     for (const auto &op : editor.record().ops())
