@@ -144,10 +144,9 @@ int runPasses(const std::vector<std::string> &args)
 
     if (cmd.flag("--json")) {
         Json runs = Json::array();
-        if (result)
-            for (const auto &r : result->runs)
-                runs.push(Json::object(
-                    {{"pass", r.pass}, {"iteration", r.iteration}, {"changed", r.changed}, {"revision", r.revision}}));
+        for (const auto &r : manager.lastRun().runs)
+            runs.push(Json::object(
+                {{"pass", r.pass}, {"iteration", r.iteration}, {"changed", r.changed}, {"revision", r.revision}}));
         Json steps = Json::array();
         for (size_t i = 0; i < session.revision(); ++i) {
             const SessionStep &s = session.history()[i];
@@ -157,18 +156,19 @@ int runPasses(const std::vector<std::string> &args)
         Json root = Json::object({{"graph", named->name}, {"runs", std::move(runs)}, {"steps", std::move(steps)},
             {"nodes_before", named->graph->size()}, {"nodes_after", session.graph().size()},
             {"ops", diff.toJson()["ops"]}, {"lint", names(lint(session.graph()))}});
-        if (result)
-            root.set("iterations", result->iterations);
+        root.set("iterations", manager.lastRun().iterations);
         if (proposed)
             root.set("partitioning", proposed->toJson());
         if (!result)
             root.set("error", result.error().message);
+        if (const auto &failure = manager.lastFailure())
+            root.set("failed_pass",
+                Json::object({{"pass", failure->pass}, {"after", names(failure->before)}, {"cause", failure->cause}}));
         std::printf("%s\n", root.dump(1).c_str());
     } else {
-        if (result)
-            for (const auto &r : result->runs)
-                std::printf("sweep %zu  %-24s %s\n", r.iteration + 1, r.pass.c_str(),
-                    r.changed ? ("changed -> revision " + std::to_string(r.revision)).c_str() : "unchanged");
+        for (const auto &r : manager.lastRun().runs)
+            std::printf("sweep %zu  %-24s %s\n", r.iteration + 1, r.pass.c_str(),
+                r.changed ? ("changed -> revision " + std::to_string(r.revision)).c_str() : "unchanged");
         std::printf("%zu step%s, %zu -> %zu nodes\n\n%s", session.revision(), session.revision() == 1 ? "" : "s",
             named->graph->size(), session.graph().size(), diff.opTable().c_str());
         if (proposed) {
