@@ -211,6 +211,22 @@ private Q_SLOTS:
         QCOMPARE(json(info)["graphs"].toArray()[0].toObject()["nodes"].toInt(), 6);
     }
 
+    // An fx.wrap'ed function (printed as __main___my_gelu) inlined from its graph in a --composites file.
+    void passesInlineComposite()
+    {
+        const QString data = QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/passes/");
+        Run r = cli(
+            {"passes", data + "wrapped_call.py", "--pass", "inline", "--composites", data + "composites.py", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject step = json(r)["steps"].toArray()[0].toObject();
+        QCOMPARE(step["removed"].toArray(), QJsonArray({"my_gelu"}));
+        QCOMPARE(step["added"].toArray(), QJsonArray({"mul", "erf", "mul_1"}));
+        QCOMPARE(json(r)["lint"].toArray().size(), 0);
+        Run without = cli({"passes", data + "wrapped_call.py", "--pass", "inline", "--json"});
+        QCOMPARE(without.exitCode, 0);
+        QCOMPARE(json(without)["steps"].toArray().size(), 0); // an unknown function stays a call
+    }
+
     // A failing pass: exit 3, the error names it and the passes that ran before it, their runs are kept.
     void passesErrorNamesFailingPass()
     {
