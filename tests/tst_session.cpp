@@ -7,6 +7,7 @@
 #include "ir/canonical_printer.h"
 #include "ir/lint.h"
 #include "patterns/builtin_patterns.h"
+#include "patterns/pattern_file.h"
 #include "patterns/register_replacement.h"
 #include "rewrite/dead_code.h"
 #include "rewrite/graph_diff.h"
@@ -14,6 +15,7 @@
 
 #include <QtTest>
 
+#include <map>
 #include <random>
 
 using namespace fxs;
@@ -156,6 +158,49 @@ private Q_SLOTS:
         QCOMPARE(printCanonical(s.graph()), dumps[0]);
         QVERIFY(s.goTo(size_t(steps)));
         QCOMPARE(printCanonical(s.graph()), dumps.back());
+    }
+
+    // The example, from the pattern files users write: add -> npu_rms_norm -> getitem becomes
+    // npu_add_rms_norm with its getitems, the add's and the norm's users rewired; undo gives back the dump exactly.
+    void addRmsNormFromPatternFiles()
+    {
+        auto registry = std::make_shared<PatternRegistry>();
+        for (const char *file : {"rms_norm.py", "add_rms_norm.py"})
+            QVERIFY(loadPatternFile(std::string(FXSCOPE_SOURCE_DIR) + "/resources/patterns/" + file, *registry));
+        Session s(llama(), registry);
+        QVERIFY(s.run(2)); // the two RMSNorms become npu_rms_norm + getitem
+        const std::string beforeFusion = printCanonical(s.graph());
+        const Node *norm = s.graph().find("npu_rms_norm");
+        QVERIFY(norm);
+        const Node *add = norm->args()[0].node();
+        QCOMPARE(add->target(), std::string("torch.ops.aten.add.Tensor"));
+        const std::string addName = add->name();
+        QCOMPARE(add->users().size(), size_t(2)); // the norm and the next residual add
+        const Node *normOut = s.graph().find("getitem");
+        QVERIFY(normOut && normOut->args()[0].node() == norm);
+        const size_t normUsers = normOut->users().size();
+
+        auto r = s.step();
+        QVERIFY(r && r.value());
+        const SessionStep &step = s.history().back();
+        QCOMPARE(step.name, std::string("add_rms_norm"));
+        QCOMPARE(step.removed, (std::vector<std::string>{"getitem", addName, "npu_rms_norm"}));
+        const Node *fused = s.graph().find("npu_add_rms_norm");
+        QVERIFY(fused);
+        QCOMPARE(fused->target(), std::string("npu.npu_add_rms_norm.default"));
+        std::map<int64_t, const Node *> items; // getitem index -> node
+        for (const Node *u : fused->users())
+            items[u->args()[1].toInt()] = u;
+        QVERIFY(items.count(0) && items.count(2));
+        QCOMPARE(items[0]->users().size(), normUsers); // y: the norm's users
+        QCOMPARE(items[2]->users().size(), size_t(1)); // x_out: the residual add that used `add`
+        QCOMPARE(fused->meta().extra[kProvenanceKey]["pattern"].toString(), std::string("add_rms_norm"));
+        QVERIFY(lint(s.graph()).empty());
+
+        QVERIFY(s.undo());
+        QCOMPARE(printCanonical(s.graph()), beforeFusion);
+        QVERIFY(s.redo());
+        QVERIFY(s.graph().find("npu_add_rms_norm"));
     }
 
     void newStepClearsRedo()
