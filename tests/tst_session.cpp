@@ -277,6 +277,18 @@ private Q_SLOTS:
         s.setPatternEnabled("rms_norm_cast", true);
         QCOMPARE(s.runToEnd().value(), size_t(2));
         QCOMPARE(s.graph().size(), size_t(95));
+
+        // Undo after disabling: the step taken from a sweep that had the pattern must not bring it back.
+        Session t(llama(), builtins());
+        auto first = t.step();
+        QVERIFY(first && first.value());
+        const std::string name = t.history()[0].name;
+        t.setPatternEnabled(name, false);
+        QVERIFY(t.undo());
+        auto again = t.step();
+        QVERIFY(again && again.value());
+        QVERIFY(t.history()[0].name != name);
+        QVERIFY(!t.report().value()->find(name));
     }
 
     void passAsStep()

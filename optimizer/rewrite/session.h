@@ -102,6 +102,8 @@ private:
     std::string m_stopped;
     std::shared_ptr<const MatchReport> m_report;
     SweepCursor m_sweep;
+    uint64_t m_patternsVersion = 0; // bumped when a pattern is enabled or disabled
+    void restoreSweep(const SweepCursor &cursor);
 };
 
 } // namespace fxs
