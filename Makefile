@@ -48,6 +48,7 @@ fuzz: deps
 
 bench: build
 	python3 bench/parse/run.py --cli $(BUILD_DIR)/bin/fxscope-cli --bench $(BUILD_DIR)/bin/bench_parse
+	python3 bench/step/run.py --bench $(BUILD_DIR)/bin/bench_step
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -2,6 +2,7 @@
 // locations, and conversions that read back.
 #include <QtTest>
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -161,6 +162,88 @@ private Q_SLOTS:
         QByteArray content = f.readAll();
         QVERIFY(content.contains("<svg"));
         QVERIFY(content.contains("select_scatter"));
+    }
+
+    // passes --json: the runs, one step per changing pass with its provenance, op table and lint; -o keeps the
+    // provenance in the fxscope JSON it writes.
+    void passesJsonContract()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("inlined.json");
+        Run r = cli({"passes", QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/passes/inline_submodule.py"), "--pass",
+            "dce,inline", "--json", "-o", out});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject o = json(r);
+        QCOMPARE(o["nodes_before"].toInt(), 7);
+        QCOMPARE(o["nodes_after"].toInt(), 6);
+        QCOMPARE(o["iterations"].toInt(), 1);
+        QCOMPARE(o["lint"].toArray().size(), 0);
+        QVERIFY(!o.contains("error") && !o.contains("failed_pass"));
+        QJsonArray runs = o["runs"].toArray();
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs[1].toObject()["pass"].toString(), QString("inline"));
+        QCOMPARE(runs[1].toObject()["revision"].toInt(), 2);
+        QJsonArray steps = o["steps"].toArray();
+        QCOMPARE(steps.size(), 2);
+        QCOMPARE(steps[0].toObject()["removed"].toArray(), QJsonArray({"neg"}));
+        QJsonObject inlined = steps[1].toObject();
+        QCOMPARE(inlined["pass"].toString(), QString("inline"));
+        QCOMPARE(inlined["added"].toArray(), QJsonArray({"mul"}));
+        QJsonObject provenance = inlined["provenance"].toObject()["mul"].toObject();
+        QCOMPARE(provenance["pass"].toString(), QString("inline"));
+        QCOMPARE(provenance["replaced"].toArray(), QJsonArray({"sub"}));
+        QVERIFY(!o["ops"].toArray().isEmpty());
+
+        QFile written(out);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QJsonObject mul;
+        for (const auto &n : QJsonDocument::fromJson(written.readAll())
+                                 .object()["graphs"]
+                                 .toArray()[0]
+                                 .toObject()["graph"]
+                                 .toObject()["nodes"]
+                                 .toArray())
+            if (n.toObject()["name"].toString() == "mul")
+                mul = n.toObject();
+        QCOMPARE(mul["meta"].toObject()["extra"].toObject()["fxscope_provenance"].toObject(), provenance);
+        Run info = cli({"info", "--json", out});
+        QCOMPARE(info.exitCode, 0);
+        QCOMPARE(json(info)["graphs"].toArray()[0].toObject()["nodes"].toInt(), 6);
+    }
+
+    // An fx.wrap'ed function (printed as __main___my_gelu) inlined from its graph in a --composites file.
+    void passesInlineComposite()
+    {
+        const QString data = QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/passes/");
+        Run r = cli(
+            {"passes", data + "wrapped_call.py", "--pass", "inline", "--composites", data + "composites.py", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject step = json(r)["steps"].toArray()[0].toObject();
+        QCOMPARE(step["removed"].toArray(), QJsonArray({"my_gelu"}));
+        QCOMPARE(step["added"].toArray(), QJsonArray({"mul", "erf", "mul_1"}));
+        QCOMPARE(json(r)["lint"].toArray().size(), 0);
+        Run without = cli({"passes", data + "wrapped_call.py", "--pass", "inline", "--json"});
+        QCOMPARE(without.exitCode, 0);
+        QCOMPARE(json(without)["steps"].toArray().size(), 0); // an unknown function stays a call
+    }
+
+    // A failing pass: exit 3, the error names it and the passes that ran before it, their runs are kept.
+    void passesErrorNamesFailingPass()
+    {
+        Run r = cli({"passes", QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/passes/inline_missing_input.py"),
+            "--pass", "dce,cse,inline", "--json"});
+        QCOMPARE(r.exitCode, 3);
+        QJsonObject o = json(r);
+        QVERIFY(o["error"].toString().startsWith(
+            "An error occurred when running the 'inline' pass after the following passes: ['dce', 'cse']"));
+        QJsonObject failed = o["failed_pass"].toObject();
+        QCOMPARE(failed["pass"].toString(), QString("inline"));
+        QCOMPARE(failed["after"].toArray(), QJsonArray({"dce", "cse"}));
+        QVERIFY(failed["cause"].toString().contains("no value for its input 'b'"));
+        QCOMPARE(o["runs"].toArray().size(), 2);
+        QCOMPARE(o["steps"].toArray().size(), 1); // dce's; cse changed nothing, inline failed and was rolled back
+        QCOMPARE(o["nodes_after"].toInt(), 5);
+        QVERIFY(r.err.contains("after the following passes: ['dce', 'cse']"));
     }
 
     void devicesAlwaysHasCpu()

@@ -344,8 +344,120 @@ private Q_SLOTS:
         QCOMPARE(sum->args()[0].node()->name(), std::string("add_1")); // the body's add, renamed
         QCOMPARE(sum->args()[1].node()->name(), std::string("mm"));
         QCOMPARE(out.find("add_1")->args()[1].node()->name(), std::string("y"));
+        // Provenance: every inlined node names the pass and the call (with its getitems) it replaced.
+        for (const char *name : {"add_1", "mm", "w"}) {
+            const Json *p = out.find(name)->meta().extra.find(kProvenanceKey);
+            QVERIFY2(p, name);
+            QCOMPARE((*p)["pass"].toString(), std::string("inline"));
+            std::vector<std::string> replaced;
+            for (const auto &r : (*p)["replaced"].items())
+                replaced.push_back(r.toString());
+            std::sort(replaced.begin(), replaced.end());
+            QCOMPARE(replaced, (std::vector<std::string>{"getitem", "getitem_1", "sub"}));
+        }
+        QCOMPARE(s.history().back().provenance["mm"]["pass"].toString(), std::string("inline"));
         QVERIFY(s.undo());
         QCOMPARE(printCanonical(s.graph()), before);
+    }
+
+    // Dynamo's wrap higher-order op: torch.ops.higher_order.wrap(self.wrap_body_0, x) runs a nested graph.
+    void inlineWrapBody()
+    {
+        auto g = std::make_unique<Graph>();
+        Node *x = g->append(OpKind::Placeholder, "x", "x");
+        Node *attr = g->append(OpKind::GetAttr, "wrap_body_0", "wrap_body_0");
+        Node *wrap = g->append(OpKind::CallFunction, "wrap", "torch.ops.higher_order.wrap", {ref(attr), ref(x)});
+        Node *item = g->append(OpKind::CallFunction, "getitem", "operator.getitem", {ref(wrap), Argument::ofInt(0)});
+        g->append(OpKind::Output, "output", "output", {Argument::tuple({ref(item)})});
+        auto body = std::make_unique<Graph>();
+        Node *a = body->append(OpKind::Placeholder, "l_x_", "l_x_");
+        Node *sin = body->append(OpKind::CallFunction, "sin", "torch.sin", {ref(a)});
+        Node *cos = body->append(OpKind::CallFunction, "cos", "torch.cos", {ref(sin)});
+        body->append(OpKind::Output, "output", "output", {Argument::tuple({ref(cos)})});
+        g->addSubgraph("wrap_body_0", std::move(body));
+        QVERIFY(lint(*g).empty());
+
+        auto s = session(std::move(g));
+        const std::string before = printCanonical(s.graph());
+        auto r = s.applyPass("inline", [](GraphEditor &e) { return inlineCalls(e); });
+        QVERIFY2(r && r.value(), r ? "" : r.error().message.c_str());
+        const Graph &out = s.graph();
+        QVERIFY(lint(out).empty());
+        QVERIFY(!out.find("wrap") && !out.find("getitem") && !out.find("wrap_body_0"));
+        QVERIFY(!out.subgraph("wrap_body_0"));
+        const Node *result = out.outputNode()->args()[0].items()[0].node();
+        QCOMPARE(result->target(), std::string("torch.cos"));
+        QCOMPARE(result->args()[0].node()->target(), std::string("torch.sin"));
+        QCOMPARE(result->args()[0].node()->args()[0].node()->name(), std::string("x"));
+        QCOMPARE(out.size(), size_t(4));
+        QVERIFY(s.undo());
+        QCOMPARE(printCanonical(s.graph()), before);
+    }
+
+    // A call_function of an fx.wrap'ed composite: inlined when the library knows its graph, kept otherwise.
+    void inlineLibraryComposite()
+    {
+        auto make = [] {
+            auto g = std::make_unique<Graph>();
+            Node *x = g->append(OpKind::Placeholder, "x", "x");
+            Node *call = g->append(OpKind::CallFunction, "my_gelu", "__main__.my_gelu", {ref(x)});
+            Node *add = g->append(OpKind::CallFunction, "add", "aten.add.Tensor", {ref(call), ref(x)});
+            g->append(OpKind::Output, "output", "output", {ref(add)});
+            return g;
+        };
+        auto body = std::make_shared<Graph>();
+        Node *in = body->append(OpKind::Placeholder, "t", "t");
+        Node *half = body->append(OpKind::CallFunction, "mul", "aten.mul.Tensor", {ref(in), Argument::ofFloat(0.5)});
+        Node *erf = body->append(OpKind::CallFunction, "erf", "aten.erf.default", {ref(in)});
+        Node *prod = body->append(OpKind::CallFunction, "mul_1", "aten.mul.Tensor", {ref(half), ref(erf)});
+        body->append(OpKind::Output, "output", "output", {ref(prod)});
+        const CompositeLibrary library{{"my_gelu", body}};
+
+        auto unknown = session(make());
+        auto none = unknown.applyPass("inline", [](GraphEditor &e) { return inlineCalls(e); });
+        QVERIFY(none && !none.value());
+        QVERIFY(unknown.graph().find("my_gelu"));
+
+        auto s = session(make());
+        auto r = s.applyPass("inline", [&](GraphEditor &e) { return inlineCalls(e, {}, &library); });
+        QVERIFY2(r && r.value(), r ? "" : r.error().message.c_str());
+        const Graph &out = s.graph();
+        QVERIFY(lint(out).empty());
+        QVERIFY(!out.find("my_gelu"));
+        const Node *add = out.find("add");
+        QCOMPARE(add->args()[0].node()->target(), std::string("aten.mul.Tensor"));
+        QCOMPARE(add->args()[0].node()->args()[1].node()->target(), std::string("aten.erf.default"));
+        QCOMPARE(add->args()[0].node()->meta().extra[kProvenanceKey]["replaced"].items()[0].toString(),
+            std::string("my_gelu"));
+        QCOMPARE(out.size(), size_t(6));
+    }
+
+    // Two calls inlined by one pass step: each inlined node names only its own call.
+    void inlineProvenanceKeepsCallsApart()
+    {
+        auto g = std::make_unique<Graph>();
+        Node *x = g->append(OpKind::Placeholder, "x", "x");
+        Node *c1 = g->append(OpKind::CallModule, "call_a", "a", {ref(x)});
+        Node *c2 = g->append(OpKind::CallModule, "call_b", "b", {ref(c1)});
+        g->append(OpKind::Output, "output", "output", {ref(c2)});
+        for (const char *name : {"a", "b"}) {
+            auto body = std::make_unique<Graph>();
+            Node *in = body->append(OpKind::Placeholder, "t", "t");
+            Node *r = body->append(OpKind::CallFunction, std::string("relu_") + name, "aten.relu.default", {ref(in)});
+            body->append(OpKind::Output, "output", "output", {ref(r)});
+            g->addSubgraph(name, std::move(body));
+        }
+        auto s = session(std::move(g));
+        auto r = s.applyPass("inline", [](GraphEditor &e) { return inlineCalls(e); });
+        QVERIFY2(r && r.value(), r ? "" : r.error().message.c_str());
+        auto replaced = [&](const char *node) {
+            std::vector<std::string> out;
+            for (const auto &item : s.graph().find(node)->meta().extra[kProvenanceKey]["replaced"].items())
+                out.push_back(item.toString());
+            return out;
+        };
+        QCOMPARE(replaced("relu_a"), std::vector<std::string>{"call_a"});
+        QCOMPARE(replaced("relu_b"), std::vector<std::string>{"call_b"});
     }
 };
 

@@ -3,14 +3,20 @@
 // diffs between revisions, and a 100k-node chain whose steps' edit records stay O(step).
 
 #include "io/loader.h"
+#include "io/readable_parser.h"
 #include "ir/canonical_printer.h"
 #include "ir/lint.h"
 #include "patterns/builtin_patterns.h"
+#include "patterns/pattern_file.h"
+#include "patterns/register_replacement.h"
 #include "rewrite/dead_code.h"
 #include "rewrite/graph_diff.h"
 #include "rewrite/session.h"
 
 #include <QtTest>
+
+#include <map>
+#include <random>
 
 using namespace fxs;
 
@@ -47,6 +53,72 @@ std::unique_ptr<Graph> swigluChain(size_t pairs)
     }
     g->append(OpKind::Output, "output", "output", {Argument::tuple({Argument::ofNode(prev)})});
     return g;
+}
+
+std::shared_ptr<const Graph> snippet(const char *code)
+{
+    auto file = parseReadable(code, "snippet");
+    if (!file)
+        qFatal("%s", file.error().toString().c_str());
+    return std::shared_ptr<const Graph>(std::move(file->graphs.front().graph));
+}
+
+// GPT-2's LayerNorm over dim 2 and its tanh GELU, as post-grad graphs spell them: 25 + 12 matches in the corpus's
+// GPT-2 inference graph.
+std::shared_ptr<PatternRegistry> gpt2Patterns()
+{
+    auto registry = std::make_shared<PatternRegistry>();
+    auto add = [&](const char *name, const char *search, const char *replace) {
+        ReplacementSpec spec;
+        spec.name = name;
+        spec.search = snippet(search);
+        spec.replace = snippet(replace);
+        for (const Node *p : spec.search->placeholders()) {
+            ExampleInput ex;
+            ex.name = p->name();
+            ex.meta = p->meta().val->tensor;
+            spec.exampleInputs.push_back(std::move(ex));
+        }
+        if (auto st = registerReplacement(*registry, std::move(spec)); !st)
+            qFatal("%s", st.error().toString().c_str());
+    };
+    add("layer_norm_dim2", R"(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[2, 4, 8]", weight: "f32[8]", bias: "f32[8]"):
+        var_mean = torch.ops.aten.var_mean.correction(x, [2], correction = 0, keepdim = True)
+        getitem: "f32[2, 4, 1]" = var_mean[0]
+        getitem_1: "f32[2, 4, 1]" = var_mean[1]
+        sub: "f32[2, 4, 8]" = torch.ops.aten.sub.Tensor(x, getitem_1)
+        add: "f32[2, 4, 1]" = torch.ops.aten.add.Tensor(getitem, 1e-05)
+        rsqrt: "f32[2, 4, 1]" = torch.ops.aten.rsqrt.default(add)
+        mul: "f32[2, 4, 8]" = torch.ops.aten.mul.Tensor(sub, rsqrt)
+        mul_1: "f32[2, 4, 8]" = torch.ops.aten.mul.Tensor(mul, weight)
+        add_1: "f32[2, 4, 8]" = torch.ops.aten.add.Tensor(mul_1, bias)
+        return add_1
+)",
+        R"(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[2, 4, 8]", weight: "f32[8]", bias: "f32[8]"):
+        native_layer_norm = torch.ops.aten.native_layer_norm.default(x, [768], weight, bias, 1e-05)
+        getitem: "f32[2, 4, 8]" = native_layer_norm[0]
+        return getitem
+)");
+    add("gelu_tanh", R"(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[2, 4, 8]"):
+        mul: "f32[2, 4, 8]" = torch.ops.aten.mul.Tensor(x, 0.5)
+        pow_1: "f32[2, 4, 8]" = torch.ops.aten.pow.Tensor_Scalar(x, 3.0)
+        mul_1: "f32[2, 4, 8]" = torch.ops.aten.mul.Tensor(pow_1, 0.044715)
+        add: "f32[2, 4, 8]" = torch.ops.aten.add.Tensor(x, mul_1)
+        mul_2: "f32[2, 4, 8]" = torch.ops.aten.mul.Tensor(add, 0.7978845608028654)
+        tanh: "f32[2, 4, 8]" = torch.ops.aten.tanh.default(mul_2)
+        add_1: "f32[2, 4, 8]" = torch.ops.aten.add.Tensor(tanh, 1.0)
+        mul_3: "f32[2, 4, 8]" = torch.ops.aten.mul.Tensor(mul, add_1)
+        return mul_3
+)",
+        R"(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[2, 4, 8]"):
+        gelu: "f32[2, 4, 8]" = torch.ops.aten.gelu.default(x, approximate = 'tanh')
+        return gelu
+)");
+    return registry;
 }
 
 } // namespace
@@ -86,6 +158,49 @@ private Q_SLOTS:
         QCOMPARE(printCanonical(s.graph()), dumps[0]);
         QVERIFY(s.goTo(size_t(steps)));
         QCOMPARE(printCanonical(s.graph()), dumps.back());
+    }
+
+    // The issue's example, from the pattern files users write: add -> npu_rms_norm -> getitem becomes
+    // npu_add_rms_norm with its getitems, the add's and the norm's users rewired; undo gives back the dump exactly.
+    void addRmsNormFromPatternFiles()
+    {
+        auto registry = std::make_shared<PatternRegistry>();
+        for (const char *file : {"rms_norm.py", "add_rms_norm.py"})
+            QVERIFY(loadPatternFile(std::string(FXSCOPE_SOURCE_DIR) + "/resources/patterns/" + file, *registry));
+        Session s(llama(), registry);
+        QVERIFY(s.run(2)); // the two RMSNorms become npu_rms_norm + getitem
+        const std::string beforeFusion = printCanonical(s.graph());
+        const Node *norm = s.graph().find("npu_rms_norm");
+        QVERIFY(norm);
+        const Node *add = norm->args()[0].node();
+        QCOMPARE(add->target(), std::string("torch.ops.aten.add.Tensor"));
+        const std::string addName = add->name();
+        QCOMPARE(add->users().size(), size_t(2)); // the norm and the next residual add
+        const Node *normOut = s.graph().find("getitem");
+        QVERIFY(normOut && normOut->args()[0].node() == norm);
+        const size_t normUsers = normOut->users().size();
+
+        auto r = s.step();
+        QVERIFY(r && r.value());
+        const SessionStep &step = s.history().back();
+        QCOMPARE(step.name, std::string("add_rms_norm"));
+        QCOMPARE(step.removed, (std::vector<std::string>{"getitem", addName, "npu_rms_norm"}));
+        const Node *fused = s.graph().find("npu_add_rms_norm");
+        QVERIFY(fused);
+        QCOMPARE(fused->target(), std::string("npu.npu_add_rms_norm.default"));
+        std::map<int64_t, const Node *> items; // getitem index -> node
+        for (const Node *u : fused->users())
+            items[u->args()[1].toInt()] = u;
+        QVERIFY(items.count(0) && items.count(2));
+        QCOMPARE(items[0]->users().size(), normUsers); // y: the norm's users
+        QCOMPARE(items[2]->users().size(), size_t(1)); // x_out: the residual add that used `add`
+        QCOMPARE(fused->meta().extra[kProvenanceKey]["pattern"].toString(), std::string("add_rms_norm"));
+        QVERIFY(lint(s.graph()).empty());
+
+        QVERIFY(s.undo());
+        QCOMPARE(printCanonical(s.graph()), beforeFusion);
+        QVERIFY(s.redo());
+        QVERIFY(s.graph().find("npu_add_rms_norm"));
     }
 
     void newStepClearsRedo()
@@ -162,6 +277,18 @@ private Q_SLOTS:
         s.setPatternEnabled("rms_norm_cast", true);
         QCOMPARE(s.runToEnd().value(), size_t(2));
         QCOMPARE(s.graph().size(), size_t(95));
+
+        // Undo after disabling: the step taken from a sweep that had the pattern must not bring it back.
+        Session t(llama(), builtins());
+        auto first = t.step();
+        QVERIFY(first && first.value());
+        const std::string name = t.history()[0].name;
+        t.setPatternEnabled(name, false);
+        QVERIFY(t.undo());
+        auto again = t.step();
+        QVERIFY(again && again.value());
+        QVERIFY(t.history()[0].name != name);
+        QVERIFY(!t.report().value()->find(name));
     }
 
     void passAsStep()
@@ -233,6 +360,70 @@ private Q_SLOTS:
         QCOMPARE(all.nodesAfter, size_t(95));
         QCOMPARE(all.opCounts["torch.ops.npu.npu_rms_norm.default"].second, size_t(2));
         QVERIFY(s.graphAt(4).ok() == false);
+    }
+
+    // A seeded random walk of step / undo / redo: lint clean after every action, and every revision reached again
+    // prints exactly the canonical dump it had when first reached.
+    void randomWalk_data()
+    {
+        QTest::addColumn<QString>("graph");
+        QTest::addColumn<bool>("corpus");
+        QTest::addColumn<int>("steps"); // run to the end applies this many steps; the walk gets that deep
+        QTest::newRow("llama sample, built-ins") << QString::fromStdString(kLlama) << false << 3;
+        QTest::newRow("GPT-2 inference (corpus), LayerNorm + GELU") << QStringLiteral(
+            FXSCOPE_CORPUS_DIR "/readable/learn_torch_compile__tb_hf_GPT2_inference_cpu__after_post_grad.py")
+                                                                    << true << 37;
+    }
+    void randomWalk()
+    {
+        QFETCH(QString, graph);
+        QFETCH(bool, corpus);
+        QFETCH(int, steps);
+        auto file = loadGraphFile(graph.toStdString());
+        QVERIFY2(file, file ? "" : file.error().toString().c_str());
+        Session s(std::move(file->graphs.front().graph), corpus ? gpt2Patterns() : builtins());
+        std::mt19937 rng(5);
+        std::vector<std::string> dumps{printCanonical(s.graph())};
+        size_t deepest = 0, checked = 0;
+        for (int action = 0; action < 300; ++action) {
+            int roll = int(rng() % 6); // step 1/2, undo 1/3, redo 1/6
+            bool stepped = false;
+            if (roll < 3 || (!s.canUndo() && !s.canRedo())) {
+                auto r = s.step();
+                QVERIFY2(r, r ? "" : r.error().toString().c_str());
+                stepped = r.value();
+                if (!stepped)
+                    QVERIFY(s.undo()); // fixed point: go back instead
+            } else if (roll < 5 ? s.canUndo() : !s.canRedo()) {
+                QVERIFY(s.undo());
+            } else {
+                QVERIFY(s.redo());
+            }
+            const std::vector<std::string> problems = lint(s.graph());
+            QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
+            QVERIFY(s.stoppedReason().empty());
+            const std::string dump = printCanonical(s.graph());
+            if (stepped) {
+                dumps.resize(s.revision());
+                dumps.push_back(dump);
+            } else {
+                QVERIFY(s.revision() < dumps.size());
+                QVERIFY2(dumps[s.revision()] == dump,
+                    ("revision " + std::to_string(s.revision()) + " differs after action " + std::to_string(action))
+                        .c_str());
+                ++checked;
+            }
+            deepest = std::max(deepest, s.revision());
+        }
+        QCOMPARE(deepest, size_t(steps));
+        QVERIFY(checked > 50);
+        // The walk's revisions are a prefix of running to the end: the fixed point lints clean too.
+        QVERIFY(s.goTo(0));
+        QCOMPARE(printCanonical(s.graph()), dumps[0]);
+        auto all = s.runToEnd();
+        QVERIFY(all);
+        QCOMPARE(all.value(), size_t(steps));
+        QVERIFY(lint(s.graph()).empty());
     }
 
     void hundredThousandNodeChain()

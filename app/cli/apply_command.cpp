@@ -89,8 +89,9 @@ int runApply(const std::vector<std::string> &args)
         Json steps = Json::array();
         for (size_t i = 0; i < session.revision(); ++i) {
             const SessionStep &s = session.history()[i];
-            steps.push(Json::object({{"pattern", s.name}, {"anchor", s.anchor}, {"removed", names(s.removed)},
-                {"added", names(s.added)}, {"nodes_before", s.nodesBefore}, {"nodes_after", s.nodesAfter}}));
+            steps.push(Json::object(
+                {{"pattern", s.name}, {"anchor", s.anchor}, {"removed", names(s.removed)}, {"added", names(s.added)},
+                    {"provenance", s.provenance}, {"nodes_before", s.nodesBefore}, {"nodes_after", s.nodesAfter}}));
         }
         Json root = Json::object({{"graph", named->name}, {"steps", std::move(steps)},
             {"nodes_before", named->graph->size()}, {"nodes_after", session.graph().size()},

@@ -6,6 +6,7 @@
 #include "command_line.h"
 #include "io/dot_writer.h"
 #include "io/fxscope_json.h"
+#include "io/loader.h"
 #include "io/readable_writer.h"
 #include "ir/lint.h"
 #include "patterns/pattern_file.h"
@@ -55,12 +56,14 @@ int runPasses(const std::vector<std::string> &args)
     std::string usage
         = "usage: fxscope-cli passes GRAPH --pass NAME... [--steps N] [--check-each] [--patterns FILE...] "
           "[--supported T,T...|--partition TARGETS_FILE] [--allow-single-node] [-o OUT.{json,py,dot}] "
-          "[--graph NAME|INDEX] [--json]\npasses (in the order given; --steps reruns the list until "
+          "[--composites FILE] [--graph NAME|INDEX] [--json]\npasses (in the order given; --steps reruns the list "
+          "until "
           "nothing changes):\n";
     for (const auto &line : passHelp())
         usage += "  " + line + "\n";
     CommandLine cmd;
-    auto err = cmd.parse(args, {"--pass", "--steps", "--patterns", "--supported", "--partition", "-o", "--graph"},
+    auto err = cmd.parse(args,
+        {"--pass", "--steps", "--patterns", "--supported", "--partition", "-o", "--graph", "--composites"},
         {"--json", "--check-each", "--allow-single-node"});
     bool partitionOnly = cmd.value("--supported") || cmd.value("--partition");
     if (err || cmd.positional().size() != 1 || (cmd.values("--pass").empty() && !partitionOnly)) {
@@ -93,6 +96,24 @@ int runPasses(const std::vector<std::string> &args)
         if (!loadPatternSpecs(cmd.values("--patterns"), *registry))
             return BadInput;
         context.patterns = registry;
+    }
+    // --composites FILE: fx.wrap'ed functions' graphs, by graph name and by the names of the graphs nested in them.
+    if (!cmd.values("--composites").empty()) {
+        auto library = std::make_shared<CompositeLibrary>();
+        for (const auto &path : cmd.values("--composites")) {
+            auto loaded = loadGraphFile(path);
+            if (!loaded) {
+                std::fprintf(stderr, "%s\n", loaded.error().toString().c_str());
+                return BadInput;
+            }
+            for (auto &named : loaded->graphs) {
+                std::shared_ptr<const Graph> graph(std::move(named.graph));
+                for (const auto &[name, sub] : graph->subgraphs())
+                    library->emplace(name, std::shared_ptr<const Graph>(graph, sub.get()));
+                library->emplace(named.name, std::move(graph));
+            }
+        }
+        context.composites = library;
     }
     std::vector<std::string> supported;
     for (const auto &list : cmd.values("--supported"))
@@ -144,31 +165,31 @@ int runPasses(const std::vector<std::string> &args)
 
     if (cmd.flag("--json")) {
         Json runs = Json::array();
-        if (result)
-            for (const auto &r : result->runs)
-                runs.push(Json::object(
-                    {{"pass", r.pass}, {"iteration", r.iteration}, {"changed", r.changed}, {"revision", r.revision}}));
+        for (const auto &r : manager.lastRun().runs)
+            runs.push(Json::object(
+                {{"pass", r.pass}, {"iteration", r.iteration}, {"changed", r.changed}, {"revision", r.revision}}));
         Json steps = Json::array();
         for (size_t i = 0; i < session.revision(); ++i) {
             const SessionStep &s = session.history()[i];
             steps.push(Json::object({{"pass", s.name}, {"removed", names(s.removed)}, {"added", names(s.added)},
-                {"nodes_before", s.nodesBefore}, {"nodes_after", s.nodesAfter}}));
+                {"provenance", s.provenance}, {"nodes_before", s.nodesBefore}, {"nodes_after", s.nodesAfter}}));
         }
         Json root = Json::object({{"graph", named->name}, {"runs", std::move(runs)}, {"steps", std::move(steps)},
             {"nodes_before", named->graph->size()}, {"nodes_after", session.graph().size()},
             {"ops", diff.toJson()["ops"]}, {"lint", names(lint(session.graph()))}});
-        if (result)
-            root.set("iterations", result->iterations);
+        root.set("iterations", manager.lastRun().iterations);
         if (proposed)
             root.set("partitioning", proposed->toJson());
         if (!result)
             root.set("error", result.error().message);
+        if (const auto &failure = manager.lastFailure())
+            root.set("failed_pass",
+                Json::object({{"pass", failure->pass}, {"after", names(failure->before)}, {"cause", failure->cause}}));
         std::printf("%s\n", root.dump(1).c_str());
     } else {
-        if (result)
-            for (const auto &r : result->runs)
-                std::printf("sweep %zu  %-24s %s\n", r.iteration + 1, r.pass.c_str(),
-                    r.changed ? ("changed -> revision " + std::to_string(r.revision)).c_str() : "unchanged");
+        for (const auto &r : manager.lastRun().runs)
+            std::printf("sweep %zu  %-24s %s\n", r.iteration + 1, r.pass.c_str(),
+                r.changed ? ("changed -> revision " + std::to_string(r.revision)).c_str() : "unchanged");
         std::printf("%zu step%s, %zu -> %zu nodes\n\n%s", session.revision(), session.revision() == 1 ? "" : "s",
             named->graph->size(), session.graph().size(), diff.opTable().c_str());
         if (proposed) {

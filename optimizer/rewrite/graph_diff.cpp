@@ -54,6 +54,7 @@ DiffNode describe(const Node &n)
     d.target = opKey(n);
     if (const Json *p = provenanceOf(n)) {
         d.pattern = (*p)["pattern"].isString() ? (*p)["pattern"].toString() : std::string();
+        d.pass = (*p)["pass"].isString() ? (*p)["pass"].toString() : std::string();
         for (const auto &r : (*p)["replaced"].items())
             d.replaced.push_back(r.toString());
     }
@@ -106,8 +107,8 @@ Json GraphDiff::toJson() const
         Json out = Json::array();
         for (const auto &n : list) {
             Json o = Json::object({{"name", n.name}, {"target", n.target}});
-            if (!n.pattern.empty()) {
-                o.set("pattern", n.pattern);
+            if (!n.pattern.empty() || !n.pass.empty()) {
+                o.set(n.pattern.empty() ? "pass" : "pattern", n.pattern.empty() ? n.pass : n.pattern);
                 Json r = Json::array();
                 for (const auto &x : n.replaced)
                     r.push(x);

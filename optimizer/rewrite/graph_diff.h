@@ -18,6 +18,7 @@ struct DiffNode {
     std::string name;
     std::string target; // op kind for placeholder/output
     std::string pattern; // added: the pattern that created it (provenance); empty otherwise
+    std::string pass; // added: the pass that created it (provenance); empty otherwise
     std::vector<std::string> replaced; // added: the nodes it replaced (provenance)
 };
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
+#include <utility>
 
 namespace fxs {
 
@@ -125,6 +127,42 @@ void GraphEditor::replaceUses(Node *from, const Argument &to, const std::unorder
             substituteNode(kv.second, from, to);
         setArgs(user, std::move(args), std::move(kwargs));
     }
+}
+
+void GraphEditor::stampPassProvenance(const std::string &pass)
+{
+    // Passes rewrite one place at a time: insert the new nodes, rewire, erase the old ones (an inlined call, a
+    // fused partition). So the record splits into units at an insertion that follows an erasure, and a new node
+    // replaced the nodes erased in its unit. Two rewrites in one pass stay apart even when one feeds the other.
+    struct Unit {
+        std::vector<std::string> inserted, erased;
+    };
+    std::vector<Unit> units(1);
+    std::unordered_set<std::string> inserted;
+    for (const EditOp &op : m_record.ops()) {
+        if (op.kind == EditOp::Kind::Insert) {
+            if (!units.back().erased.empty())
+                units.emplace_back();
+            units.back().inserted.push_back(op.name);
+            inserted.insert(op.name);
+        } else if (op.kind == EditOp::Kind::Erase && !inserted.count(op.name)) {
+            units.back().erased.push_back(op.name);
+        }
+    }
+    for (const Unit &unit : units)
+        for (const auto &name : unit.inserted) {
+            Node *n = m_graph.find(name);
+            if (!n || (n->meta().extra.isObject() && n->meta().extra.find(kProvenanceKey)))
+                continue;
+            Json list = Json::array();
+            for (const auto &r : unit.erased)
+                list.push(r);
+            NodeMeta meta = n->meta();
+            if (!meta.extra.isObject())
+                meta.extra = Json::object();
+            meta.extra.set(kProvenanceKey, Json::object({{"pass", pass}, {"replaced", std::move(list)}}));
+            setMeta(n, std::move(meta));
+        }
 }
 
 Status GraphEditor::sortIfNeeded(const std::vector<Node *> &touched)

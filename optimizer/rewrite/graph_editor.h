@@ -8,6 +8,10 @@
 
 namespace fxs {
 
+// meta.extra key of a new node's provenance: {"pattern", "anchor", "replaced"} from a pattern's replacement,
+// {"pass", "replaced"} from a pass.
+inline constexpr const char *kProvenanceKey = "fxscope_provenance";
+
 class GraphEditor {
 public:
     explicit GraphEditor(Graph &graph) : m_graph(graph) { }
@@ -31,6 +35,12 @@ public:
     // Inductor's stable_topological_sort after a change, run only when an edge of a `touched` node points
     // backwards (otherwise it would keep the order). Records just the window of nodes that moved.
     Status sortIfNeeded(const std::vector<Node *> &touched);
+
+    // Stamps every node inserted through this editor that is still in the graph and has no provenance yet (a
+    // pattern's replacement records its own) with {"pass": name, "replaced": [...]} in meta.extra: the nodes erased
+    // in its part of the edit (a part starts at an insertion that follows an erasure). Recorded like any edit, so
+    // undo removes it with the node.
+    void stampPassProvenance(const std::string &pass);
 
     const EditRecord &record() const { return m_record; }
     EditRecord take() { return std::move(m_record); }

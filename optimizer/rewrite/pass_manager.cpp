@@ -121,6 +121,8 @@ Status PassManager::check(const Graph &graph) const
 
 Result<PassManagerResult> PassManager::run(Session &session)
 {
+    m_lastRun = {};
+    m_lastFailure.reset();
     if (m_options.solveConstraints) {
         if (auto st = solveConstraints(); !st)
             return st.error();
@@ -130,7 +132,7 @@ Result<PassManagerResult> PassManager::run(Session &session)
     // The check before the run is not wrapped: no pass has run yet.
     if (auto st = check(session.graph()); !st)
         return st.error();
-    PassManagerResult result;
+    PassManagerResult &result = m_lastRun;
     for (size_t iteration = 0; iteration < m_options.steps; ++iteration) {
         bool modified = false;
         for (size_t i = 0; i < m_passes.size(); ++i) {
@@ -139,6 +141,7 @@ Result<PassManagerResult> PassManager::run(Session &session)
                 std::vector<std::string> before;
                 for (size_t k = 0; k < i; ++k)
                     before.push_back(m_passes[k].name);
+                m_lastFailure = PassFailure{pass.name, before, cause};
                 return managerError("An error occurred when running the '" + pass.name
                     + "' pass after the following passes: " + pythonNameList(before) + ": " + cause);
             };

@@ -7,6 +7,7 @@
 #include "session.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,13 @@ struct PassRun {
     size_t iteration = 0; // 0-based sweep over the list
     bool changed = false;
     size_t revision = 0; // the session's revision after it (a new step when changed)
+};
+
+// Which pass failed, after which passes of its sweep, and why.
+struct PassFailure {
+    std::string pass;
+    std::vector<std::string> before;
+    std::string cause;
 };
 
 struct PassManagerResult {
@@ -69,12 +77,17 @@ public:
     // before it in that sweep ("An error occurred when running the 'X' pass after the following passes: [...]"); the
     // steps of the passes that succeeded stay in the session's history.
     Result<PassManagerResult> run(Session &session);
+    // The last run as far as it went (the passes that ran before a failure too), and its failure if it failed.
+    const PassManagerResult &lastRun() const { return m_lastRun; }
+    const std::optional<PassFailure> &lastFailure() const { return m_lastFailure; }
 
 private:
     std::vector<NamedPass> m_passes;
     std::vector<std::pair<std::string, std::string>> m_constraints; // (this, that)
     std::vector<std::pair<std::string, PassCheck>> m_checks;
     PassManagerOptions m_options;
+    PassManagerResult m_lastRun;
+    std::optional<PassFailure> m_lastFailure;
 };
 
 // Python's repr of a list of names: ['a', 'b'].

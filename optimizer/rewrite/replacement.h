@@ -16,8 +16,6 @@ namespace fxs {
 
 class PatternMatcher;
 
-inline constexpr const char *kProvenanceKey = "fxscope_provenance";
-
 struct ReplacementResult {
     std::vector<std::string> removed; // matched nodes erased, in erase order
     std::vector<std::string> added; // replacement nodes that remain, in graph order

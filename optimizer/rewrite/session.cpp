@@ -64,6 +64,7 @@ void Session::setPatternEnabled(const std::string &pattern, bool enabled)
         return;
     m_active.reset();
     m_sweep = {};
+    ++m_patternsVersion; // sweeps kept by steps hold the old set's matches: undo and redo match afresh
     invalidate();
 }
 
@@ -124,6 +125,7 @@ Status Session::refill()
         sweep->items.push_back(std::move(o.item));
     sweep->report = m_report;
     sweep->revision = m_position;
+    sweep->patternsVersion = m_patternsVersion;
     m_sweep.sweep = std::move(sweep);
     return Ok{};
 }
@@ -194,6 +196,11 @@ Status Session::applyMatch(const PatternEntry &entry, Node *anchor, const Match 
 
 Status Session::push(SessionStep step)
 {
+    step.provenance = Json::object();
+    for (const auto &name : step.added)
+        if (const Node *n = m_graph->find(name); n && n->meta().extra.isObject())
+            if (const Json *p = n->meta().extra.find(kProvenanceKey))
+                step.provenance.set(name, *p);
     m_history.resize(m_position); // a new step clears the redo tail
     m_history.push_back(std::move(step));
     ++m_position;
@@ -301,6 +308,7 @@ Result<bool> Session::applyPass(const std::string &name, const SessionPass &pass
                 "pass '" + name + "' failed: " + changed.error().message};
         return false;
     }
+    editor.stampPassProvenance(name);
     // removed: nodes that were there before; added: nodes that are there after.
     std::unordered_set<std::string> inserted;
     for (const auto &op : editor.record().ops())
@@ -329,11 +337,7 @@ Status Session::undo()
         return st;
     --m_position;
     m_stopped.clear(); // a stopped session stops at its last step, which this removed
-    m_sweep = s.sweepBefore;
-    invalidate();
-    // Back where the sweep began: its verdicts describe this graph again.
-    if (m_sweep.sweep && m_sweep.sweep->revision == m_position)
-        m_report = m_sweep.sweep->report;
+    restoreSweep(s.sweepBefore);
     return Ok{};
 }
 
@@ -344,11 +348,20 @@ Status Session::redo()
     if (auto st = m_history[m_position].edits.redo(*m_graph); !st)
         return st;
     ++m_position;
-    m_sweep = m_history[m_position - 1].sweepAfter;
-    invalidate();
+    restoreSweep(m_history[m_position - 1].sweepAfter);
     // A step that broke the graph stops the session again; redo itself succeeded.
     (void)lintStep(m_history[m_position - 1]);
     return Ok{};
+}
+
+void Session::restoreSweep(const SweepCursor &cursor)
+{
+    invalidate();
+    const bool current = cursor.sweep && cursor.sweep->patternsVersion == m_patternsVersion;
+    m_sweep = current ? cursor : SweepCursor{};
+    // Back where the sweep began: its verdicts describe this graph again.
+    if (current && m_sweep.sweep->revision == m_position)
+        m_report = m_sweep.sweep->report;
 }
 
 Status Session::reset()

@@ -26,6 +26,7 @@ struct SessionStep {
     std::string name; // the pattern or pass
     std::string anchor; // the match's anchor; empty for a pass
     std::vector<std::string> removed, added;
+    Json provenance; // added node -> its provenance when the step made it ({"pattern"|"pass", "replaced", ...})
     size_t nodesBefore = 0, nodesAfter = 0;
     EditRecord edits;
     // Where the sweep stood before and after the step, so undo/redo need no matcher run.
@@ -101,6 +102,8 @@ private:
     std::string m_stopped;
     std::shared_ptr<const MatchReport> m_report;
     SweepCursor m_sweep;
+    uint64_t m_patternsVersion = 0; // bumped when a pattern is enabled or disabled
+    void restoreSweep(const SweepCursor &cursor);
 };
 
 } // namespace fxs

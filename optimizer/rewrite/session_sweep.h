@@ -6,6 +6,7 @@
 #include "match/matcher.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ struct SessionSweep {
     std::vector<Item> items;
     std::shared_ptr<const MatchReport> report; // the verdicts it was built from
     size_t revision = 0; // the session revision they describe
+    uint64_t patternsVersion = 0; // which enabled-pattern set it was built with (Session::setPatternEnabled)
 };
 
 struct SweepCursor {

@@ -37,7 +37,7 @@ const std::vector<std::string> &passHelp()
         "remove_noop_views    view/reshape/expand to the same shape (meta val)",
         "remove_detach        detach -> its input",
         "scalars_to_tensors   aten.X.Scalar(t, c) -> aten.X.Tensor(t, scalar_tensor(c))",
-        "inline               call_module of a nested graph -> its nodes",
+        "inline               call_module of a nested graph, higher_order.wrap, a --composites function -> its nodes",
         "patterns             the --patterns set, one sweep",
         "partition            propose partitions for --supported and fuse them (fused_0, ...)",
         "replace:A=B          every call of A calls B",
@@ -63,7 +63,8 @@ Result<NamedPass> makePass(const std::string &spec, const PassContext &context)
     if (name == "scalars_to_tensors")
         return NamedPass{spec, [](GraphEditor &e) { return scalarsToTensors(e); }};
     if (name == "inline")
-        return NamedPass{spec, [](GraphEditor &e) { return inlineCalls(e); }};
+        return NamedPass{
+            spec, [composites = context.composites](GraphEditor &e) { return inlineCalls(e, {}, composites.get()); }};
     if (name == "replace" || name == "insert_after") {
         if (!splitPair(rest, a, b))
             return specError(spec, "expected " + name + ":A=B");

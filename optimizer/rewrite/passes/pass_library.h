@@ -6,6 +6,7 @@
 #include "patterns/pattern_registry.h"
 #include "rewrite/partitioner.h"
 #include "rewrite/pass_manager.h"
+#include "rewrite/passes/inline_calls.h"
 
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@ namespace fxs {
 
 struct PassContext {
     std::shared_ptr<const PatternRegistry> patterns;
+    std::shared_ptr<const CompositeLibrary> composites; // what "inline" inlines besides nested graphs
     std::optional<OperatorSupport> support;
     PartitionerOptions partitioner;
 };
