@@ -58,6 +58,7 @@ private Q_SLOTS:
     void cliShowsWarnings();
     void trainingPattern();
     void registersNothingWarns();
+    void deferredConstructs();
     void opResolution();
     void registrationForms();
     void loadErrors();
@@ -356,6 +357,60 @@ def apply_passes(graph_module, manager):
                 "_register_*(pattern_pass_manager) function is defined here); it imports "
                 "torchair.patterns.add_rms_norm_cast._register_addrmsnormcast_pattern, which fxscope does not "
                 "follow: load the files that define them"));
+}
+
+// Inside a def, a construct outside the subset does not stop the file (TorchAir's FX-pass files keep lambdas in
+// helpers no registration reaches): it is a load warning, and a check that runs it is rejected with the error.
+void TestPatternFilePy::deferredConstructs()
+{
+    PatternRegistry registry;
+    auto st = loadPythonPatternSource(R"PY(import torch
+import torch_npu
+import torchair
+
+
+def search_fn(x1, x2, gamma):
+    xOut = torch.add(x1, x2)
+    y, _ = torch_npu.npu_rms_norm(xOut, gamma)
+    return y, xOut
+
+
+def replace_fn(x1, x2, gamma):
+    y, _, xOut = torch_npu.npu_add_rms_norm(x1, x2, gamma)
+    return y, xOut
+
+
+def by_name(nodes):
+    return sorted(nodes, key=lambda n: n.name)
+
+
+def extra_check(match):
+    try:
+        hidden = match.kwargs["x1"].meta["val"].shape[-1]
+    except KeyError:
+        return False
+    return len(by_name(match.nodes)) == 3 and hidden == 7168
+
+
+torchair.register_replacement(search_fn=search_fn, replace_fn=replace_fn, extra_check=extra_check,
+    example_inputs=[torch.empty(1, 16, 7168, dtype=torch.float16), torch.empty(1, 16, 7168, dtype=torch.float16),
+                    torch.empty(7168, dtype=torch.float16)])
+)PY",
+        "deferred.py", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QCOMPARE(registry.warnings().size(), size_t(1));
+    QVERIFY2(registry.warnings()[0].rfind("deferred.py:18:30: a lambda is outside fxscope's Python subset", 0) == 0,
+        registry.warnings()[0].c_str());
+    auto file = loadGraphFile(kGraph);
+    QVERIFY2(file, file ? "" : file.error().toString().c_str());
+    auto report = Matcher(registry).run(*file->graphs.front().graph);
+    QVERIFY(report);
+    for (const Verdict &v : report->patterns[0].candidates) {
+        QCOMPARE(v.stage, MatchStage::ExtraCheck);
+        QVERIFY2(v.checkTrace.back().find("raised at deferred.py:18:30: SubsetError: a lambda is outside")
+                != std::string::npos,
+            v.checkTrace.back().c_str());
+    }
 }
 
 void TestPatternFilePy::opResolution()

@@ -47,6 +47,14 @@ void TestPythonSubset::semantics_data()
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("expected");
     auto row = [](const char *name, const char *src, const char *exp) { QTest::newRow(name) << src << exp; };
+    row("try except else finally",
+        "def f(d):\n    try:\n        return d['x']\n    except KeyError as e:\n        return 'missing ' + str(e)\n"
+        "    finally:\n        pass\nout = []\ntry:\n    out.append(1)\nexcept Exception:\n    out.append(2)\n"
+        "else:\n    out.append(3)\nfinally:\n    out.append(4)\ndef g(l):\n    try:\n        return l[5]\n"
+        "    except (KeyError, IndexError):\n        return 'none'\ndef h():\n    for i in range(3):\n        try:\n"
+        "            if i == 1:\n                break\n        finally:\n            out.append(i)\n    return out\n"
+        "result = (f({'x': 1}), f({}), out, g([1]), h())",
+        "(1, \"missing 'x'\", [1, 3, 4, 0, 1], 'none', [1, 3, 4, 0, 1])");
     // f-strings: expected values are what CPython 3.11 prints for the same source.
     row("f-string fields",
         "x = 4096\nname = 'c'\nresult = f\"{name!r} {x} {x:>8} {x / 7168:.3f} {{lit}} {x=} {[1, 2]} {x:,} {x:#x} "
@@ -113,9 +121,14 @@ void TestPythonSubset::errors_data()
     QTest::addColumn<QString>("expected");
     auto row = [](const char *name, const char *src, const char *exp) { QTest::newRow(name) << src << exp; };
     row("class", "x = 1\nclass A:\n    pass\n", "t.py:2:1: a class definition is outside fxscope's Python subset");
-    row("try", "try:\n    x = 1\nexcept ImportError:\n    pass\n", "t.py:1:1: try/except is outside");
+    row("uncaught type", "try:\n    x = 1 / 0\nexcept KeyError:\n    x = 2\n", "t.py:2:9: ZeroDivisionError: division by zero");
+    row("sandbox limit not catchable", "def f():\n    return f()\ntry:\n    f()\nexcept Exception:\n    pass\n",
+        "t.py:2:12: SandboxLimit: calls nest more than 64 levels deep");
+    row("subset error not catchable", "def g():\n    return lambda: 1\ntry:\n    g()\nexcept Exception:\n    pass\n",
+        "t.py:2:12: SubsetError: a lambda is outside fxscope's Python subset");
     row("lambda", "f = 1\nlambda x: x\n", "t.py:2:1: a lambda is outside");
-    row("global", "def f():\n    global x\n", "t.py:2:5: 'global' is outside");
+    row("global", "x = 1\nglobal x\n", "t.py:2:1: 'global' is outside");
+    row("global in a def, when run", "def f():\n    global x\nf()\n", "t.py:2:5: SubsetError: 'global' is outside");
     row("decorator", "import abc\n@abc.abstractmethod\ndef f():\n    pass\n",
         "t.py:2:2: SubsetError: the decorator @abc.abstractmethod is outside fxscope's Python subset");
     row("name error", "x = 1\ny = x + zz\n", "t.py:2:9: NameError: name 'zz' is not defined");

@@ -486,6 +486,8 @@ PyInterpreter::Flow PyInterpreter::exec(const PyStmt &s)
             traceStatement(s, "raise " + (s.value == kNoExpr ? std::string() : source(s.value)));
             pyRaise(type, msg.empty() ? "raised at line " + std::to_string(s.line) : msg);
         }
+        case PyStmtKind::Unsupported: pyRaise("SubsetError", s.message);
+        case PyStmtKind::Try: return execTry(s);
         case PyStmtKind::Assert: {
             bool b = pyTruthy(eval(s.value));
             traceStatement(s, "assert " + source(s.value) + " → " + (b ? "True" : "False"));
@@ -502,6 +504,98 @@ PyInterpreter::Flow PyInterpreter::exec(const PyStmt &s)
         throw;
     }
     return Flow::Normal;
+}
+
+namespace {
+
+// fxscope's own errors are never caught by a file's except clauses: a sandbox limit must stop the run, and a
+// construct fxscope does not understand must not be silently taken for the file's own failure.
+bool catchable(const std::string &type)
+{
+    return type != "SandboxLimit" && type != "SandboxError" && type != "SubsetError";
+}
+
+// Python's exception hierarchy, for the built-in exceptions this interpreter raises.
+bool exceptionMatches(const std::string &raised, const std::string &handler)
+{
+    if (handler == raised || handler == "Exception" || handler == "BaseException")
+        return true;
+    if (handler == "LookupError")
+        return raised == "KeyError" || raised == "IndexError";
+    if (handler == "ArithmeticError")
+        return raised == "ZeroDivisionError" || raised == "OverflowError";
+    if (handler == "ImportError")
+        return raised == "ModuleNotFoundError";
+    return false;
+}
+
+} // namespace
+
+PyInterpreter::Flow PyInterpreter::execTry(const PyStmt &s)
+{
+    auto runFinally = [&](Flow flow) {
+        if (s.finalbody.empty())
+            return flow;
+        Flow f = execBlock(s.finalbody);
+        return f == Flow::Normal ? flow : f; // a return/break in finally wins, as in Python
+    };
+    Flow flow = Flow::Normal;
+    try {
+        flow = execBlock(s.body);
+    } catch (PyException &e) {
+        if (!catchable(e.type))
+            throw;
+        const PyExceptHandler *handler = nullptr;
+        for (const PyExceptHandler &h : s.handlers) {
+            if (h.type == kNoExpr) {
+                handler = &h;
+                break;
+            }
+            // Exception classes are matched by name: `except KeyError`, `except (KeyError, IndexError)`.
+            std::vector<ExprId> types;
+            if (m_tree[h.type].kind == ExprKind::Tuple)
+                for (size_t i = 0; i < m_tree.childCount(h.type); ++i)
+                    types.push_back(m_tree.child(h.type, i));
+            else
+                types.push_back(h.type);
+            for (ExprId t : types) {
+                std::string name = m_tree.dottedName(t);
+                name = name.substr(name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
+                if (exceptionMatches(e.type, name))
+                    handler = &h;
+            }
+            if (handler)
+                break;
+        }
+        if (!handler) {
+            runFinally(Flow::Normal);
+            throw;
+        }
+        m_line = handler->line;
+        traceStatement(s,
+            "except " + (handler->type == kNoExpr ? std::string() : source(handler->type)) + " → caught " + e.type
+                + ": " + e.message);
+        if (!handler->name.empty())
+            (*m_frames.back().locals)[handler->name] = PyValue::ofStr(e.message); // str(err) is the message
+        try {
+            flow = execBlock(handler->body);
+        } catch (PyException &inner) {
+            if (catchable(inner.type))
+                runFinally(Flow::Normal);
+            throw;
+        }
+        return runFinally(flow);
+    }
+    if (flow == Flow::Normal && !s.orelse.empty()) {
+        try {
+            flow = execBlock(s.orelse);
+        } catch (PyException &inner) {
+            if (catchable(inner.type))
+                runFinally(Flow::Normal);
+            throw;
+        }
+    }
+    return runFinally(flow);
 }
 
 void PyInterpreter::capture(ExprId id, const PyValue &value)

@@ -124,6 +124,7 @@ private:
     PyValue callUser(PyFunction &fn, PyCallArgs &args);
     Flow execBlock(const std::vector<PyStmt> &body);
     Flow exec(const PyStmt &s);
+    Flow execTry(const PyStmt &s);
     void traceStatement(const PyStmt &s, const std::string &text);
     PyValue eval(ExprId id);
     PyValue evalCall(ExprId id);

@@ -356,6 +356,8 @@ Status loadPythonPatternSource(std::string source, const std::string &fileName, 
                     ? std::string()
                     : "; it imports " + imported + ", which fxscope does not follow: load the files that define them"));
     }
+    for (const std::string &d : file->module->deferred())
+        registry.addWarning(d + " (inside a def: the file loads, and this raises SubsetError only if it runs)");
     return Ok{};
 }
 
