@@ -59,6 +59,7 @@ private Q_SLOTS:
     void trainingPattern();
     void registersNothingWarns();
     void deferredConstructs();
+    void zeroArgumentRegisterFunctions();
     void opResolution();
     void registrationForms();
     void loadErrors();
@@ -411,6 +412,53 @@ torchair.register_replacement(search_fn=search_fn, replace_fn=replace_fn, extra_
                 != std::string::npos,
             v.checkTrace.back().c_str());
     }
+}
+
+// TorchAir's older convention: `_register_xxx_pattern()` without parameters registers on a module-level pass
+// manager; fxscope calls it once (lru_cache'd or not) since TorchAir's apply function would.
+void TestPatternFilePy::zeroArgumentRegisterFunctions()
+{
+    PatternRegistry registry;
+    auto st = loadPythonPatternSource(R"PY(import functools
+import torch
+import torch_npu
+from torch._subclasses.fake_tensor import FakeTensorMode
+from torchair.patterns.pattern_pass_manager import _PatternPassManager
+
+pattern_pass_manager = _PatternPassManager()
+
+
+@functools.lru_cache(None)
+def _register_addrmsnorm_pattern():
+    def search_fn(x1, x2, gamma):
+        xOut = torch.add(x1, x2)
+        y, _ = torch_npu.npu_rms_norm(xOut, gamma)
+        return y, xOut
+
+    def replace_fn(x1, x2, gamma):
+        y, _, xOut = torch_npu.npu_add_rms_norm(x1, x2, gamma)
+        return y, xOut
+
+    with FakeTensorMode():
+        input_tensor = functools.partial(torch.empty, (1, 1, 2), device="npu:0", dtype=torch.float16)
+        pattern_pass_manager.register_pattern(
+            search_fn=search_fn, replace_fn=replace_fn,
+            example_inputs=(input_tensor(), input_tensor(), torch.empty(2, dtype=torch.float16)))
+
+
+def _apply_pattern_passes(graph_module):
+    _register_addrmsnorm_pattern()
+    pattern_pass_manager.apply_pass(graph_module)
+)PY",
+        "old_style.py", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QCOMPARE(registry.entries().size(), size_t(1));
+    QVERIFY(registry.warnings().empty());
+    auto file = loadGraphFile(kGraph);
+    QVERIFY2(file, file ? "" : file.error().toString().c_str());
+    auto report = Matcher(registry).run(*file->graphs.front().graph);
+    QVERIFY(report);
+    QCOMPARE(report->patterns[0].acceptedCount(), size_t(2)); // no extra_check: both add + npu_rms_norm sites
 }
 
 void TestPatternFilePy::opResolution()
