@@ -60,6 +60,7 @@ private Q_SLOTS:
     void registersNothingWarns();
     void deferredConstructs();
     void zeroArgumentRegisterFunctions();
+    void passManagerClass();
     void opResolution();
     void registrationForms();
     void loadErrors();
@@ -461,6 +462,69 @@ def _apply_pattern_passes(graph_module):
     QCOMPARE(report->patterns[0].acceptedCount(), size_t(2)); // no extra_check: both add + npu_rms_norm sites
 }
 
+// TorchAir's pattern_pass_manager.py style: a pass-manager class whose __init__ probes PatternMatcherPass's
+// signature and whose register_pattern method calls Inductor's register_replacement with pass_dicts=self.pass_dict,
+// a module-level instance, and a zero-parameter _register_ function registering on it.
+void TestPatternFilePy::passManagerClass()
+{
+    PatternRegistry registry;
+    auto st = loadPythonPatternSource(R"PY(import functools
+import torch
+try:
+    import torch_npu
+except ImportError:
+    pass
+from torch._inductor.pattern_matcher import register_replacement, PatternMatcherPass, fwd_only
+
+
+class Manager:
+    def __init__(self):
+        if 'pass_name' in PatternMatcherPass.__init__.__code__.co_varnames:
+            self.pass_dict = PatternMatcherPass(pass_name="my_pass")
+        else:
+            self.pass_dict = PatternMatcherPass()
+
+    def _return_true(self):
+        return True
+
+    def register_pattern(self, search_fn, replace_fn, example_inputs, trace_fn=fwd_only, extra_check=_return_true):
+        if hasattr(register_replacement, '__code__') and 'pass_dicts' in register_replacement.__code__.co_varnames:
+            register_replacement(search_fn=search_fn, replace_fn=replace_fn, example_inputs=example_inputs,
+                                 trace_fn=trace_fn, pass_dicts=self.pass_dict, extra_check=extra_check)
+        else:
+            raise RuntimeError("an older Inductor")
+
+
+manager = Manager()
+
+
+@functools.lru_cache(None)
+def _register_add_rms_norm():
+    def search_fn(x1, x2, gamma):
+        x = torch.add(x1, x2)
+        y, _ = torch_npu.npu_rms_norm(x, gamma)
+        return y, x
+
+    def replace_fn(x1, x2, gamma):
+        y, _, x = torch_npu.npu_add_rms_norm(x1, x2, gamma)
+        return y, x
+
+    empty = functools.partial(torch.empty, (1, 1, 2), dtype=torch.float16)
+    manager.register_pattern(search_fn=search_fn, replace_fn=replace_fn,
+                             example_inputs=(empty(), empty(), torch.empty(2, dtype=torch.float16)))
+)PY",
+        "manager.py", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QCOMPARE(registry.entries().size(), size_t(1));
+    QVERIFY(!registry.entries()[0]->torchairStreamCheck); // Inductor's register_replacement, called directly
+    auto file = loadGraphFile(kGraph);
+    QVERIFY2(file, file ? "" : file.error().toString().c_str());
+    auto report = Matcher(registry).run(*file->graphs.front().graph);
+    QVERIFY(report);
+    // The default extra_check is the class's _return_true(self), called with the match: both sites accepted.
+    QCOMPARE(report->patterns[0].acceptedCount(), size_t(2));
+}
+
 void TestPatternFilePy::opResolution()
 {
     PatternRegistry registry;
@@ -530,9 +594,11 @@ void TestPatternFilePy::loadErrors()
     QVERIFY(!st);
     QVERIFY2(st.error().toString().rfind("bad.py:4:12: SubsetError: torch.no_such_op: no operator schema", 0) == 0,
         st.error().toString().c_str());
-    st = loadPythonPatternSource("def s(x):\n    return x\n\nclass P:\n    pass\n", "cls.py", registry);
+    st = loadPythonPatternSource("def s(x):\n    return x\n\nimport dataclasses\n@dataclasses.dataclass\nclass P:\n"
+                                 "    x: int\n",
+        "cls.py", registry);
     QVERIFY(!st);
-    QVERIFY2(st.error().toString().rfind("cls.py:4:1: a class definition is outside", 0) == 0,
+    QVERIFY2(st.error().toString().rfind("cls.py:6:1: expected 'def' after the decorators (decorated classes", 0) == 0,
         st.error().toString().c_str());
 }
 

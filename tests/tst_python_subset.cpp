@@ -47,6 +47,12 @@ void TestPythonSubset::semantics_data()
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("expected");
     auto row = [](const char *name, const char *src, const char *exp) { QTest::newRow(name) << src << exp; };
+    row("classes",
+        "class Base:\n    def hello(self):\n        return 'base ' + self.name\nclass Counter(Base):\n    start = 10\n"
+        "    def __init__(self, name, step=1):\n        self.name = name\n        self.n = self.start\n"
+        "        self.step = step\n    def bump(self):\n        self.n = self.n + self.step\n        return self.n\n"
+        "c = Counter('c', step=5)\nc.bump()\nresult = (c.bump(), c.hello(), Counter.start, c.name)",
+        "(20, 'base c', 10, 'c')");
     row("try except else finally",
         "def f(d):\n    try:\n        return d['x']\n    except KeyError as e:\n        return 'missing ' + str(e)\n"
         "    finally:\n        pass\nout = []\ntry:\n    out.append(1)\nexcept Exception:\n    out.append(2)\n"
@@ -120,8 +126,11 @@ void TestPythonSubset::errors_data()
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("expected");
     auto row = [](const char *name, const char *src, const char *exp) { QTest::newRow(name) << src << exp; };
-    row("class", "x = 1\nclass A:\n    pass\n", "t.py:2:1: a class definition is outside fxscope's Python subset");
-    row("uncaught type", "try:\n    x = 1 / 0\nexcept KeyError:\n    x = 2\n", "t.py:2:9: ZeroDivisionError: division by zero");
+    row("decorated class", "import dataclasses\n@dataclasses.dataclass\nclass A:\n    x: int\n",
+        "t.py:3:1: expected 'def' after the decorators (decorated classes are outside the subset)");
+    row("attribute of a module", "import torch\ntorch.x = 1\n", "t.py:2:1: SubsetError: assigning to an attribute");
+    row("uncaught type", "try:\n    x = 1 / 0\nexcept KeyError:\n    x = 2\n",
+        "t.py:2:9: ZeroDivisionError: division by zero");
     row("sandbox limit not catchable", "def f():\n    return f()\ntry:\n    f()\nexcept Exception:\n    pass\n",
         "t.py:2:12: SandboxLimit: calls nest more than 64 levels deep");
     row("subset error not catchable", "def g():\n    return lambda: 1\ntry:\n    g()\nexcept Exception:\n    pass\n",

@@ -57,11 +57,11 @@ int64_t normIndex(int64_t i, size_t size, bool clamp = false)
 
 bool PyOpaque::getAttr(PyInterpreter &interp, const std::string &name, PyValue &out)
 {
-    if (name.size() > 4 && name.compare(0, 2, "__") == 0)
-        return false; // dunder attributes are never modelled, so hasattr(x, "__call__") is honest
     const std::string path = m_path + "." + name;
     if (interp.host() && interp.host()->attribute(interp, path, out))
         return true;
+    if (name.size() > 4 && name.compare(0, 2, "__") == 0)
+        return false; // dunder attributes are not modelled (unless the host knows them), so hasattr is honest
     out = interp.makeOpaque(path, m_instance);
     return true;
 }
@@ -98,6 +98,54 @@ PyValue PyOpaque::call(PyInterpreter &interp, PyCallArgs &args)
         return PyValue::none();
     }
     return interp.makeOpaque(m_path + "()", true);
+}
+
+bool PyClass::lookup(const std::string &attr, PyValue &out) const
+{
+    for (const PyClass *c = this; c; c = c->base.get()) {
+        auto it = c->attrs.find(attr);
+        if (it != c->attrs.end()) {
+            out = it->second;
+            return true;
+        }
+    }
+    return false;
+}
+
+PyValue PyClass::call(PyInterpreter &interp, PyCallArgs &args)
+{
+    auto instance = PyValue::ofObject(std::make_shared<PyInstance>(self.lock()));
+    PyValue init;
+    if (lookup("__init__", init)) {
+        PyCallArgs withSelf = args;
+        withSelf.args.insert(withSelf.args.begin(), instance);
+        interp.call(init, withSelf);
+    } else if (!args.args.empty() || !args.kwargs.empty()) {
+        pyRaise("TypeError", name + "() takes no arguments");
+    }
+    return instance;
+}
+
+bool PyInstance::getAttr(PyInterpreter &, const std::string &attr, PyValue &out)
+{
+    auto it = m_attrs.find(attr);
+    if (it != m_attrs.end()) {
+        out = it->second;
+        return true;
+    }
+    if (!m_class->lookup(attr, out))
+        return false;
+    if (out.as<PyFunction>())
+        out = PyValue::ofObject(std::make_shared<PyBoundMethod>(
+            PyValue::ofObject(std::static_pointer_cast<PyObject>(shared_from_this())), out));
+    return true;
+}
+
+PyValue PyBoundMethod::call(PyInterpreter &interp, PyCallArgs &args)
+{
+    PyCallArgs withSelf = args;
+    withSelf.args.insert(withSelf.args.begin(), m_self);
+    return interp.call(m_fn, withSelf);
 }
 
 bool PyOpaque::equals(const PyObject &other) const
@@ -487,6 +535,32 @@ PyInterpreter::Flow PyInterpreter::exec(const PyStmt &s)
             pyRaise(type, msg.empty() ? "raised at line " + std::to_string(s.line) : msg);
         }
         case PyStmtKind::Unsupported: pyRaise("SubsetError", s.message);
+        case PyStmtKind::Class: {
+            auto cls = std::make_shared<PyClass>();
+            cls->self = cls;
+            cls->name = s.def->name;
+            for (ExprId b : s.items) {
+                PyValue base = eval(b);
+                if (base.as<PyClass>())
+                    cls->base = std::static_pointer_cast<PyClass>(base.obj);
+                else if (!base.as<PyOpaque>())
+                    fail(b, "TypeError", "a base class must be a class, found " + pyTypeName(base));
+                // An opaque base (object, torch.nn.Module, ...) adds nothing the file can rely on here.
+            }
+            // The body runs in its own namespace; its defs become the class's methods.
+            auto ns = std::make_shared<std::map<std::string, PyValue>>();
+            m_frames.push_back(Frame{ns, m_frames.size() > 1 ? m_frames.back().locals : nullptr, {}});
+            try {
+                execBlock(s.def->body);
+            } catch (...) {
+                m_frames.pop_back();
+                throw;
+            }
+            m_frames.pop_back();
+            cls->attrs = *ns;
+            (*m_frames.back().locals)[cls->name] = PyValue::ofObject(cls);
+            return Flow::Normal;
+        }
         case PyStmtKind::Try: return execTry(s);
         case PyStmtKind::Assert: {
             bool b = pyTruthy(eval(s.value));
@@ -666,9 +740,21 @@ void PyInterpreter::assign(ExprId target, const PyValue &value)
         return;
     }
     case ExprKind::Subscript: setItem(eval(m_tree.child(target, 0)), eval(m_tree.child(target, 1)), value); return;
-    case ExprKind::Attribute:
+    case ExprKind::Attribute: {
+        PyValue base = eval(m_tree.child(target, 0));
+        if (auto *instance = base.as<PyInstance>()) {
+            instance->setAttr(std::string(e.text), value);
+            return;
+        }
+        if (auto *cls = base.as<PyClass>()) {
+            cls->attrs[std::string(e.text)] = value;
+            return;
+        }
         fail(target, "SubsetError",
-            "assigning to an attribute (" + source(target) + ") is outside the subset; keep the value in a variable");
+            "assigning to an attribute (" + source(target)
+                + ") is outside the subset except on instances of classes defined in the file; keep the value in a "
+                  "variable");
+    }
     default: fail(target, "SyntaxError", "cannot assign to " + source(target));
     }
 }

@@ -318,7 +318,28 @@ bool PyModule::parseStatement(std::vector<PyStmt> &out)
         if (!parseCompoundBody(s.body))
             return false;
     } else if (kw == "class") {
-        return unsupported(t, "a class definition", "write functions; pattern files need only def and calls");
+        p.advance();
+        s.kind = PyStmtKind::Class;
+        auto def = std::make_shared<PyFunctionDef>();
+        def->line = s.line;
+        def->begin = s.begin;
+        std::string_view name;
+        if (!p.expectName(name, "after 'class'"))
+            return false;
+        def->name = std::string(name);
+        if (p.acceptOp("(")) {
+            while (!p.failed() && !p.atOp(")")) {
+                s.items.push_back(p.parseExpression());
+                if (!p.acceptOp(","))
+                    break;
+            }
+            if (!p.expectOp(")", "closing the base classes"))
+                return false;
+        }
+        if (!parseCompoundBody(def->body))
+            return false;
+        def->end = p.peek().offset;
+        s.def = def;
     } else if (kw == "try") {
         p.advance();
         s.kind = PyStmtKind::Try;

@@ -1,6 +1,6 @@
 #pragma once
 // A parsed pattern file: statements of the supported Python subset over one ExprTree. Constructs outside the
-// subset (class, lambda, global, yield, decorators, ...) fail here with FILE:LINE:COL, the construct and what to
+// subset (decorated classes, lambda, global, yield, decorators, ...) fail here with FILE:LINE:COL, the construct and what to
 // write instead, before anything runs -- except inside a def, where such a statement becomes an Unsupported one
 // that raises that error only if it runs (helper code a registration never reaches does not stop the file), and
 // is listed in deferred() for the load warnings.
@@ -55,6 +55,7 @@ enum class PyStmtKind {
     Raise,
     Assert,
     Try,
+    Class, // def: name and body (the class namespace); items: base class expressions
     Unsupported, // a construct outside the subset inside a def: raises SubsetError(message) when run
 };
 
