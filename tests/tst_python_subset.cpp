@@ -53,6 +53,12 @@ void TestPythonSubset::semantics_data()
         "        self.step = step\n    def bump(self):\n        self.n = self.n + self.step\n        return self.n\n"
         "c = Counter('c', step=5)\nc.bump()\nresult = (c.bump(), c.hello(), Counter.start, c.name)",
         "(20, 'base c', 10, 'c')");
+    row("dict update", "d = {'a': 1}\nd.update({'b': 2, 'a': 0})\nd.update(c=3)\nresult = d",
+        "{'a': 0, 'b': 2, 'c': 3}");
+    row("dataclass",
+        "from dataclasses import dataclass\n@dataclass\nclass Info:\n    op: str\n    mapping: dict\n    n: int = 3\n"
+        "a = Info('x', {0: 0})\nb = Info(op='y', mapping={}, n=5)\nresult = (a.op, a.mapping, a.n, b.op, b.n)",
+        "('x', {0: 0}, 3, 'y', 5)");
     row("try except else finally",
         "def f(d):\n    try:\n        return d['x']\n    except KeyError as e:\n        return 'missing ' + str(e)\n"
         "    finally:\n        pass\nout = []\ntry:\n    out.append(1)\nexcept Exception:\n    out.append(2)\n"
@@ -126,8 +132,10 @@ void TestPythonSubset::errors_data()
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("expected");
     auto row = [](const char *name, const char *src, const char *exp) { QTest::newRow(name) << src << exp; };
-    row("decorated class", "import dataclasses\n@dataclasses.dataclass\nclass A:\n    x: int\n",
-        "t.py:3:1: expected 'def' after the decorators (decorated classes are outside the subset)");
+    row("class decorator", "import abc\n@abc.final\nclass A:\n    x: int\n",
+        "t.py:2:2: SubsetError: the class decorator @abc.final is outside fxscope's Python subset");
+    row("dataclass missing field", "from dataclasses import dataclass\n@dataclass\nclass A:\n    x: int\na = A()\n",
+        "t.py:5:5: TypeError: A() missing 1 required positional argument: 'x'");
     row("attribute of a module", "import torch\ntorch.x = 1\n", "t.py:2:1: SubsetError: assigning to an attribute");
     row("uncaught type", "try:\n    x = 1 / 0\nexcept KeyError:\n    x = 2\n",
         "t.py:2:9: ZeroDivisionError: division by zero");

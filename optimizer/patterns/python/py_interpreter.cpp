@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 namespace fxs {
 
@@ -558,6 +559,47 @@ PyInterpreter::Flow PyInterpreter::exec(const PyStmt &s)
             }
             m_frames.pop_back();
             cls->attrs = *ns;
+            for (size_t d = s.def->decorators.size(); d-- > 0;) {
+                // @dataclass (the one class decorator modelled): an __init__ taking the annotated fields in order.
+                const ExprId decorator = s.def->decorators[d];
+                auto *o = eval(decorator).as<PyOpaque>();
+                if (!o || (o->path() != "dataclasses.dataclass" && o->path() != "dataclasses.dataclass()"))
+                    fail(decorator, "SubsetError",
+                        "the class decorator @" + source(decorator)
+                            + " is outside fxscope's Python subset (only @dataclass is modelled); remove it");
+                std::vector<std::pair<std::string, std::optional<PyValue>>> fields;
+                for (const PyStmt &f : s.def->body)
+                    if (f.annotated && !f.targets.empty() && m_tree[f.targets[0]].kind == ExprKind::Name) {
+                        const std::string field(m_tree[f.targets[0]].text);
+                        auto value = ns->find(field);
+                        fields.push_back({field, value == ns->end() ? std::nullopt : std::optional(value->second)});
+                    }
+                const std::string className = cls->name;
+                cls->attrs["__init__"] = PyValue::ofObject(
+                    std::make_shared<PyBuiltin>("__init__", [fields, className](PyInterpreter &, PyCallArgs &a) {
+                        auto *self = a.args.empty() ? nullptr : a.args[0].as<PyInstance>();
+                        if (!self || a.args.size() - 1 > fields.size())
+                            pyRaise("TypeError",
+                                className + "() takes at most " + std::to_string(fields.size())
+                                    + " positional arguments");
+                        for (size_t k = 0; k < fields.size(); ++k) {
+                            const auto &[field, fallback] = fields[k];
+                            std::optional<PyValue> v;
+                            if (k + 1 < a.args.size())
+                                v = a.args[k + 1];
+                            for (const auto &kw : a.kwargs)
+                                if (kw.first == field)
+                                    v = kw.second;
+                            if (!v)
+                                v = fallback;
+                            if (!v)
+                                pyRaise("TypeError",
+                                    className + "() missing 1 required positional argument: '" + field + "'");
+                            self->setAttr(field, *v);
+                        }
+                        return PyValue::none();
+                    }));
+            }
             (*m_frames.back().locals)[cls->name] = PyValue::ofObject(cls);
             return Flow::Normal;
         }
@@ -834,6 +876,22 @@ PyValue PyInterpreter::getAttr(const PyValue &v, const std::string &name, bool *
                         if (pyEquals(kv.first, a.args[0]))
                             return kv.second;
                     return a.args.size() > 1 ? a.args[1] : PyValue::none();
+                });
+            if (name == "update")
+                return method([v](PyInterpreter &in, PyCallArgs &a) {
+                    // update(mapping) and update(key=value, ...): setItem keeps insertion order and counts elements.
+                    if (a.args.size() > 1)
+                        pyRaise(
+                            "TypeError", "update expected at most 1 argument, got " + std::to_string(a.args.size()));
+                    if (!a.args.empty()) {
+                        if (a.args[0].kind != PyValue::Kind::Dict)
+                            pyRaise("TypeError", "update() here takes a dict, found " + pyTypeName(a.args[0]));
+                        for (const auto &kv : a.args[0].dict->items)
+                            in.setItem(v, kv.first, kv.second);
+                    }
+                    for (const auto &kw : a.kwargs)
+                        in.setItem(v, PyValue::ofStr(kw.first), kw.second);
+                    return PyValue::none();
                 });
             if (name == "keys" || name == "values" || name == "items")
                 return method([d, name](PyInterpreter &in, PyCallArgs &) {

@@ -269,13 +269,13 @@ bool PyModule::parseStatement(std::vector<PyStmt> &out)
                 return p.failExpected("the end of the decorator line");
             p.advance();
         }
-        if (!p.atName("def"))
-            return p.failExpected("'def' after the decorators (decorated classes are outside the subset)");
+        if (!p.atName("def") && !p.atName("class"))
+            return p.failExpected("'def' or 'class' after the decorators");
         const size_t before = out.size();
         if (!parseStatement(out))
             return false;
         if (out.size() != before + 1 || !out.back().def)
-            return p.failExpected("a function definition after the decorators");
+            return p.failExpected("a function or class definition after the decorators");
         out.back().def->decorators = std::move(decorators);
         return true;
     }
@@ -480,6 +480,7 @@ bool PyModule::parseSimple(std::vector<PyStmt> &out)
             p.advance();
             p.parseExpression();
             s.kind = PyStmtKind::Assign;
+            s.annotated = true; // a dataclass field
             s.targets.push_back(first);
             if (p.acceptOp("="))
                 s.value = p.parseExpressionList();

@@ -1,6 +1,6 @@
 #pragma once
 // A parsed pattern file: statements of the supported Python subset over one ExprTree. Constructs outside the
-// subset (decorated classes, lambda, global, yield, decorators, ...) fail here with FILE:LINE:COL, the construct and what to
+// subset (lambda, global, yield, unknown decorators, ...) fail here with FILE:LINE:COL, the construct and what to
 // write instead, before anything runs -- except inside a def, where such a statement becomes an Unsupported one
 // that raises that error only if it runs (helper code a registration never reaches does not stop the file), and
 // is listed in deferred() for the load warnings.
@@ -81,6 +81,7 @@ struct PyStmt {
     std::vector<PyExceptHandler> handlers; // Try
     std::vector<PyStmt> finalbody; // Try
     std::string message; // Unsupported: the error (construct and what to write instead)
+    bool annotated = false; // Assign/Pass written `x: T [= v]` (the fields of a dataclass)
     std::shared_ptr<PyFunctionDef> def;
     std::string module; // ImportFrom
     std::vector<PyImportName> names; // Import / ImportFrom
