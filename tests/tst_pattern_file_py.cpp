@@ -292,6 +292,15 @@ void TestPatternFilePy::cliShowsWarnings()
     QCOMPARE(p.exitCode(), 0);
     const QString text = QString::fromUtf8(p.readAllStandardOutput());
     QVERIFY2(text.startsWith("warning: ") && text.contains("_register_transpose_pattern"), qPrintable(text));
+
+    // `patterns --json` carries the same file-level warnings.
+    p.start(cli, {"patterns", QString::fromStdString(kTorchairStyle), "--json"});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    auto list = Json::parse(p.readAllStandardOutput().toStdString());
+    QVERIFY(list);
+    QCOMPARE(list.value()["warnings"].size(), size_t(1));
+    QCOMPARE(list.value()["patterns"].size(), size_t(2));
 }
 
 // The training (joint graph) pattern: its .py source uses trace_fn=joint_fwd_bwd, which the subset cannot trace,
