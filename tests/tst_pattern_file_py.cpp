@@ -58,6 +58,9 @@ private Q_SLOTS:
     void cliShowsWarnings();
     void trainingPattern();
     void registersNothingWarns();
+    void deferredConstructs();
+    void zeroArgumentRegisterFunctions();
+    void passManagerClass();
     void opResolution();
     void registrationForms();
     void loadErrors();
@@ -289,6 +292,15 @@ void TestPatternFilePy::cliShowsWarnings()
     QCOMPARE(p.exitCode(), 0);
     const QString text = QString::fromUtf8(p.readAllStandardOutput());
     QVERIFY2(text.startsWith("warning: ") && text.contains("_register_transpose_pattern"), qPrintable(text));
+
+    // `patterns --json` carries the same file-level warnings.
+    p.start(cli, {"patterns", QString::fromStdString(kTorchairStyle), "--json"});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    auto list = Json::parse(p.readAllStandardOutput().toStdString());
+    QVERIFY(list);
+    QCOMPARE(list.value()["warnings"].size(), size_t(1));
+    QCOMPARE(list.value()["patterns"].size(), size_t(2));
 }
 
 // The training (joint graph) pattern: its .py source uses trace_fn=joint_fwd_bwd, which the subset cannot trace,
@@ -356,6 +368,170 @@ def apply_passes(graph_module, manager):
                 "_register_*(pattern_pass_manager) function is defined here); it imports "
                 "torchair.patterns.add_rms_norm_cast._register_addrmsnormcast_pattern, which fxscope does not "
                 "follow: load the files that define them"));
+}
+
+// Inside a def, a construct outside the subset does not stop the file (TorchAir's FX-pass files keep lambdas in
+// helpers no registration reaches): it is a load warning, and a check that runs it is rejected with the error.
+void TestPatternFilePy::deferredConstructs()
+{
+    PatternRegistry registry;
+    auto st = loadPythonPatternSource(R"PY(import torch
+import torch_npu
+import torchair
+
+
+def search_fn(x1, x2, gamma):
+    xOut = torch.add(x1, x2)
+    y, _ = torch_npu.npu_rms_norm(xOut, gamma)
+    return y, xOut
+
+
+def replace_fn(x1, x2, gamma):
+    y, _, xOut = torch_npu.npu_add_rms_norm(x1, x2, gamma)
+    return y, xOut
+
+
+def by_name(nodes):
+    return sorted(nodes, key=lambda n: n.name)
+
+
+def extra_check(match):
+    try:
+        hidden = match.kwargs["x1"].meta["val"].shape[-1]
+    except KeyError:
+        return False
+    return len(by_name(match.nodes)) == 3 and hidden == 7168
+
+
+torchair.register_replacement(search_fn=search_fn, replace_fn=replace_fn, extra_check=extra_check,
+    example_inputs=[torch.empty(1, 16, 7168, dtype=torch.float16), torch.empty(1, 16, 7168, dtype=torch.float16),
+                    torch.empty(7168, dtype=torch.float16)])
+)PY",
+        "deferred.py", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QCOMPARE(registry.warnings().size(), size_t(1));
+    QVERIFY2(registry.warnings()[0].rfind("deferred.py:18:30: a lambda is outside fxscope's Python subset", 0) == 0,
+        registry.warnings()[0].c_str());
+    auto file = loadGraphFile(kGraph);
+    QVERIFY2(file, file ? "" : file.error().toString().c_str());
+    auto report = Matcher(registry).run(*file->graphs.front().graph);
+    QVERIFY(report);
+    for (const Verdict &v : report->patterns[0].candidates) {
+        QCOMPARE(v.stage, MatchStage::ExtraCheck);
+        QVERIFY2(v.checkTrace.back().find("raised at deferred.py:18:30: SubsetError: a lambda is outside")
+                != std::string::npos,
+            v.checkTrace.back().c_str());
+    }
+}
+
+// TorchAir's older convention: `_register_xxx_pattern()` without parameters registers on a module-level pass
+// manager; fxscope calls it once (lru_cache'd or not) since TorchAir's apply function would.
+void TestPatternFilePy::zeroArgumentRegisterFunctions()
+{
+    PatternRegistry registry;
+    auto st = loadPythonPatternSource(R"PY(import functools
+import torch
+import torch_npu
+from torch._subclasses.fake_tensor import FakeTensorMode
+from torchair.patterns.pattern_pass_manager import _PatternPassManager
+
+pattern_pass_manager = _PatternPassManager()
+
+
+@functools.lru_cache(None)
+def _register_addrmsnorm_pattern():
+    def search_fn(x1, x2, gamma):
+        xOut = torch.add(x1, x2)
+        y, _ = torch_npu.npu_rms_norm(xOut, gamma)
+        return y, xOut
+
+    def replace_fn(x1, x2, gamma):
+        y, _, xOut = torch_npu.npu_add_rms_norm(x1, x2, gamma)
+        return y, xOut
+
+    with FakeTensorMode():
+        input_tensor = functools.partial(torch.empty, (1, 1, 2), device="npu:0", dtype=torch.float16)
+        pattern_pass_manager.register_pattern(
+            search_fn=search_fn, replace_fn=replace_fn,
+            example_inputs=(input_tensor(), input_tensor(), torch.empty(2, dtype=torch.float16)))
+
+
+def _apply_pattern_passes(graph_module):
+    _register_addrmsnorm_pattern()
+    pattern_pass_manager.apply_pass(graph_module)
+)PY",
+        "old_style.py", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QCOMPARE(registry.entries().size(), size_t(1));
+    QVERIFY(registry.warnings().empty());
+    auto file = loadGraphFile(kGraph);
+    QVERIFY2(file, file ? "" : file.error().toString().c_str());
+    auto report = Matcher(registry).run(*file->graphs.front().graph);
+    QVERIFY(report);
+    QCOMPARE(report->patterns[0].acceptedCount(), size_t(2)); // no extra_check: both add + npu_rms_norm sites
+}
+
+// TorchAir's pattern_pass_manager.py style: a pass-manager class whose __init__ probes PatternMatcherPass's
+// signature and whose register_pattern method calls Inductor's register_replacement with pass_dicts=self.pass_dict,
+// a module-level instance, and a zero-parameter _register_ function registering on it.
+void TestPatternFilePy::passManagerClass()
+{
+    PatternRegistry registry;
+    auto st = loadPythonPatternSource(R"PY(import functools
+import torch
+try:
+    import torch_npu
+except ImportError:
+    pass
+from torch._inductor.pattern_matcher import register_replacement, PatternMatcherPass, fwd_only
+
+
+class Manager:
+    def __init__(self):
+        if 'pass_name' in PatternMatcherPass.__init__.__code__.co_varnames:
+            self.pass_dict = PatternMatcherPass(pass_name="my_pass")
+        else:
+            self.pass_dict = PatternMatcherPass()
+
+    def _return_true(self):
+        return True
+
+    def register_pattern(self, search_fn, replace_fn, example_inputs, trace_fn=fwd_only, extra_check=_return_true):
+        if hasattr(register_replacement, '__code__') and 'pass_dicts' in register_replacement.__code__.co_varnames:
+            register_replacement(search_fn=search_fn, replace_fn=replace_fn, example_inputs=example_inputs,
+                                 trace_fn=trace_fn, pass_dicts=self.pass_dict, extra_check=extra_check)
+        else:
+            raise RuntimeError("an older Inductor")
+
+
+manager = Manager()
+
+
+@functools.lru_cache(None)
+def _register_add_rms_norm():
+    def search_fn(x1, x2, gamma):
+        x = torch.add(x1, x2)
+        y, _ = torch_npu.npu_rms_norm(x, gamma)
+        return y, x
+
+    def replace_fn(x1, x2, gamma):
+        y, _, x = torch_npu.npu_add_rms_norm(x1, x2, gamma)
+        return y, x
+
+    empty = functools.partial(torch.empty, (1, 1, 2), dtype=torch.float16)
+    manager.register_pattern(search_fn=search_fn, replace_fn=replace_fn,
+                             example_inputs=(empty(), empty(), torch.empty(2, dtype=torch.float16)))
+)PY",
+        "manager.py", registry);
+    QVERIFY2(st, st ? "" : st.error().toString().c_str());
+    QCOMPARE(registry.entries().size(), size_t(1));
+    QVERIFY(!registry.entries()[0]->torchairStreamCheck); // Inductor's register_replacement, called directly
+    auto file = loadGraphFile(kGraph);
+    QVERIFY2(file, file ? "" : file.error().toString().c_str());
+    auto report = Matcher(registry).run(*file->graphs.front().graph);
+    QVERIFY(report);
+    // The default extra_check is the class's _return_true(self), called with the match: both sites accepted.
+    QCOMPARE(report->patterns[0].acceptedCount(), size_t(2));
 }
 
 void TestPatternFilePy::opResolution()
@@ -427,9 +603,10 @@ void TestPatternFilePy::loadErrors()
     QVERIFY(!st);
     QVERIFY2(st.error().toString().rfind("bad.py:4:12: SubsetError: torch.no_such_op: no operator schema", 0) == 0,
         st.error().toString().c_str());
-    st = loadPythonPatternSource("def s(x):\n    return x\n\nclass P:\n    pass\n", "cls.py", registry);
+    st = loadPythonPatternSource(
+        "def s(x):\n    return x\n\nimport abc\n@abc.final\nclass P:\n    x: int\n", "cls.py", registry);
     QVERIFY(!st);
-    QVERIFY2(st.error().toString().rfind("cls.py:4:1: a class definition is outside", 0) == 0,
+    QVERIFY2(st.error().toString().rfind("cls.py:5:2: SubsetError: the class decorator @abc.final is outside", 0) == 0,
         st.error().toString().c_str());
 }
 
@@ -572,8 +749,8 @@ void TestPatternFilePy::unsupportedConstruct_data()
     QTest::newRow("decorator") << "import functools\n\n@functools.wraps(len)\ndef f(x):\n    return x\n"
                                << "deco.py:3:2: SubsetError: the decorator @functools.wraps(len) is outside "
                                   "fxscope's Python subset";
-    QTest::newRow("decorated class") << "@dataclass\nclass A:\n    pass\n"
-                                     << "deco.py:2:1: expected 'def' after the decorators";
+    QTest::newRow("class decorator") << "import abc\n@abc.final\nclass A:\n    pass\n"
+                                     << "deco.py:2:2: SubsetError: the class decorator @abc.final is outside";
     QTest::newRow("bad search_fn_pattern")
         << "import torch, torchair\ndef s(x):\n    pass\n"
            "torchair.register_replacement(s, s, [torch.empty(2)], search_fn_pattern=[1])\n"

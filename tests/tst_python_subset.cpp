@@ -47,6 +47,26 @@ void TestPythonSubset::semantics_data()
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("expected");
     auto row = [](const char *name, const char *src, const char *exp) { QTest::newRow(name) << src << exp; };
+    row("classes",
+        "class Base:\n    def hello(self):\n        return 'base ' + self.name\nclass Counter(Base):\n    start = 10\n"
+        "    def __init__(self, name, step=1):\n        self.name = name\n        self.n = self.start\n"
+        "        self.step = step\n    def bump(self):\n        self.n = self.n + self.step\n        return self.n\n"
+        "c = Counter('c', step=5)\nc.bump()\nresult = (c.bump(), c.hello(), Counter.start, c.name)",
+        "(20, 'base c', 10, 'c')");
+    row("dict update", "d = {'a': 1}\nd.update({'b': 2, 'a': 0})\nd.update(c=3)\nresult = d",
+        "{'a': 0, 'b': 2, 'c': 3}");
+    row("dataclass",
+        "from dataclasses import dataclass\n@dataclass\nclass Info:\n    op: str\n    mapping: dict\n    n: int = 3\n"
+        "a = Info('x', {0: 0})\nb = Info(op='y', mapping={}, n=5)\nresult = (a.op, a.mapping, a.n, b.op, b.n)",
+        "('x', {0: 0}, 3, 'y', 5)");
+    row("try except else finally",
+        "def f(d):\n    try:\n        return d['x']\n    except KeyError as e:\n        return 'missing ' + str(e)\n"
+        "    finally:\n        pass\nout = []\ntry:\n    out.append(1)\nexcept Exception:\n    out.append(2)\n"
+        "else:\n    out.append(3)\nfinally:\n    out.append(4)\ndef g(l):\n    try:\n        return l[5]\n"
+        "    except (KeyError, IndexError):\n        return 'none'\ndef h():\n    for i in range(3):\n        try:\n"
+        "            if i == 1:\n                break\n        finally:\n            out.append(i)\n    return out\n"
+        "result = (f({'x': 1}), f({}), out, g([1]), h())",
+        "(1, \"missing 'x'\", [1, 3, 4, 0, 1], 'none', [1, 3, 4, 0, 1])");
     // f-strings: expected values are what CPython 3.11 prints for the same source.
     row("f-string fields",
         "x = 4096\nname = 'c'\nresult = f\"{name!r} {x} {x:>8} {x / 7168:.3f} {{lit}} {x=} {[1, 2]} {x:,} {x:#x} "
@@ -112,10 +132,20 @@ void TestPythonSubset::errors_data()
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("expected");
     auto row = [](const char *name, const char *src, const char *exp) { QTest::newRow(name) << src << exp; };
-    row("class", "x = 1\nclass A:\n    pass\n", "t.py:2:1: a class definition is outside fxscope's Python subset");
-    row("try", "try:\n    x = 1\nexcept ImportError:\n    pass\n", "t.py:1:1: try/except is outside");
+    row("class decorator", "import abc\n@abc.final\nclass A:\n    x: int\n",
+        "t.py:2:2: SubsetError: the class decorator @abc.final is outside fxscope's Python subset");
+    row("dataclass missing field", "from dataclasses import dataclass\n@dataclass\nclass A:\n    x: int\na = A()\n",
+        "t.py:5:5: TypeError: A() missing 1 required positional argument: 'x'");
+    row("attribute of a module", "import torch\ntorch.x = 1\n", "t.py:2:1: SubsetError: assigning to an attribute");
+    row("uncaught type", "try:\n    x = 1 / 0\nexcept KeyError:\n    x = 2\n",
+        "t.py:2:9: ZeroDivisionError: division by zero");
+    row("sandbox limit not catchable", "def f():\n    return f()\ntry:\n    f()\nexcept Exception:\n    pass\n",
+        "t.py:2:12: SandboxLimit: calls nest more than 64 levels deep");
+    row("subset error not catchable", "def g():\n    return lambda: 1\ntry:\n    g()\nexcept Exception:\n    pass\n",
+        "t.py:2:12: SubsetError: a lambda is outside fxscope's Python subset");
     row("lambda", "f = 1\nlambda x: x\n", "t.py:2:1: a lambda is outside");
-    row("global", "def f():\n    global x\n", "t.py:2:5: 'global' is outside");
+    row("global", "x = 1\nglobal x\n", "t.py:2:1: 'global' is outside");
+    row("global in a def, when run", "def f():\n    global x\nf()\n", "t.py:2:5: SubsetError: 'global' is outside");
     row("decorator", "import abc\n@abc.abstractmethod\ndef f():\n    pass\n",
         "t.py:2:2: SubsetError: the decorator @abc.abstractmethod is outside fxscope's Python subset");
     row("name error", "x = 1\ny = x + zz\n", "t.py:2:9: NameError: name 'zz' is not defined");

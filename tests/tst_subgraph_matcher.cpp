@@ -2,6 +2,7 @@
 // filters after overlap removal, a 1500-node chain pattern on a 100k-node graph (PyTorch recurses there), and the
 // `fxscope-cli match --subgraph` JSON contract.
 
+#include "io/fx_text_parser.h"
 #include "io/readable_parser.h"
 #include "match/subgraph_matcher.h"
 #include "util/json.h"
@@ -66,6 +67,7 @@ private Q_SLOTS:
     void removeOverlappingOff();
     void bindingsAndInternalMatch();
     void constructorChecks();
+    void targetSpellings();
     void longChainOn100kGraph();
     void cliSubgraphJson();
 };
@@ -346,6 +348,36 @@ void TestSubgraphMatcher::constructorChecks()
 
 // PyTorch 1.13 recurses once per pattern node in _match_nodes and once per graph node in validate_partition: a
 // 1500-node chain pattern or a 100k-node graph raises RecursionError there. Here both are iterative.
+// Targets are compared as text against every spelling canonicalTarget accepts: a pattern written as readable code
+// (torch.ops.aten..., x[0]) matches a graph printed by an older print(gm.graph) (<built-in function getitem>), and
+// a target that only shares a prefix does not.
+void TestSubgraphMatcher::targetSpellings()
+{
+    auto p = code("        var_mean = torch.ops.aten.var_mean.correction(x, [2], correction = 0, keepdim = True)\n"
+                  "        getitem = var_mean[0]\n"
+                  "        getitem_1 = var_mean[1]\n"
+                  "        add = torch.ops.aten.add.Tensor(getitem, getitem_1)\n"
+                  "        return add\n");
+    auto g = parseFxText(R"(graph():
+    %a : [#users=2] = placeholder[target=a]
+    %var_mean : [#users=2] = call_function[target=aten.var_mean.correction](args = (%a, [2]), kwargs = {correction: 0, keepdim: True})
+    %getitem : [#users=1] = call_function[target=<built-in function getitem>](args = (%var_mean, 0), kwargs = {})
+    %getitem_1 : [#users=1] = call_function[target=_operator.getitem](args = (%var_mean, 1), kwargs = {})
+    %add : [#users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%getitem, %getitem_1), kwargs = {})
+    %add_1 : [#users=1] = call_function[target=torch.ops.aten.add.Tensor_foo](args = (%add, %a), kwargs = {})
+    return add_1
+)",
+        "spellings.txt");
+    QVERIFY2(g, g ? "" : g.error().toString().c_str());
+    auto m = SubgraphMatcher::create(*p);
+    QVERIFY(m);
+    auto r = m.value()->match(*g->graphs.front().graph);
+    QVERIFY(r);
+    QCOMPARE(r->matches.size(), size_t(1)); // add_1's target is not aten.add.Tensor: one candidate, accepted
+    QCOMPARE(r->report.candidates.size(), size_t(1));
+    QCOMPARE(joined(r->report.candidates[0].nodes), std::string("var_mean\ngetitem\ngetitem_1\nadd"));
+}
+
 void TestSubgraphMatcher::longChainOn100kGraph()
 {
     const int chain = 1500, total = 100000;

@@ -61,7 +61,11 @@ int runPatterns(const std::vector<std::string> &args)
                 warnings.push(w);
             list.items().back().set("warnings", std::move(warnings));
         }
-        std::printf("%s\n", Json::object({{"patterns", std::move(list)}}).dump(2).c_str());
+        Json fileWarnings = Json::array(); // the registry's file-level ones (also on stderr)
+        for (const auto &w : registry.warnings())
+            fileWarnings.push(w);
+        std::printf("%s\n",
+            Json::object({{"warnings", std::move(fileWarnings)}, {"patterns", std::move(list)}}).dump(2).c_str());
         return Success;
     }
     size_t i = 0;

@@ -171,6 +171,15 @@ bool PythonParser::failExpected(std::string_view what)
     return failAt(m_token, "expected " + std::string(what) + ", found " + m_token.describe());
 }
 
+bool PythonParser::clearError()
+{
+    if (m_token.kind == TokenKind::Error)
+        return false;
+    m_failed = false;
+    m_error = Error{};
+    return true;
+}
+
 void PythonParser::skipLogicalLine()
 {
     while (!m_failed && !at(TokenKind::EndMarker)) {

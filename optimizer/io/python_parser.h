@@ -56,6 +56,8 @@ public:
     void skipBlock();
 
     bool failed() const { return m_failed; }
+    // Forgets a recorded error so parsing can resume (statement-level recovery); not after a tokenizer error.
+    bool clearError();
     const Error &error() const { return m_error; }
     const std::string &fileName() const { return m_fileName; }
     // Records an error at a token (the first error wins) and returns false.

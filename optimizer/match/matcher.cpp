@@ -152,7 +152,9 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
             auto reportIt = reportIndex.find(&entry);
             Verdict v;
             v.anchor = anchor->name();
+            std::vector<std::string> retraceNotes; // after the deciding reasons: context, not the verdict
             auto record = [&](Verdict &&verdict) {
+                verdict.reasons.insert(verdict.reasons.end(), retraceNotes.begin(), retraceNotes.end());
                 if (reportIt != reportIndex.end())
                     report.patterns[reportIt->second].candidates.push_back(std::move(verdict));
             };
@@ -246,7 +248,7 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
                 PatternPtr specificPattern = entry.specificPattern;
                 if (entry.retrace) {
                     Retrace retraced = entry.retrace(generic.match);
-                    v.reasons.insert(v.reasons.end(), retraced.notes.begin(), retraced.notes.end());
+                    retraceNotes = std::move(retraced.notes);
                     if (!retraced.error.empty()) {
                         v.stage = MatchStage::Retrace;
                         v.reasons.push_back("re-tracing search_fn with this match's values raised " + retraced.error

@@ -406,20 +406,22 @@ PatternFlat flattenPattern(const PatternExpr &p)
 
 MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
 {
-    const std::string fnsText = p.fns.size() == 1 ? p.fns[0] : "one of " + joinNames(p.fns);
-    if (!value.isNode())
-        return fail(p, "function_mismatch", "function_mismatch: node=" + valueText(value) + ", pattern=" + fullRepr(p),
-            "expected a call to " + fnsText + ", found the literal " + valueText(value), valueText(value), fnsText,
-            valueText(value));
+    // Texts for a rejection are built only when rejecting: most calls here fail, and strings were most of the cost.
+    auto fnsText = [&] { return p.fns.size() == 1 ? p.fns[0] : "one of " + joinNames(p.fns); };
+    if (!value.isNode()) {
+        const std::string literal = valueText(value);
+        return fail(p, "function_mismatch", "function_mismatch: node=" + literal + ", pattern=" + fullRepr(p),
+            "expected a call to " + fnsText() + ", found the literal " + literal, literal, fnsText(), literal);
+    }
     Node *node = value.node();
     std::string target = canonicalTarget(node->target());
     // Built only on failure: the repr is the expensive part of a rejection.
     auto mismatchText = [&] { return "function_mismatch: node=" + node->name() + ", pattern=" + fullRepr(p); };
     if (node->op() != p.op || !p.matchesTarget(target))
         return fail(p, "function_mismatch", mismatchText(),
-            "expected " + std::string(opKindName(p.op)) + " " + fnsText + ", found " + opKindName(node->op()) + " "
+            "expected " + std::string(opKindName(p.op)) + " " + fnsText() + ", found " + opKindName(node->op()) + " "
                 + target + " at " + node->name(),
-            node->name(), fnsText, target);
+            node->name(), fnsText(), target);
     if (p.kind == PatternExpr::Kind::Call && node->args().size() != p.args.size())
         return fail(p, "function_mismatch", mismatchText(),
             node->name() + " passes " + std::to_string(node->args().size())
@@ -546,11 +548,11 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
             }
         } else if (child.isNode() || !pythonEquals(child, pv.literal)) {
             path.push_back({{}, &flat.slots[i], &child});
-            MatchResult f = fail(p, "constant_args",
-                "constant_args: " + node->name() + " " + valueText(child) + "!=" + pv.literal.toPython(),
-                node->name() + "." + flat.slots[i] + " is " + valueText(child) + (child.isNode() ? " (a node)" : "")
-                    + ", the pattern has the literal " + pv.literal.toPython(),
-                node->name(), pv.literal.toPython(), valueText(child));
+            const std::string found = valueText(child), wanted = pv.literal.toPython();
+            MatchResult f = fail(p, "constant_args", "constant_args: " + node->name() + " " + found + "!=" + wanted,
+                node->name() + "." + flat.slots[i] + " is " + found + (child.isNode() ? " (a node)" : "")
+                    + ", the pattern has the literal " + wanted,
+                node->name(), wanted, found);
             path.pop_back();
             return f;
         }

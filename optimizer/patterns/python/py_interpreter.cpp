@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 namespace fxs {
 
@@ -57,11 +58,11 @@ int64_t normIndex(int64_t i, size_t size, bool clamp = false)
 
 bool PyOpaque::getAttr(PyInterpreter &interp, const std::string &name, PyValue &out)
 {
-    if (name.size() > 4 && name.compare(0, 2, "__") == 0)
-        return false; // dunder attributes are never modelled, so hasattr(x, "__call__") is honest
     const std::string path = m_path + "." + name;
     if (interp.host() && interp.host()->attribute(interp, path, out))
         return true;
+    if (name.size() > 4 && name.compare(0, 2, "__") == 0)
+        return false; // dunder attributes are not modelled (unless the host knows them), so hasattr is honest
     out = interp.makeOpaque(path, m_instance);
     return true;
 }
@@ -98,6 +99,54 @@ PyValue PyOpaque::call(PyInterpreter &interp, PyCallArgs &args)
         return PyValue::none();
     }
     return interp.makeOpaque(m_path + "()", true);
+}
+
+bool PyClass::lookup(const std::string &attr, PyValue &out) const
+{
+    for (const PyClass *c = this; c; c = c->base.get()) {
+        auto it = c->attrs.find(attr);
+        if (it != c->attrs.end()) {
+            out = it->second;
+            return true;
+        }
+    }
+    return false;
+}
+
+PyValue PyClass::call(PyInterpreter &interp, PyCallArgs &args)
+{
+    auto instance = PyValue::ofObject(std::make_shared<PyInstance>(self.lock()));
+    PyValue init;
+    if (lookup("__init__", init)) {
+        PyCallArgs withSelf = args;
+        withSelf.args.insert(withSelf.args.begin(), instance);
+        interp.call(init, withSelf);
+    } else if (!args.args.empty() || !args.kwargs.empty()) {
+        pyRaise("TypeError", name + "() takes no arguments");
+    }
+    return instance;
+}
+
+bool PyInstance::getAttr(PyInterpreter &, const std::string &attr, PyValue &out)
+{
+    auto it = m_attrs.find(attr);
+    if (it != m_attrs.end()) {
+        out = it->second;
+        return true;
+    }
+    if (!m_class->lookup(attr, out))
+        return false;
+    if (out.as<PyFunction>())
+        out = PyValue::ofObject(std::make_shared<PyBoundMethod>(
+            PyValue::ofObject(std::static_pointer_cast<PyObject>(shared_from_this())), out));
+    return true;
+}
+
+PyValue PyBoundMethod::call(PyInterpreter &interp, PyCallArgs &args)
+{
+    PyCallArgs withSelf = args;
+    withSelf.args.insert(withSelf.args.begin(), m_self);
+    return interp.call(m_fn, withSelf);
 }
 
 bool PyOpaque::equals(const PyObject &other) const
@@ -486,6 +535,75 @@ PyInterpreter::Flow PyInterpreter::exec(const PyStmt &s)
             traceStatement(s, "raise " + (s.value == kNoExpr ? std::string() : source(s.value)));
             pyRaise(type, msg.empty() ? "raised at line " + std::to_string(s.line) : msg);
         }
+        case PyStmtKind::Unsupported: pyRaise("SubsetError", s.message);
+        case PyStmtKind::Class: {
+            auto cls = std::make_shared<PyClass>();
+            cls->self = cls;
+            cls->name = s.def->name;
+            for (ExprId b : s.items) {
+                PyValue base = eval(b);
+                if (base.as<PyClass>())
+                    cls->base = std::static_pointer_cast<PyClass>(base.obj);
+                else if (!base.as<PyOpaque>())
+                    fail(b, "TypeError", "a base class must be a class, found " + pyTypeName(base));
+                // An opaque base (object, torch.nn.Module, ...) adds nothing the file can rely on here.
+            }
+            // The body runs in its own namespace; its defs become the class's methods.
+            auto ns = std::make_shared<std::map<std::string, PyValue>>();
+            m_frames.push_back(Frame{ns, m_frames.size() > 1 ? m_frames.back().locals : nullptr, {}});
+            try {
+                execBlock(s.def->body);
+            } catch (...) {
+                m_frames.pop_back();
+                throw;
+            }
+            m_frames.pop_back();
+            cls->attrs = *ns;
+            for (size_t d = s.def->decorators.size(); d-- > 0;) {
+                // @dataclass (the one class decorator modelled): an __init__ taking the annotated fields in order.
+                const ExprId decorator = s.def->decorators[d];
+                auto *o = eval(decorator).as<PyOpaque>();
+                if (!o || (o->path() != "dataclasses.dataclass" && o->path() != "dataclasses.dataclass()"))
+                    fail(decorator, "SubsetError",
+                        "the class decorator @" + source(decorator)
+                            + " is outside fxscope's Python subset (only @dataclass is modelled); remove it");
+                std::vector<std::pair<std::string, std::optional<PyValue>>> fields;
+                for (const PyStmt &f : s.def->body)
+                    if (f.annotated && !f.targets.empty() && m_tree[f.targets[0]].kind == ExprKind::Name) {
+                        const std::string field(m_tree[f.targets[0]].text);
+                        auto value = ns->find(field);
+                        fields.push_back({field, value == ns->end() ? std::nullopt : std::optional(value->second)});
+                    }
+                const std::string className = cls->name;
+                cls->attrs["__init__"] = PyValue::ofObject(
+                    std::make_shared<PyBuiltin>("__init__", [fields, className](PyInterpreter &, PyCallArgs &a) {
+                        auto *self = a.args.empty() ? nullptr : a.args[0].as<PyInstance>();
+                        if (!self || a.args.size() - 1 > fields.size())
+                            pyRaise("TypeError",
+                                className + "() takes at most " + std::to_string(fields.size())
+                                    + " positional arguments");
+                        for (size_t k = 0; k < fields.size(); ++k) {
+                            const auto &[field, fallback] = fields[k];
+                            std::optional<PyValue> v;
+                            if (k + 1 < a.args.size())
+                                v = a.args[k + 1];
+                            for (const auto &kw : a.kwargs)
+                                if (kw.first == field)
+                                    v = kw.second;
+                            if (!v)
+                                v = fallback;
+                            if (!v)
+                                pyRaise("TypeError",
+                                    className + "() missing 1 required positional argument: '" + field + "'");
+                            self->setAttr(field, *v);
+                        }
+                        return PyValue::none();
+                    }));
+            }
+            (*m_frames.back().locals)[cls->name] = PyValue::ofObject(cls);
+            return Flow::Normal;
+        }
+        case PyStmtKind::Try: return execTry(s);
         case PyStmtKind::Assert: {
             bool b = pyTruthy(eval(s.value));
             traceStatement(s, "assert " + source(s.value) + " → " + (b ? "True" : "False"));
@@ -502,6 +620,98 @@ PyInterpreter::Flow PyInterpreter::exec(const PyStmt &s)
         throw;
     }
     return Flow::Normal;
+}
+
+namespace {
+
+// fxscope's own errors are never caught by a file's except clauses: a sandbox limit must stop the run, and a
+// construct fxscope does not understand must not be silently taken for the file's own failure.
+bool catchable(const std::string &type)
+{
+    return type != "SandboxLimit" && type != "SandboxError" && type != "SubsetError";
+}
+
+// Python's exception hierarchy, for the built-in exceptions this interpreter raises.
+bool exceptionMatches(const std::string &raised, const std::string &handler)
+{
+    if (handler == raised || handler == "Exception" || handler == "BaseException")
+        return true;
+    if (handler == "LookupError")
+        return raised == "KeyError" || raised == "IndexError";
+    if (handler == "ArithmeticError")
+        return raised == "ZeroDivisionError" || raised == "OverflowError";
+    if (handler == "ImportError")
+        return raised == "ModuleNotFoundError";
+    return false;
+}
+
+} // namespace
+
+PyInterpreter::Flow PyInterpreter::execTry(const PyStmt &s)
+{
+    auto runFinally = [&](Flow flow) {
+        if (s.finalbody.empty())
+            return flow;
+        Flow f = execBlock(s.finalbody);
+        return f == Flow::Normal ? flow : f; // a return/break in finally wins, as in Python
+    };
+    Flow flow = Flow::Normal;
+    try {
+        flow = execBlock(s.body);
+    } catch (PyException &e) {
+        if (!catchable(e.type))
+            throw;
+        const PyExceptHandler *handler = nullptr;
+        for (const PyExceptHandler &h : s.handlers) {
+            if (h.type == kNoExpr) {
+                handler = &h;
+                break;
+            }
+            // Exception classes are matched by name: `except KeyError`, `except (KeyError, IndexError)`.
+            std::vector<ExprId> types;
+            if (m_tree[h.type].kind == ExprKind::Tuple)
+                for (size_t i = 0; i < m_tree.childCount(h.type); ++i)
+                    types.push_back(m_tree.child(h.type, i));
+            else
+                types.push_back(h.type);
+            for (ExprId t : types) {
+                std::string name = m_tree.dottedName(t);
+                name = name.substr(name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
+                if (exceptionMatches(e.type, name))
+                    handler = &h;
+            }
+            if (handler)
+                break;
+        }
+        if (!handler) {
+            runFinally(Flow::Normal);
+            throw;
+        }
+        m_line = handler->line;
+        traceStatement(s,
+            "except " + (handler->type == kNoExpr ? std::string() : source(handler->type)) + " → caught " + e.type
+                + ": " + e.message);
+        if (!handler->name.empty())
+            (*m_frames.back().locals)[handler->name] = PyValue::ofStr(e.message); // str(err) is the message
+        try {
+            flow = execBlock(handler->body);
+        } catch (PyException &inner) {
+            if (catchable(inner.type))
+                runFinally(Flow::Normal);
+            throw;
+        }
+        return runFinally(flow);
+    }
+    if (flow == Flow::Normal && !s.orelse.empty()) {
+        try {
+            flow = execBlock(s.orelse);
+        } catch (PyException &inner) {
+            if (catchable(inner.type))
+                runFinally(Flow::Normal);
+            throw;
+        }
+    }
+    return runFinally(flow);
 }
 
 void PyInterpreter::capture(ExprId id, const PyValue &value)
@@ -572,9 +782,21 @@ void PyInterpreter::assign(ExprId target, const PyValue &value)
         return;
     }
     case ExprKind::Subscript: setItem(eval(m_tree.child(target, 0)), eval(m_tree.child(target, 1)), value); return;
-    case ExprKind::Attribute:
+    case ExprKind::Attribute: {
+        PyValue base = eval(m_tree.child(target, 0));
+        if (auto *instance = base.as<PyInstance>()) {
+            instance->setAttr(std::string(e.text), value);
+            return;
+        }
+        if (auto *cls = base.as<PyClass>()) {
+            cls->attrs[std::string(e.text)] = value;
+            return;
+        }
         fail(target, "SubsetError",
-            "assigning to an attribute (" + source(target) + ") is outside the subset; keep the value in a variable");
+            "assigning to an attribute (" + source(target)
+                + ") is outside the subset except on instances of classes defined in the file; keep the value in a "
+                  "variable");
+    }
     default: fail(target, "SyntaxError", "cannot assign to " + source(target));
     }
 }
@@ -654,6 +876,22 @@ PyValue PyInterpreter::getAttr(const PyValue &v, const std::string &name, bool *
                         if (pyEquals(kv.first, a.args[0]))
                             return kv.second;
                     return a.args.size() > 1 ? a.args[1] : PyValue::none();
+                });
+            if (name == "update")
+                return method([v](PyInterpreter &in, PyCallArgs &a) {
+                    // update(mapping) and update(key=value, ...): setItem keeps insertion order and counts elements.
+                    if (a.args.size() > 1)
+                        pyRaise(
+                            "TypeError", "update expected at most 1 argument, got " + std::to_string(a.args.size()));
+                    if (!a.args.empty()) {
+                        if (a.args[0].kind != PyValue::Kind::Dict)
+                            pyRaise("TypeError", "update() here takes a dict, found " + pyTypeName(a.args[0]));
+                        for (const auto &kv : a.args[0].dict->items)
+                            in.setItem(v, kv.first, kv.second);
+                    }
+                    for (const auto &kw : a.kwargs)
+                        in.setItem(v, PyValue::ofStr(kw.first), kw.second);
+                    return PyValue::none();
                 });
             if (name == "keys" || name == "values" || name == "items")
                 return method([d, name](PyInterpreter &in, PyCallArgs &) {

@@ -69,6 +69,49 @@ public:
     int calls = 0; // how often it ran (the loader's _register_ convention skips warnings for called ones)
 };
 
+// A class defined in the file: the namespace its body built (methods, values) and an optional base class.
+// Calling it makes an instance and runs __init__; enough for the pass-manager classes pattern files define.
+class PyClass : public PyObject {
+public:
+    std::string typeName() const override { return "type"; }
+    std::string repr() const override { return "<class '" + name + "'>"; }
+    bool getAttr(PyInterpreter &, const std::string &attr, PyValue &out) override { return lookup(attr, out); }
+    PyValue call(PyInterpreter &interp, PyCallArgs &args) override;
+    bool lookup(const std::string &attr, PyValue &out) const; // own namespace, then the base's
+
+    std::string name;
+    std::map<std::string, PyValue> attrs;
+    std::shared_ptr<PyClass> base;
+    std::weak_ptr<PyClass> self; // set by the class statement, for the instances' class pointer
+};
+
+// An instance of a PyClass: its own attributes (set through `self.x = ...`), then the class's; functions of the
+// class come back bound to the instance.
+class PyInstance : public PyObject, public std::enable_shared_from_this<PyInstance> {
+public:
+    explicit PyInstance(std::shared_ptr<PyClass> cls) : m_class(std::move(cls)) { }
+    std::string typeName() const override { return m_class->name; }
+    std::string repr() const override { return "<" + m_class->name + " object>"; }
+    bool getAttr(PyInterpreter &, const std::string &attr, PyValue &out) override;
+    void setAttr(const std::string &attr, PyValue value) { m_attrs[attr] = std::move(value); }
+
+private:
+    std::shared_ptr<PyClass> m_class;
+    std::map<std::string, PyValue> m_attrs;
+};
+
+class PyBoundMethod : public PyObject {
+public:
+    PyBoundMethod(PyValue self, PyValue fn) : m_self(std::move(self)), m_fn(std::move(fn)) { }
+    std::string typeName() const override { return "method"; }
+    std::string repr() const override { return "<bound method " + pyRepr(m_fn) + ">"; }
+    PyValue call(PyInterpreter &interp, PyCallArgs &args) override;
+
+private:
+    PyValue m_self;
+    PyValue m_fn;
+};
+
 class PyBuiltin : public PyObject {
 public:
     using Fn = std::function<PyValue(PyInterpreter &, PyCallArgs &)>;
@@ -124,6 +167,7 @@ private:
     PyValue callUser(PyFunction &fn, PyCallArgs &args);
     Flow execBlock(const std::vector<PyStmt> &body);
     Flow exec(const PyStmt &s);
+    Flow execTry(const PyStmt &s);
     void traceStatement(const PyStmt &s, const std::string &text);
     PyValue eval(ExprId id);
     PyValue evalCall(ExprId id);

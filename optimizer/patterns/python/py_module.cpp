@@ -40,6 +40,80 @@ bool PyModule::unsupported(const Token &at, const std::string &construct, const 
     return m_parser->failAt(at, construct + " is outside fxscope's Python subset (docs/python-subset.md); " + instead);
 }
 
+// Inside a def, a statement outside the subset is kept as an Unsupported statement instead of failing the file:
+// the rest of its line (and the block it opens, and a try's clauses) is skipped. Other errors (syntax, the
+// tokenizer) still fail.
+bool PyModule::recoverUnsupported(std::vector<PyStmt> &out, size_t outSize, int depth, const Token &start)
+{
+    PythonParser &p = *m_parser;
+    if (m_functionDepth == 0)
+        return false;
+    Error error = p.error();
+    if (p.peek().isName("lambda") && error.line == p.peek().line && error.column == p.peek().column)
+        error.message = "a lambda is outside fxscope's Python subset (docs/python-subset.md); write a def and pass "
+                        "its name";
+    if (error.message.find("outside fxscope's Python subset") == std::string::npos || !p.clearError())
+        return false;
+    m_depth = depth;
+    out.resize(outSize);
+    const bool compound = start.isName("class") || start.isName("try") || start.isName("with") || start.isName("for")
+        || start.isName("while") || start.isName("if") || start.isOp("@");
+    p.skipLogicalLine();
+    if (compound && p.at(TokenKind::Indent))
+        p.skipBlock();
+    while (compound && (p.atName("elif") || p.atName("else") || p.atName("except") || p.atName("finally"))) {
+        p.skipLogicalLine();
+        if (p.at(TokenKind::Indent))
+            p.skipBlock();
+    }
+    if (p.failed())
+        return false;
+    PyStmt s;
+    s.kind = PyStmtKind::Unsupported;
+    s.line = error.line;
+    s.column = error.column;
+    s.begin = start.offset;
+    s.end = p.peek().offset;
+    s.message = error.message;
+    m_deferred.push_back(error.toString());
+    out.push_back(std::move(s));
+    return true;
+}
+
+// try: body, then `except [Type [as name]]:` clauses, an optional else and an optional finally.
+bool PyModule::parseTry(PyStmt &s)
+{
+    PythonParser &p = *m_parser;
+    if (!parseCompoundBody(s.body))
+        return false;
+    while (p.atName("except")) {
+        PyExceptHandler h;
+        h.line = p.peek().line;
+        p.advance();
+        if (p.atOp("*"))
+            return unsupported(p.peek(), "'except*'", "catch the exception group's type with a plain except");
+        if (!p.atOp(":")) {
+            h.type = p.parseExpression();
+            std::string_view name;
+            if (p.acceptName("as")) {
+                if (!p.expectName(name, "after 'as'"))
+                    return false;
+                h.name = std::string(name);
+            }
+        }
+        if (!parseCompoundBody(h.body))
+            return false;
+        s.handlers.push_back(std::move(h));
+    }
+    if (!s.handlers.empty() && p.acceptName("else") && !parseCompoundBody(s.orelse))
+        return false;
+    if (p.acceptName("finally") && !parseCompoundBody(s.finalbody))
+        return false;
+    if (s.handlers.empty() && s.finalbody.empty())
+        return p.failExpected("'except' or 'finally' after the try block");
+    return !p.failed();
+}
+
 bool PyModule::endOfSimple()
 {
     PythonParser &p = *m_parser;
@@ -69,7 +143,10 @@ bool PyModule::parseBlock(std::vector<PyStmt> &out)
             p.advance();
             continue;
         }
-        if (!parseStatement(out))
+        const Token start = p.peek();
+        const size_t outSize = out.size();
+        const int depth = m_depth;
+        if (!parseStatement(out) && !recoverUnsupported(out, outSize, depth, start))
             return false;
     }
     --m_depth;
@@ -137,7 +214,10 @@ bool PyModule::parseDef(PyStmt &s)
         return false;
     if (p.acceptOp("->"))
         p.parseExpression();
-    if (!parseCompoundBody(def->body))
+    ++m_functionDepth;
+    const bool bodyParsed = parseCompoundBody(def->body);
+    --m_functionDepth;
+    if (!bodyParsed)
         return false;
     def->end = s.end = p.peek().offset;
     s.def = def;
@@ -189,13 +269,13 @@ bool PyModule::parseStatement(std::vector<PyStmt> &out)
                 return p.failExpected("the end of the decorator line");
             p.advance();
         }
-        if (!p.atName("def"))
-            return p.failExpected("'def' after the decorators (decorated classes are outside the subset)");
+        if (!p.atName("def") && !p.atName("class"))
+            return p.failExpected("'def' or 'class' after the decorators");
         const size_t before = out.size();
         if (!parseStatement(out))
             return false;
         if (out.size() != before + 1 || !out.back().def)
-            return p.failExpected("a function definition after the decorators");
+            return p.failExpected("a function or class definition after the decorators");
         out.back().def->decorators = std::move(decorators);
         return true;
     }
@@ -238,11 +318,33 @@ bool PyModule::parseStatement(std::vector<PyStmt> &out)
         if (!parseCompoundBody(s.body))
             return false;
     } else if (kw == "class") {
-        return unsupported(t, "a class definition", "write functions; pattern files need only def and calls");
+        p.advance();
+        s.kind = PyStmtKind::Class;
+        auto def = std::make_shared<PyFunctionDef>();
+        def->line = s.line;
+        def->begin = s.begin;
+        std::string_view name;
+        if (!p.expectName(name, "after 'class'"))
+            return false;
+        def->name = std::string(name);
+        if (p.acceptOp("(")) {
+            while (!p.failed() && !p.atOp(")")) {
+                s.items.push_back(p.parseExpression());
+                if (!p.acceptOp(","))
+                    break;
+            }
+            if (!p.expectOp(")", "closing the base classes"))
+                return false;
+        }
+        if (!parseCompoundBody(def->body))
+            return false;
+        def->end = p.peek().offset;
+        s.def = def;
     } else if (kw == "try") {
-        return unsupported(t, "try/except",
-            "remove the try (fxscope resolves imports itself) or test with "
-            "hasattr(...) / 'key' in mapping before using a value");
+        p.advance();
+        s.kind = PyStmtKind::Try;
+        if (!parseTry(s))
+            return false;
     } else if (kw == "async" || kw == "await") {
         return unsupported(t, "async code", "write ordinary functions");
     } else {
@@ -378,6 +480,7 @@ bool PyModule::parseSimple(std::vector<PyStmt> &out)
             p.advance();
             p.parseExpression();
             s.kind = PyStmtKind::Assign;
+            s.annotated = true; // a dataclass field
             s.targets.push_back(first);
             if (p.acceptOp("="))
                 s.value = p.parseExpressionList();

@@ -1,7 +1,9 @@
 #pragma once
 // A parsed pattern file: statements of the supported Python subset over one ExprTree. Constructs outside the
-// subset (class, try, lambda, global, yield, decorators, ...) fail here with FILE:LINE:COL, the construct and
-// what to write instead, before anything runs.
+// subset (lambda, global, yield, unknown decorators, ...) fail here with FILE:LINE:COL, the construct and what to
+// write instead, before anything runs -- except inside a def, where such a statement becomes an Unsupported one
+// that raises that error only if it runs (helper code a registration never reaches does not stop the file), and
+// is listed in deferred() for the load warnings.
 
 #include "io/python_parser.h"
 #include "util/result.h"
@@ -51,7 +53,17 @@ enum class PyStmtKind {
     ImportFrom,
     With,
     Raise,
-    Assert
+    Assert,
+    Try,
+    Class, // def: name and body (the class namespace); items: base class expressions
+    Unsupported, // a construct outside the subset inside a def: raises SubsetError(message) when run
+};
+
+struct PyExceptHandler {
+    ExprId type = kNoExpr; // kNoExpr: a bare except
+    std::string name; // `as name`; empty: none
+    int line = 0;
+    std::vector<PyStmt> body;
 };
 
 struct PyStmt {
@@ -65,7 +77,11 @@ struct PyStmt {
     std::vector<ExprId> items; // With context expressions
     std::string op; // AugAssign operator without '='
     std::vector<PyStmt> body;
-    std::vector<PyStmt> orelse; // If (elif is a nested If), For/While else
+    std::vector<PyStmt> orelse; // If (elif is a nested If), For/While/Try else
+    std::vector<PyExceptHandler> handlers; // Try
+    std::vector<PyStmt> finalbody; // Try
+    std::string message; // Unsupported: the error (construct and what to write instead)
+    bool annotated = false; // Assign/Pass written `x: T [= v]` (the fields of a dataclass)
     std::shared_ptr<PyFunctionDef> def;
     std::string module; // ImportFrom
     std::vector<PyImportName> names; // Import / ImportFrom
@@ -81,6 +97,8 @@ public:
     const std::string &fileName() const { return m_fileName; }
     const std::string &source() const { return m_source; }
     std::string_view sourceSpan(size_t begin, size_t end) const;
+    // "FILE:LINE:COL: message" of every Unsupported statement, in source order.
+    const std::vector<std::string> &deferred() const { return m_deferred; }
 
 private:
     bool parseBlock(std::vector<PyStmt> &out);
@@ -89,6 +107,8 @@ private:
     bool parseCompoundBody(std::vector<PyStmt> &out);
     bool parseDef(PyStmt &s);
     bool parseIf(PyStmt &s);
+    bool parseTry(PyStmt &s);
+    bool recoverUnsupported(std::vector<PyStmt> &out, size_t outSize, int depth, const Token &start);
     bool unsupported(const Token &at, const std::string &construct, const std::string &instead);
     bool endOfSimple();
 
@@ -97,6 +117,8 @@ private:
     std::unique_ptr<PythonParser> m_parser;
     std::vector<PyStmt> m_body;
     int m_depth = 0;
+    int m_functionDepth = 0;
+    std::vector<std::string> m_deferred;
 };
 
 } // namespace fxs

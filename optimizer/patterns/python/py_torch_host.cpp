@@ -790,6 +790,32 @@ std::vector<SymInt> shapeArg(const PyCallArgs &args, size_t from)
 
 bool PyTorchHost::attribute(PyInterpreter &interp, const std::string &path, PyValue &out)
 {
+    // Signature probes TorchAir's pass manager makes (`'pass_name' in PatternMatcherPass.__init__.__code__
+    // .co_varnames`, `'pass_dicts' in register_replacement.__code__.co_varnames`): answered as current
+    // Inductor's, the version whose register_replacement the loader models.
+    static const std::map<std::string, std::vector<const char *>> varnames = {
+        {"torch._inductor.pattern_matcher.PatternMatcherPass.__init__", {"self", "pass_name", "subsystem"}},
+        {"torch._inductor.pattern_matcher.register_replacement",
+            {"search_fn", "replace_fn", "example_inputs", "trace_fn", "pass_dicts", "extra_check", "scalar_workaround",
+                "exclusive_arg_names", "search_fn_pattern", "skip_duplicates"}},
+    };
+    for (const auto &[function, names] : varnames) {
+        if (path.compare(0, function.size(), function) != 0)
+            continue;
+        const std::string_view rest = std::string_view(path).substr(function.size());
+        if (rest == ".__code__.co_varnames") {
+            PyList items;
+            for (const char *n : names)
+                items.push_back(PyValue::ofStr(n));
+            out = PyValue::ofTuple(std::move(items));
+            return true;
+        }
+        if (rest == ".__code__"
+            || (rest.empty() && path.size() > 9 && path.compare(path.size() - 9, 9, ".__init__") == 0)) {
+            out = interp.makeOpaque(path);
+            return true;
+        }
+    }
     if (path == "sys.modules") {
         // The sandbox stands in for an environment where these are imported, torch_npu included, so
         // `'torch_npu' not in sys.modules` guards in TorchAir's files let their patterns register.

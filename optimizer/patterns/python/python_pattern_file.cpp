@@ -261,11 +261,12 @@ void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry
         pyRaise("RegistrationError", st.error().message);
 }
 
-// TorchAir's built-in pattern files only define `_register_xxx_pattern(pattern_pass_manager, ...)`; TorchAir's
-// pass manager calls them. After the module ran, call each top-level `_register_` function whose first parameter
-// is named like a pass manager, in file order, with a pass-manager object; other parameters take their defaults.
-// One with parameters that have no default is skipped with a warning naming them, unless another function
-// already called it (TorchAir's `_register_xxx_patterns` call their helpers with those arguments).
+// TorchAir's built-in pattern files only define `_register_xxx_pattern(pattern_pass_manager, ...)` functions (older
+// ones `_register_xxx_pattern()` on a module-level manager); TorchAir's pass manager calls them. After the module
+// ran, each top-level `_register_` function without parameters that nothing called yet is called, then each whose
+// first parameter is named like a pass manager, in file order, with a pass-manager object; other parameters take
+// their defaults. One with parameters that have no default is skipped with a warning naming them, unless another
+// function already called it (TorchAir's `_register_xxx_patterns` call their helpers with those arguments).
 Status callRegisterFunctions(LoadedPythonFile &file, PatternRegistry &registry)
 {
     struct Candidate {
@@ -275,8 +276,22 @@ Status callRegisterFunctions(LoadedPythonFile &file, PatternRegistry &registry)
     };
     std::vector<Candidate> candidates;
     for (const PyStmt &s : file.module->body()) {
-        if (s.kind != PyStmtKind::Def || s.def->name.rfind("_register_", 0) != 0 || s.def->params.empty())
+        if (s.kind != PyStmtKind::Def || s.def->name.rfind("_register_", 0) != 0)
             continue;
+        if (s.def->params.empty()) {
+            // The older TorchAir convention: `_register_xxx_pattern()` registering on a module-level manager.
+            // Called once unless the file already did (its own top-level call, or lru_cache).
+            auto it = file.interp->globals().find(s.def->name);
+            if (it == file.interp->globals().end())
+                continue;
+            PyFunction *f = it->second.as<PyFunction>();
+            if (auto *cached = it->second.as<PyCachedFunction>())
+                f = cached->function();
+            if (f && f->calls == 0)
+                if (auto r = file.interp->callFunction(it->second, PyCallArgs{}); !r)
+                    return r.error();
+            continue;
+        }
         const PyParam &first = s.def->params[0];
         if (first.kind != PyParam::Kind::Normal || first.name.find("pass_manager") == std::string::npos)
             continue;
@@ -356,6 +371,8 @@ Status loadPythonPatternSource(std::string source, const std::string &fileName, 
                     ? std::string()
                     : "; it imports " + imported + ", which fxscope does not follow: load the files that define them"));
     }
+    for (const std::string &d : file->module->deferred())
+        registry.addWarning(d + " (inside a def: the file loads, and this raises SubsetError only if it runs)");
     return Ok{};
 }
 
