@@ -20,6 +20,7 @@
 #include "rewrite/graph_diff.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -276,6 +277,17 @@ void MainWindow::createMenus()
     QAction *collapse = view->addAction(tr("&Collapse All Groups"), m_canvas, &GraphCanvas::collapseAll);
     collapse->setObjectName(QStringLiteral("collapseAllAction"));
     collapse->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    view->addSeparator();
+    QMenu *themeMenu = view->addMenu(tr("&Theme"));
+    m_themeActions = new QActionGroup(this);
+    for (const auto &[theme, text] : {std::pair{Theme::System, tr("&System")}, std::pair{Theme::Light, tr("&Light")},
+             std::pair{Theme::Dark, tr("&Dark")}}) {
+        QAction *a = themeMenu->addAction(text, this, [this, theme = theme] { setTheme(theme); });
+        a->setCheckable(true);
+        a->setData(int(theme));
+        a->setObjectName(QStringLiteral("theme_") + themeKey(theme));
+        m_themeActions->addAction(a);
+    }
     view->addSeparator();
     view->addAction(m_patternsDock->toggleViewAction());
     view->addAction(m_inspectorDock->toggleViewAction());
@@ -861,6 +873,25 @@ QString MainWindow::autosavePath()
     return dir.isEmpty() ? QString() : QDir(dir).filePath(QStringLiteral("last-session.fxsession"));
 }
 
+void MainWindow::setTheme(Theme theme)
+{
+    m_theme = theme;
+    applyTheme(theme);
+    for (QAction *a : m_themeActions->actions())
+        a->setChecked(a->data().toInt() == int(theme));
+    m_canvas->refreshStyle();
+    m_patternGraph->canvas()->refreshStyle();
+    // Widgets with a style sheet resolved their palette when polished: polish them again.
+    for (QWidget *w : findChildren<QWidget *>()) {
+        const QString sheet = w->styleSheet();
+        if (sheet.isEmpty())
+            continue;
+        w->setStyleSheet(QString());
+        w->setStyleSheet(sheet);
+    }
+    QSettings().setValue(QStringLiteral("theme"), themeKey(theme));
+}
+
 void MainWindow::scheduleAutosave()
 {
     if (!m_autosavePath.isEmpty() && !m_restore)
@@ -1062,6 +1093,7 @@ void MainWindow::restoreSettings()
         resizeDocks({m_patternsDock, m_timelineDock}, {height() * 58 / 100, height() * 42 / 100}, Qt::Vertical);
     }
     m_nodeList->restoreHeaderState(settings.value(QStringLiteral("nodeTable/header")).toByteArray());
+    setTheme(themeFromKey(settings.value(QStringLiteral("theme")).toString()));
 }
 
 void MainWindow::saveSettings() const

@@ -4,6 +4,7 @@
 // that connects the Document's signals to views, and the views' requests back to the Document.
 
 #include "session_state.h"
+#include "theme.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -83,6 +84,9 @@ public Q_SLOTS:
     void openSessionDialog();
     // Where the session is saved after every change (atomically), so a kill loses nothing; empty turns it off.
     static QString autosavePath();
+    // The light or dark palette (or the platform's), applied to the whole window and kept in QSettings.
+    void setTheme(Theme theme);
+    Theme theme() const { return m_theme; }
     void setAutosavePath(const QString &path) { m_autosavePath = path; }
     // Saves now what the timer would save shortly.
     void autosaveNow();
@@ -165,6 +169,8 @@ private:
     RestoreStage m_restoreStage = RestoreStage::Loading;
     int m_restorePatternsLeft = 0;
     QString m_autosavePath;
+    Theme m_theme = Theme::System;
+    class QActionGroup *m_themeActions = nullptr;
     QTimer *m_autosaveTimer = nullptr;
 };
 

@@ -118,10 +118,10 @@ void CanvasNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *op
         painter->drawText(QRectF(text.left(), text.top() + line * lineHeight, text.width(), lineHeight),
             Qt::AlignLeft | Qt::AlignVCenter, elided);
     };
-    drawLine(0, canvas::nameFont(), QColor(0x21, 0x21, 0x21), m_name);
+    drawLine(0, canvas::nameFont(), canvas::nameText(), m_name);
     drawLine(1, canvas::detailFont(), colors.text, m_target);
     if (!m_shape.isEmpty())
-        drawLine(2, canvas::shapeFont(), QColor(0x61, 0x61, 0x61), m_shape);
+        drawLine(2, canvas::shapeFont(), canvas::shapeText(), m_shape);
 }
 
 } // namespace fxs

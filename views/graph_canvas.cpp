@@ -433,7 +433,7 @@ void GraphCanvas::rebuildScene()
         case SceneItemKind::Port: {
             auto *port = new QGraphicsEllipseItem(rect);
             port->setPen(QPen(canvas::groupBorder(), 1));
-            port->setBrush(Qt::white);
+            port->setBrush(canvas::badgeFill());
             port->setZValue(1.8);
             g = port;
             if (item.frame >= 0)
@@ -690,6 +690,22 @@ QString GraphCanvas::exportImage(const QString &path, bool wholeGraph) const
     const qreal scale = wholeGraph ? 2.0 : zoom() * devicePixelRatioF();
     return exportScene(scene(), source, scale, canvas::background(), path,
         m_graph ? tr("fxscope: %L1 nodes").arg(m_graph->size()) : QString());
+}
+
+void GraphCanvas::refreshStyle()
+{
+    setBackgroundBrush(canvas::background());
+    // Edges cache their pen; the scene is rebuilt from the layout it has, which costs no Graphviz call.
+    if (m_layout) {
+        const QTransform t = transform();
+        const QPointF centre = viewCentre();
+        rebuildScene();
+        setTransform(t);
+        centerOn(centre);
+        applyMatchMarks();
+    }
+    scene()->update();
+    viewport()->update();
 }
 
 void GraphCanvas::setMinimapEnabled(bool enabled)

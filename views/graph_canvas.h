@@ -63,6 +63,8 @@ public:
     CanvasMinimap *minimap() const { return m_minimap; }
     // On by default; a canvas for small graphs (a pattern) has no use for it.
     void setMinimapEnabled(bool enabled);
+    // Repaints with the canvas colours now in force (after the light/dark palette changed).
+    void refreshStyle();
 
     QString selectedNode() const;
     // Selects and centres the node, expanding its group first when collapsed. Does not emit
