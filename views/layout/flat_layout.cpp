@@ -67,6 +67,18 @@ struct GraphGuard {
 
 } // namespace
 
+void warmUpGraphviz()
+{
+    // A two-box layout: the context and the dot layout plugin, which Graphviz loads lazily at the first gvLayout.
+    static const bool done = [] {
+        FlatLayoutInput input;
+        input.items = {{20, 10}, {20, 10}};
+        input.edges = {{0, 1, 1}};
+        return layoutFlat(input).ok();
+    }();
+    (void)done;
+}
+
 Result<FlatLayout> layoutFlat(const FlatLayoutInput &input)
 {
     if (progressCanceled())

@@ -38,4 +38,9 @@ struct FlatLayout {
 // small (groups of at most a few hundred boxes).
 Result<FlatLayout> layoutFlat(const FlatLayoutInput &input);
 
+// Lays out two boxes once, so Graphviz's context and dot plugin are loaded now (with dlopen, ~10 ms). Called once
+// before anything else loads a big library: a dlopen running LibTorch's static initialisers holds the loader lock for
+// half a second, and a first layout that needed the plugins then waited for it.
+void warmUpGraphviz();
+
 } // namespace fxs
