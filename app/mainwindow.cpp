@@ -12,16 +12,20 @@
 #include "pattern_graph_widget.h"
 #include "pattern_tree_model.h"
 #include "patterns_widget.h"
+#include "profile_model.h"
+#include "profile_widget.h"
 #include "timeline_widget.h"
 
 #include "ir/graph_file.h"
 #include "match/match_report.h"
 #include "patterns/pattern_registry.h"
 #include "rewrite/graph_diff.h"
+#include "runtime/runtime_library.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
@@ -166,6 +170,7 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
     resizeDocks({m_patternsDock, m_inspectorDock}, {500, 400}, Qt::Horizontal);
     resizeDocks({m_inspectorDock, m_nodesDock}, {560, 320}, Qt::Vertical);
 
+    createProfiling();
     createMenus();
     createStepping();
     createStatusBar();
@@ -294,6 +299,7 @@ void MainWindow::createMenus()
     view->addAction(m_nodesDock->toggleViewAction());
     view->addAction(m_timelineDock->toggleViewAction());
     view->addAction(m_diffDock->toggleViewAction());
+    view->addAction(m_profileDock->toggleViewAction());
     QAction *findCandidate = view->addAction(tr("Filter &Candidates"), this, [this] {
         m_patternsDock->show();
         m_patternsDock->raise();
@@ -360,6 +366,59 @@ void MainWindow::createStepping()
     menu->addSeparator();
     menu->addAction(m_timelineDock->toggleViewAction());
     m_timeline->setUndoStack(m_document->undoStack());
+}
+
+void MainWindow::createProfiling()
+{
+    // Beside the diff: what a fusion changed, then what it bought.
+    m_profile = new ProfileWidget(this);
+    m_profileDock = new QDockWidget(tr("Profile"), this);
+    m_profileDock->setObjectName(QStringLiteral("profileDock"));
+    m_profileDock->setWidget(m_profile);
+    tabifyDockWidget(m_diffDock, m_profileDock);
+    m_nodesDock->raise();
+    connect(m_profile, &ProfileWidget::profileRequested, this, [this](const QString &device, int iters, int warmup) {
+        if (!m_document->currentGraph()) {
+            m_profile->setError(tr("Open a graph first"));
+            return;
+        }
+        m_document->profile(device, iters, warmup);
+    });
+    connect(m_profile, &ProfileWidget::cancelRequested, m_document, &Document::cancelProfile);
+    connect(m_profile, &ProfileWidget::nodeActivated, this, &MainWindow::selectNode);
+    connect(m_profile, &ProfileWidget::overlayChanged, this, &MainWindow::applyProfileOverlay);
+    connect(m_document, &Document::profileStarted, this, [this](bool withFused) {
+        m_profile->setBusy(true,
+            withFused ? tr("Profiling the graph as loaded and revision %1…").arg(m_document->revision())
+                      : tr("Profiling the graph as loaded…"));
+    });
+    connect(m_document, &Document::profileFinished, this,
+        [this](std::shared_ptr<const ProfileReport> report, std::shared_ptr<const GraphDiff> diff) {
+            m_profile->setProfile(std::move(report), std::move(diff));
+            applyProfileOverlay();
+        });
+    connect(m_document, &Document::profileFailed, m_profile, &ProfileWidget::setError);
+    connect(m_document, &Document::profileCanceled, this, [this] { m_profile->setError(tr("Profiling cancelled")); });
+    // A new graph or revision: the overlay follows the graph shown.
+    connect(m_canvas, &GraphCanvas::layoutFinished, this, [this] {
+        if (m_profile->overlayBox()->isChecked() && !m_canvas->hasNodeTimes())
+            applyProfileOverlay();
+    });
+}
+
+void MainWindow::applyProfileOverlay()
+{
+    std::map<std::string, double> times;
+    const ProfileReport *report = m_profile->model()->report();
+    if (report && m_profile->overlayBox()->isChecked()) {
+        // The graph shown is the fused one after steps: its times where it has them, the unfused ones elsewhere.
+        for (const NodeProfile &n : report->unfused.nodes)
+            times[n.name] = n.medianUs;
+        if (report->fused && m_document->revision() > 0)
+            for (const NodeProfile &n : report->fused->nodes)
+                times[n.name] = n.medianUs;
+    }
+    m_canvas->setNodeTimes(times);
 }
 
 QString MainWindow::stepOverPattern() const

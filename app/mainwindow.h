@@ -30,6 +30,7 @@ class GraphCanvas;
 class NodeInspector;
 class NodeListWidget;
 class PatternGraphWidget;
+class ProfileWidget;
 class PatternsWidget;
 class TimelineWidget;
 
@@ -53,6 +54,8 @@ public:
     // The candidate's pattern beside the canvas; hidden until a candidate is shown.
     PatternGraphWidget *patternGraph() const { return m_patternGraph; }
     DiffWidget *diffView() const { return m_diff; }
+    ProfileWidget *profileView() const { return m_profile; }
+    QDockWidget *profileDock() const { return m_profileDock; }
     QDockWidget *diffDock() const { return m_diffDock; }
     QDockWidget *timelineDock() const { return m_timelineDock; }
     QToolBar *steppingToolBar() const { return m_steppingBar; }
@@ -110,6 +113,8 @@ private:
     void createStepping();
     void onRevisionChanged(const QString &description);
     void applyStepMarks();
+    void createProfiling();
+    void applyProfileOverlay();
     void connectViews();
     void connectDocument();
     void restoreSettings();
@@ -142,6 +147,8 @@ private:
     PatternGraphWidget *m_patternGraph;
     DiffWidget *m_diff;
     QDockWidget *m_diffDock;
+    ProfileWidget *m_profile = nullptr;
+    QDockWidget *m_profileDock = nullptr;
     QToolBar *m_steppingBar = nullptr;
     QStringList m_stepAdded; // the nodes the last step added, marked on the canvas until a candidate is shown
     QWidget *m_graphRow;

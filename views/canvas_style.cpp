@@ -42,6 +42,18 @@ QColor groupDetailText()
 {
     return g_dark ? QColor(0x90, 0xa4, 0xae) : QColor(0x60, 0x7d, 0x8b);
 }
+QColor heat(qreal fraction)
+{
+    // Viridis-like stops: dark blue, teal, green, yellow; readable with dark text from the middle on.
+    static const QColor stops[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b), QColor(0x21, 0x91, 0x8c),
+        QColor(0x5e, 0xc9, 0x62), QColor(0xfd, 0xe7, 0x25)};
+    const qreal x = std::clamp(fraction, 0.0, 1.0) * 4;
+    const int i = std::min(3, int(x));
+    const qreal t = x - i;
+    const QColor &a = stops[i], &b = stops[i + 1];
+    return QColor::fromRgbF(a.redF() + (b.redF() - a.redF()) * t, a.greenF() + (b.greenF() - a.greenF()) * t,
+        a.blueF() + (b.blueF() - a.blueF()) * t);
+}
 QColor badgeFill()
 {
     return g_dark ? QColor(0x37, 0x47, 0x4f) : QColor(Qt::white);

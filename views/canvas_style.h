@@ -70,6 +70,8 @@ inline QColor matchDisagreeing()
 {
     return QColor(0xd3, 0x2f, 0x2f);
 }
+// The time overlay's gradient, from the fastest (0) to the slowest (1) node.
+QColor heat(qreal fraction);
 inline QColor groupBorder()
 {
     return QColor(0x78, 0x90, 0x9c);
