@@ -89,15 +89,18 @@ void TestProfileView::modelPairsNodesAndRegions()
     report->fused->nodes
         = {{"npu_swiglu", "torch.ops.npu.npu_swiglu.default", 4.0}, {"add", "torch.ops.aten.add.Tensor", 1.0}};
     auto diff = std::make_shared<GraphDiff>();
+    // One fusion added two nodes (the same provenance): one region; a node without provenance is none.
+    diff->added.push_back({"cat", "torch.ops.aten.cat.default", "swiglu", {"mul", "silu"}});
     diff->added.push_back({"npu_swiglu", "torch.ops.npu.npu_swiglu.default", "swiglu", {"silu", "mul"}});
-    diff->added.push_back({"cat", "torch.ops.aten.cat.default", "swiglu", {}}); // no replaced nodes: no region
+    diff->added.push_back({"clone", "torch.ops.aten.clone.default", "", {}});
+    report->fused->nodes.push_back({"cat", "torch.ops.aten.cat.default", 0.5});
 
     ProfileModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
     model.setProfile(report, diff);
     // Nodes: the unfused ones with their fused time where the fused graph has them, then the fused graph's own.
-    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.rowCount(), 5);
     QCOMPARE(model.index(2, ProfileModel::NameColumn).data().toString(), QStringLiteral("add"));
     QCOMPARE(model.index(2, ProfileModel::UnfusedColumn).data(ProfileModel::SortRole).toDouble(), 1.5);
     QCOMPARE(model.index(2, ProfileModel::FusedColumn).data(ProfileModel::SortRole).toDouble(), 1.0);
@@ -108,10 +111,11 @@ void TestProfileView::modelPairsNodesAndRegions()
     // Regions: the fused node against the sum of what it replaced.
     model.setMode(ProfileModel::Mode::Regions);
     QCOMPARE(model.rowCount(), 1);
-    QCOMPARE(model.index(0, ProfileModel::NameColumn).data().toString(), QStringLiteral("npu_swiglu"));
+    QCOMPARE(model.index(0, ProfileModel::NameColumn).data().toString(), QStringLiteral("cat + npu_swiglu"));
+    QCOMPARE(model.index(0, 0).data(ProfileModel::NodeNameRole).toString(), QStringLiteral("npu_swiglu"));
     QCOMPARE(model.index(0, ProfileModel::UnfusedColumn).data(ProfileModel::SortRole).toDouble(), 5.0);
-    QCOMPARE(model.index(0, ProfileModel::FusedColumn).data(ProfileModel::SortRole).toDouble(), 4.0);
-    QCOMPARE(model.index(0, ProfileModel::SpeedupColumn).data().toString(), QStringLiteral("1.25×"));
+    QCOMPARE(model.index(0, ProfileModel::FusedColumn).data(ProfileModel::SortRole).toDouble(), 4.5);
+    QCOMPARE(model.index(0, ProfileModel::SpeedupColumn).data().toString(), QStringLiteral("1.11×"));
     QVERIFY(model.index(0, ProfileModel::WhatColumn).data().toString().startsWith(QStringLiteral("swiglu")));
     model.setProfile(nullptr, nullptr);
     QCOMPARE(model.rowCount(), 0);
@@ -153,7 +157,7 @@ void TestProfileView::profilesUnfusedAndFused()
     QCOMPARE(view->chartCategories().size(), view->model()->rowCount());
     view->modeBox()->setCurrentIndex(1);
     QCOMPARE(view->model()->rowCount(), 1);
-    QCOMPARE(view->model()->rows().front().name, QStringLiteral("npu_swiglu"));
+    QCOMPARE(view->model()->rows().front().nodeName, QStringLiteral("npu_swiglu"));
     QVERIFY(view->model()->rows().front().unfusedUs > 0);
     QVERIFY(view->model()->rows().front().fusedUs > 0);
 

@@ -5,6 +5,8 @@
 
 #include <QLocale>
 
+#include <algorithm>
+#include <map>
 #include <unordered_map>
 
 namespace fxs {
@@ -46,37 +48,48 @@ void ProfileModel::rebuild()
         for (const NodeProfile &n : m_report->unfused.nodes) {
             auto f = fused.find(n.name);
             m_rows.push_back({QString::fromStdString(n.name), QString::fromStdString(n.target), n.medianUs,
-                f == fused.end() ? -1 : f->second, {}});
+                f == fused.end() ? -1 : f->second, {}, {}});
         }
         if (m_report->fused)
             for (const NodeProfile &n : m_report->fused->nodes)
                 if (!unfused.count(n.name))
                     m_rows.push_back(
-                        {QString::fromStdString(n.name), QString::fromStdString(n.target), -1, n.medianUs, {}});
+                        {QString::fromStdString(n.name), QString::fromStdString(n.target), -1, n.medianUs, {}, {}});
         return;
     }
-    // Regions: what each fusion put in place of what it replaced.
+    // Regions: what each fusion put in place of what it replaced. The nodes one fusion added share their
+    // provenance (the same replaced nodes): they make one region, timed together.
     if (!m_diff)
         return;
+    std::map<std::vector<std::string>, size_t> regionOf;
     for (const DiffNode &added : m_diff->added) {
         if (added.replaced.empty())
             continue;
-        Row row;
-        row.name = QString::fromStdString(added.name);
-        row.what = QString::fromStdString(added.pattern.empty() ? added.target : added.pattern);
-        double sum = 0;
-        bool any = false;
-        for (const std::string &r : added.replaced) {
-            row.replaced << QString::fromStdString(r);
-            if (auto u = unfused.find(r); u != unfused.end()) {
-                sum += u->second;
-                any = true;
+        std::vector<std::string> key = added.replaced;
+        std::sort(key.begin(), key.end());
+        auto [it, fresh] = regionOf.emplace(key, m_rows.size());
+        if (fresh) {
+            Row row;
+            row.what = QString::fromStdString(added.pattern.empty() ? added.target : added.pattern);
+            double sum = 0;
+            bool any = false;
+            for (const std::string &r : added.replaced) {
+                row.replaced << QString::fromStdString(r);
+                if (auto u = unfused.find(r); u != unfused.end()) {
+                    sum += u->second;
+                    any = true;
+                }
             }
+            row.unfusedUs = any ? sum : -1;
+            m_rows.push_back(std::move(row));
         }
-        row.unfusedUs = any ? sum : -1;
-        auto f = fused.find(added.name);
-        row.fusedUs = f == fused.end() ? -1 : f->second;
-        m_rows.push_back(std::move(row));
+        Row &row = m_rows[it->second];
+        // Named after the last node added (the one standing for the pattern's output), the others before it.
+        row.name = row.name.isEmpty() ? QString::fromStdString(added.name)
+                                      : row.name + QLatin1String(" + ") + QString::fromStdString(added.name);
+        row.nodeName = QString::fromStdString(added.name);
+        if (auto f = fused.find(added.name); f != fused.end())
+            row.fusedUs = (row.fusedUs < 0 ? 0 : row.fusedUs) + f->second;
     }
 }
 
@@ -97,7 +110,7 @@ QVariant ProfileModel::data(const QModelIndex &index, int role) const
     const Row &r = m_rows[size_t(index.row())];
     const double speedup = r.unfusedUs > 0 && r.fusedUs > 0 ? r.unfusedUs / r.fusedUs : -1;
     if (role == NodeNameRole)
-        return r.name;
+        return r.nodeName.isEmpty() ? r.name : r.nodeName;
     if (role == SortRole) {
         switch (index.column()) {
         case UnfusedColumn: return r.unfusedUs;

@@ -1,7 +1,7 @@
 #pragma once
 // A profile as a table, unfused against fused: one row per node (by name: the nodes both graphs share, then the
-// fused graph's own), or one row per fused region (a node a fusion added against the nodes it replaced, from the
-// graphs' diff). It renders the ProfileReport it is given; sorting by the time columns sorts numerically.
+// fused graph's own), or one row per fused region (the nodes one fusion added against the nodes they replaced, from
+// the graphs' diff). It renders the ProfileReport it is given; sorting by the time columns sorts numerically.
 
 #include <QAbstractTableModel>
 
@@ -29,6 +29,7 @@ public:
         double unfusedUs = -1; // -1: the node is not in that graph
         double fusedUs = -1;
         QStringList replaced; // regions: the unfused nodes
+        QString nodeName; // regions: the node to select (the last one the fusion added)
     };
 
     explicit ProfileModel(QObject *parent = nullptr);
