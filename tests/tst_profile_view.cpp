@@ -16,8 +16,11 @@
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -55,6 +58,7 @@ private Q_SLOTS:
     void modelPairsNodesAndRegions();
     void profilesUnfusedAndFused();
     void cancelDropsResult();
+    void screenshot();
 
 private:
     QString writeGraph();
@@ -196,6 +200,39 @@ void TestProfileView::cancelDropsResult()
     QTest::qWait(3000);
     QCOMPARE(finished.count(), 0);
     QVERIFY(!window.profileView()->model()->report());
+}
+
+// The picture for docs/, taken only when FXSCOPE_SCREENSHOTS names a folder: ResNet-50 inference from the corpus
+// profiled on CPU (one iteration: it takes seconds), the canvas coloured by time.
+void TestProfileView::screenshot()
+{
+    const QString folder = qEnvironmentVariable("FXSCOPE_SCREENSHOTS");
+    if (folder.isEmpty())
+        QSKIP("set FXSCOPE_SCREENSHOTS to a folder to take the pictures");
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    window.setGeometry(0, 0, 1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy matched(&doc, &Document::matchReportChanged);
+    doc.open(QStringLiteral(
+        FXSCOPE_CORPUS_DIR "/readable/learn_torch_compile__tb_resnet50_inference_cpu__aot_forward_graph.py"));
+    QVERIFY(matched.wait(kTimeoutMs));
+    window.profileDock()->raise();
+    // Room for the table and the chart in the picture.
+    window.resizeDocks({window.profileDock()}, {620}, Qt::Horizontal);
+    window.resizeDocks({window.inspectorDock(), window.profileDock()}, {220, 760}, Qt::Vertical);
+    window.profileView()->overlayBox()->setChecked(true);
+    QSignalSpy finished(&doc, &Document::profileFinished);
+    doc.profile(QStringLiteral("cpu"), 1, 0);
+    QVERIFY(finished.wait(600000));
+    window.canvas()->selectNode(QStringLiteral("convolution"));
+    QTest::qWait(1500);
+    const QString path = QDir(folder).filePath(QStringLiteral("fxscope-profile.png"));
+    if (QGuiApplication::platformName() != QLatin1String("xcb")
+        || QProcess::execute(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), path}) != 0)
+        QVERIFY(window.grab().save(path));
 }
 
 QTEST_MAIN(TestProfileView)

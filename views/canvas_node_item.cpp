@@ -138,7 +138,7 @@ void CanvasNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *op
     drawLine(0, canvas::nameFont(), m_heat >= 0 ? colors.text : canvas::nameText(), m_name);
     drawLine(1, canvas::detailFont(), colors.text, m_target);
     if (!m_shape.isEmpty())
-        drawLine(2, canvas::shapeFont(), canvas::shapeText(), m_shape);
+        drawLine(2, canvas::shapeFont(), m_heat >= 0 ? colors.text : canvas::shapeText(), m_shape);
 }
 
 } // namespace fxs

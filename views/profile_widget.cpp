@@ -73,7 +73,7 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(ProfileModel::WhatColumn, QHeaderView::Stretch);
     m_chart->setObjectName(QStringLiteral("profileChart"));
     m_chart->setRenderHint(QPainter::Antialiasing);
-    m_chart->setMinimumHeight(160);
+    m_chart->setMinimumHeight(240);
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(m_device, 1);
@@ -191,12 +191,17 @@ void ProfileWidget::rebuildChart()
             delete fused;
         chart->addSeries(series);
         auto *names = new QBarCategoryAxis;
+        QFont small = font();
+        small.setPixelSize(10); // node names must fit one bar's height, or Qt Charts elides them to "…"
+        names->setLabelsFont(small);
         QStringList bottomUp = m_categories;
         std::reverse(bottomUp.begin(), bottomUp.end());
         names->append(bottomUp);
         chart->addAxis(names, Qt::AlignLeft);
         series->attachAxis(names);
         auto *time = new QValueAxis;
+        time->setLabelsFont(small);
+        time->setTickCount(4);
         time->setRange(0, most * 1.05);
         time->setTitleText(tr("µs (median)"));
         time->setLabelFormat(QStringLiteral("%.0f"));

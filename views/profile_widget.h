@@ -33,7 +33,7 @@ public:
     void setBusy(bool busy, const QString &what = {});
     void setError(const QString &message);
     // Rows shown in the chart (the slowest by unfused time, else fused).
-    static constexpr int kChartRows = 12;
+    static constexpr int kChartRows = 10;
 
     ProfileModel *model() const { return m_model; }
     QTableView *tableView() const { return m_table; }
