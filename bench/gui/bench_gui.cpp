@@ -218,6 +218,10 @@ int main(int argc, char *argv[])
         out[QStringLiteral("nodes_shown_expanded")] = canvas->visibleNodeCount();
         canvas->fitToView();
         out[QStringLiteral("frames_fit")] = frames(canvas);
+        // At 100 % on the middle of the graph, where nodes are.
+        canvas->resetZoom();
+        const auto &nodes = doc.currentGraphShared()->nodes();
+        canvas->selectNode(QString::fromStdString(nodes[nodes.size() / 2]->name()));
         canvas->resetZoom();
         out[QStringLiteral("frames_100")] = frames(canvas);
     }

@@ -56,11 +56,14 @@ def main():
     ap.add_argument("--frames", default=HRNET)
     ap.add_argument("--expand", type=int, default=10)
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "gui.json"))
+    ap.add_argument("--only", default="", help="run only the files whose name contains this; merged into --out")
     args = ap.parse_args()
     frames = set(args.frames.split(",")) if args.frames else set()
 
     rows = []
     for f in corpus_files():
+        if args.only and args.only not in f.name:
+            continue
         r = run(args.bench, f, args.expand, f.name in frames)
         r["name"] = f"{f.parent.name}/{f.name}"
         rows.append(r)
@@ -93,6 +96,12 @@ def main():
     meta = {"machine": platform.node(), "cpus": os.cpu_count(), "load_average": os.getloadavg(),
             "date": time.strftime("%Y-%m-%d %H:%M:%S")}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    if args.only and Path(args.out).exists():
+        # Replace those graphs' rows in the earlier results; the others keep theirs.
+        earlier = json.loads(Path(args.out).read_text())
+        fresh = {r["name"] for r in rows}
+        rows = [r for r in earlier["graphs"] if r["name"] not in fresh] + rows
+        meta = {**earlier["meta"], "rerun": {**meta, "only": args.only}}
     Path(args.out).write_text(json.dumps({"meta": meta, "graphs": rows}, indent=1) + "\n")
     print(f"\nwrote {args.out}", file=sys.stderr)
 
