@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -308,7 +309,11 @@ Result<FlatLayout> layoutInChild(const FlatLayoutInput &input)
     close(fds[1]);
     std::string bytes;
     char buffer[65536];
-    bool canceled = false;
+    bool canceled = false, stuck = false;
+    // A child that forked while another thread held a lock it then needs would wait forever; dot lays out a few
+    // hundred boxes in well under a second, so one that is silent for this long is given up and the layout is
+    // made here instead.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20 + input.items.size() / 10);
     for (;;) {
         pollfd p{fds[0], POLLIN, 0};
         const int ready = poll(&p, 1, 50);
@@ -328,12 +333,19 @@ Result<FlatLayout> layoutInChild(const FlatLayoutInput &input)
             canceled = true;
             break;
         }
+        if (bytes.empty() && std::chrono::steady_clock::now() > deadline) {
+            kill(pid, SIGKILL);
+            stuck = true;
+            break;
+        }
     }
     close(fds[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
     if (canceled)
         return canceledError("layout");
+    if (stuck)
+        return layoutFlatLocked(input);
     if (WIFSIGNALED(status))
         return Error{"layout", 0, 0,
             "Graphviz crashed (" + std::string(strsignal(WTERMSIG(status))) + ") laying out "
