@@ -1011,6 +1011,7 @@ bool MainWindow::openSession(const QString &path)
 {
     auto state = loadSessionFile(path);
     if (!state) {
+        uiLogger()->warn("session: {}", state.error().toString());
         showError(tr("Could not open the session"), QString::fromStdString(state.error().toString()));
         return false;
     }
