@@ -669,6 +669,7 @@ void MainWindow::onLoadingChanged(bool loading)
 
 void MainWindow::onFileLoaded(const QString &path)
 {
+    m_showSampleCandidate = m_document->isBundledSample();
     if (!m_document->isBundledSample())
         RecentFiles::add(path);
     if (m_errorBox)
@@ -754,6 +755,18 @@ void MainWindow::onMatchReportChanged()
     const bool current = m_document->matchGraph() == m_document->currentGraphShared();
     m_patterns->setReport(current ? m_document->matchReport() : nullptr, m_document->matchMilliseconds());
     m_patternGraph->clear(); // its candidate belongs to the report replaced
+    // The bundled sample opens on its first accepted candidate, so a first look shows what fxscope is for.
+    if (m_showSampleCandidate && current && m_document->isBundledSample() && m_document->revision() == 0
+        && !m_restore) {
+        m_showSampleCandidate = false;
+        if (const MatchReport *report = m_document->matchReport().get())
+            for (size_t p = 0; p < report->patterns.size(); ++p)
+                for (size_t c = 0; c < report->patterns[p].candidates.size(); ++c)
+                    if (report->patterns[p].candidates[c].accepted) {
+                        showCandidate(int(p), int(c));
+                        return;
+                    }
+    }
 }
 
 void MainWindow::selectNode(const QString &name)

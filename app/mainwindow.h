@@ -177,6 +177,7 @@ private:
     int m_restorePatternsLeft = 0;
     QString m_autosavePath;
     Theme m_theme = Theme::System;
+    bool m_showSampleCandidate = false; // the bundled sample just loaded: show its first accepted candidate
     class QActionGroup *m_themeActions = nullptr;
     QTimer *m_autosaveTimer = nullptr;
 };
