@@ -10,6 +10,7 @@
 #include "patterns/pattern_registry.h"
 #include "rewrite/graph_diff.h"
 #include "rewrite/session.h"
+#include "runtime/runtime_library.h"
 #include "step_command.h"
 #include "util/progress.h"
 
@@ -716,6 +717,76 @@ void Document::finishStep(quint64 job, const StepOutcome &outcome)
         startNextStep();
     else
         Q_EMIT steppingChanged(false);
+}
+
+quint64 Document::profile(const QString &device, int iters, int warmup)
+{
+    const NamedGraph *loaded = currentGraph();
+    if (!loaded || !loaded->graph)
+        return 0;
+    const quint64 job = ++m_lastProfile;
+    m_currentProfile = job;
+    // Both graphs are immutable and kept alive by the job: the file's graph and the session's revision copy.
+    std::shared_ptr<const Graph> unfused(m_file, loaded->graph.get());
+    std::shared_ptr<const Graph> fused = m_revisionGraph && m_revision > 0 ? m_revisionGraph : nullptr;
+    ProfileOptions options;
+    options.device = device.toStdString();
+    options.iters = std::max(1, iters);
+    options.warmup = std::max(0, warmup);
+    struct Outcome {
+        std::shared_ptr<const ProfileReport> report;
+        std::shared_ptr<const GraphDiff> diff;
+        QString error;
+    };
+    auto future = QtConcurrent::run([unfused, fused, options]() -> Outcome {
+        Outcome out;
+        try {
+            auto report = runtimeProfile(*unfused, fused.get(), options);
+            if (!report) {
+                out.error = QString::fromStdString(report.error().toString());
+                return out;
+            }
+            out.report = std::make_shared<const ProfileReport>(std::move(report).value());
+            if (fused)
+                out.diff = std::make_shared<const GraphDiff>(diffGraphs(*unfused, *fused));
+        } catch (const std::exception &e) {
+            out.error = tr("profiling failed: %1").arg(QString::fromLocal8Bit(e.what()));
+        }
+        return out;
+    });
+    auto *watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
+        watcher->deleteLater();
+        if (job != m_currentProfile) {
+            uiLogger()->debug("profile #{} finished after being cancelled or superseded; dropped", job);
+            return;
+        }
+        m_currentProfile = 0;
+        const Outcome out = watcher->result();
+        if (!out.report) {
+            uiLogger()->warn("profile failed: {}", out.error.toStdString());
+            Q_EMIT profileFailed(out.error);
+            return;
+        }
+        uiLogger()->info("profiled on {}: unfused {:.3f} ms{}", out.report->device, out.report->unfused.medianMs,
+            out.report->fused
+                ? fmt::format(", fused {:.3f} ms, speedup {:.2f}x", out.report->fused->medianMs, out.report->speedup)
+                : std::string());
+        Q_EMIT profileFinished(out.report, out.diff);
+    });
+    watcher->setFuture(future);
+    uiLogger()->info("profile #{} started on {} ({} fused graph)", job, options.device, fused ? "with a" : "without a");
+    Q_EMIT profileStarted(fused != nullptr);
+    return job;
+}
+
+void Document::cancelProfile()
+{
+    if (!isProfiling())
+        return;
+    uiLogger()->info("profile #{} cancelled", m_currentProfile);
+    m_currentProfile = 0;
+    Q_EMIT profileCanceled();
 }
 
 void Document::syncUndoStack(const std::vector<QString> &history, int revision)

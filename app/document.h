@@ -23,6 +23,7 @@ struct GraphDiff;
 struct GraphFile;
 struct MatchReport;
 struct NamedGraph;
+struct ProfileReport;
 
 class Document : public QObject {
     Q_OBJECT
@@ -101,6 +102,14 @@ public:
     // The steps of the session's history, as the undo stack shows them; revision i is the graph after i of them.
     QStringList historyTexts() const;
     bool isStepping() const { return m_stepRunning != 0; }
+
+    // Profiling through the LibTorch runtime (loaded on first use), off the UI thread: the graph as loaded
+    // ("unfused") and, when steps were applied, the revision shown ("fused"), with the same inputs on `device`.
+    // Returns the job id; profileFinished or profileFailed follows. Cancelling drops the result (a run inside
+    // LibTorch cannot be interrupted; it finishes in the background and is discarded).
+    quint64 profile(const QString &device, int iters, int warmup);
+    void cancelProfile();
+    bool isProfiling() const { return m_currentProfile != 0; }
     // True while the Document rebuilds the undo stack to mirror the session: commands must not move it then.
     bool isSyncingUndoStack() const { return m_syncingStack; }
     // Steps applied to the graph shown; 0 before any step.
@@ -142,6 +151,12 @@ Q_SIGNALS:
     void steppingChanged(bool busy);
     // What differs between revisions `from` and `to`, as diffRevisions asked.
     void revisionDiffReady(int from, int to, std::shared_ptr<const fxs::GraphDiff> diff);
+    void profileStarted(bool withFused);
+    // `diff` is from the unfused to the fused graph (nullptr without a fused one): its added nodes and the nodes
+    // they replaced make the regions the profile compares.
+    void profileFinished(std::shared_ptr<const fxs::ProfileReport> report, std::shared_ptr<const fxs::GraphDiff> diff);
+    void profileFailed(const QString &message);
+    void profileCanceled();
     // A step failed (lint broke, or nothing matched); the session stays where it got to.
     void stepFailed(const QString &message);
 
@@ -200,6 +215,9 @@ private:
     int m_revision = 0;
     QUndoStack *m_undoStack;
     bool m_syncingStack = false; // the stack is being made to mirror the session: its commands do nothing
+
+    quint64 m_lastProfile = 0;
+    quint64 m_currentProfile = 0; // 0: none running
 };
 
 } // namespace fxs

@@ -27,7 +27,8 @@ int main(int argc, char *argv[])
         QStringLiteral("Graph to show first, by name or index, when FILE holds several."),
         QStringLiteral("NAME|INDEX"));
     parser.addOption(graphOption);
-    QCommandLineOption sessionOption(QStringLiteral("session"),
+    // Not "--session": QGuiApplication takes -session/--session for X11 session management before we see it.
+    QCommandLineOption sessionOption(QStringLiteral("open-session"),
         QStringLiteral("Restore a saved session (graph, pattern files, steps, candidate, view)."),
         QStringLiteral("FILE.fxsession"));
     parser.addOption(sessionOption);

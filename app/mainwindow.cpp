@@ -12,15 +12,20 @@
 #include "pattern_graph_widget.h"
 #include "pattern_tree_model.h"
 #include "patterns_widget.h"
+#include "profile_model.h"
+#include "profile_widget.h"
 #include "timeline_widget.h"
 
 #include "ir/graph_file.h"
 #include "match/match_report.h"
 #include "patterns/pattern_registry.h"
 #include "rewrite/graph_diff.h"
+#include "runtime/runtime_library.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
@@ -165,6 +170,7 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
     resizeDocks({m_patternsDock, m_inspectorDock}, {500, 400}, Qt::Horizontal);
     resizeDocks({m_inspectorDock, m_nodesDock}, {560, 320}, Qt::Vertical);
 
+    createProfiling();
     createMenus();
     createStepping();
     createStatusBar();
@@ -277,11 +283,23 @@ void MainWindow::createMenus()
     collapse->setObjectName(QStringLiteral("collapseAllAction"));
     collapse->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     view->addSeparator();
+    QMenu *themeMenu = view->addMenu(tr("&Theme"));
+    m_themeActions = new QActionGroup(this);
+    for (const auto &[theme, text] : {std::pair{Theme::System, tr("&System")}, std::pair{Theme::Light, tr("&Light")},
+             std::pair{Theme::Dark, tr("&Dark")}}) {
+        QAction *a = themeMenu->addAction(text, this, [this, theme = theme] { setTheme(theme); });
+        a->setCheckable(true);
+        a->setData(int(theme));
+        a->setObjectName(QStringLiteral("theme_") + themeKey(theme));
+        m_themeActions->addAction(a);
+    }
+    view->addSeparator();
     view->addAction(m_patternsDock->toggleViewAction());
     view->addAction(m_inspectorDock->toggleViewAction());
     view->addAction(m_nodesDock->toggleViewAction());
     view->addAction(m_timelineDock->toggleViewAction());
     view->addAction(m_diffDock->toggleViewAction());
+    view->addAction(m_profileDock->toggleViewAction());
     QAction *findCandidate = view->addAction(tr("Filter &Candidates"), this, [this] {
         m_patternsDock->show();
         m_patternsDock->raise();
@@ -348,6 +366,59 @@ void MainWindow::createStepping()
     menu->addSeparator();
     menu->addAction(m_timelineDock->toggleViewAction());
     m_timeline->setUndoStack(m_document->undoStack());
+}
+
+void MainWindow::createProfiling()
+{
+    // Beside the diff: what a fusion changed, then what it bought.
+    m_profile = new ProfileWidget(this);
+    m_profileDock = new QDockWidget(tr("Profile"), this);
+    m_profileDock->setObjectName(QStringLiteral("profileDock"));
+    m_profileDock->setWidget(m_profile);
+    tabifyDockWidget(m_diffDock, m_profileDock);
+    m_nodesDock->raise();
+    connect(m_profile, &ProfileWidget::profileRequested, this, [this](const QString &device, int iters, int warmup) {
+        if (!m_document->currentGraph()) {
+            m_profile->setError(tr("Open a graph first"));
+            return;
+        }
+        m_document->profile(device, iters, warmup);
+    });
+    connect(m_profile, &ProfileWidget::cancelRequested, m_document, &Document::cancelProfile);
+    connect(m_profile, &ProfileWidget::nodeActivated, this, &MainWindow::selectNode);
+    connect(m_profile, &ProfileWidget::overlayChanged, this, &MainWindow::applyProfileOverlay);
+    connect(m_document, &Document::profileStarted, this, [this](bool withFused) {
+        m_profile->setBusy(true,
+            withFused ? tr("Profiling the graph as loaded and revision %1…").arg(m_document->revision())
+                      : tr("Profiling the graph as loaded…"));
+    });
+    connect(m_document, &Document::profileFinished, this,
+        [this](std::shared_ptr<const ProfileReport> report, std::shared_ptr<const GraphDiff> diff) {
+            m_profile->setProfile(std::move(report), std::move(diff));
+            applyProfileOverlay();
+        });
+    connect(m_document, &Document::profileFailed, m_profile, &ProfileWidget::setError);
+    connect(m_document, &Document::profileCanceled, this, [this] { m_profile->setError(tr("Profiling cancelled")); });
+    // A new graph or revision: the overlay follows the graph shown.
+    connect(m_canvas, &GraphCanvas::layoutFinished, this, [this] {
+        if (m_profile->overlayBox()->isChecked() && !m_canvas->hasNodeTimes())
+            applyProfileOverlay();
+    });
+}
+
+void MainWindow::applyProfileOverlay()
+{
+    std::map<std::string, double> times;
+    const ProfileReport *report = m_profile->model()->report();
+    if (report && m_profile->overlayBox()->isChecked()) {
+        // The graph shown is the fused one after steps: its times where it has them, the unfused ones elsewhere.
+        for (const NodeProfile &n : report->unfused.nodes)
+            times[n.name] = n.medianUs;
+        if (report->fused && m_document->revision() > 0)
+            for (const NodeProfile &n : report->fused->nodes)
+                times[n.name] = n.medianUs;
+    }
+    m_canvas->setNodeTimes(times);
 }
 
 QString MainWindow::stepOverPattern() const
@@ -598,6 +669,7 @@ void MainWindow::onLoadingChanged(bool loading)
 
 void MainWindow::onFileLoaded(const QString &path)
 {
+    m_showSampleCandidate = m_document->isBundledSample();
     if (!m_document->isBundledSample())
         RecentFiles::add(path);
     if (m_errorBox)
@@ -683,6 +755,18 @@ void MainWindow::onMatchReportChanged()
     const bool current = m_document->matchGraph() == m_document->currentGraphShared();
     m_patterns->setReport(current ? m_document->matchReport() : nullptr, m_document->matchMilliseconds());
     m_patternGraph->clear(); // its candidate belongs to the report replaced
+    // The bundled sample opens on its first accepted candidate, so a first look shows what fxscope is for.
+    if (m_showSampleCandidate && current && m_document->isBundledSample() && m_document->revision() == 0
+        && !m_restore) {
+        m_showSampleCandidate = false;
+        if (const MatchReport *report = m_document->matchReport().get())
+            for (size_t p = 0; p < report->patterns.size(); ++p)
+                for (size_t c = 0; c < report->patterns[p].candidates.size(); ++c)
+                    if (report->patterns[p].candidates[c].accepted) {
+                        showCandidate(int(p), int(c));
+                        return;
+                    }
+    }
 }
 
 void MainWindow::selectNode(const QString &name)
@@ -861,6 +945,25 @@ QString MainWindow::autosavePath()
     return dir.isEmpty() ? QString() : QDir(dir).filePath(QStringLiteral("last-session.fxsession"));
 }
 
+void MainWindow::setTheme(Theme theme)
+{
+    m_theme = theme;
+    applyTheme(theme);
+    for (QAction *a : m_themeActions->actions())
+        a->setChecked(a->data().toInt() == int(theme));
+    m_canvas->refreshStyle();
+    m_patternGraph->canvas()->refreshStyle();
+    // Widgets with a style sheet resolved their palette when polished: polish them again.
+    for (QWidget *w : findChildren<QWidget *>()) {
+        const QString sheet = w->styleSheet();
+        if (sheet.isEmpty())
+            continue;
+        w->setStyleSheet(QString());
+        w->setStyleSheet(sheet);
+    }
+    QSettings().setValue(QStringLiteral("theme"), themeKey(theme));
+}
+
 void MainWindow::scheduleAutosave()
 {
     if (!m_autosavePath.isEmpty() && !m_restore)
@@ -921,6 +1024,7 @@ bool MainWindow::openSession(const QString &path)
 {
     auto state = loadSessionFile(path);
     if (!state) {
+        uiLogger()->warn("session: {}", state.error().toString());
         showError(tr("Could not open the session"), QString::fromStdString(state.error().toString()));
         return false;
     }
@@ -1062,6 +1166,7 @@ void MainWindow::restoreSettings()
         resizeDocks({m_patternsDock, m_timelineDock}, {height() * 58 / 100, height() * 42 / 100}, Qt::Vertical);
     }
     m_nodeList->restoreHeaderState(settings.value(QStringLiteral("nodeTable/header")).toByteArray());
+    setTheme(themeFromKey(settings.value(QStringLiteral("theme")).toString()));
 }
 
 void MainWindow::saveSettings() const

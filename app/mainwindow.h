@@ -4,6 +4,7 @@
 // that connects the Document's signals to views, and the views' requests back to the Document.
 
 #include "session_state.h"
+#include "theme.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -29,6 +30,7 @@ class GraphCanvas;
 class NodeInspector;
 class NodeListWidget;
 class PatternGraphWidget;
+class ProfileWidget;
 class PatternsWidget;
 class TimelineWidget;
 
@@ -52,6 +54,8 @@ public:
     // The candidate's pattern beside the canvas; hidden until a candidate is shown.
     PatternGraphWidget *patternGraph() const { return m_patternGraph; }
     DiffWidget *diffView() const { return m_diff; }
+    ProfileWidget *profileView() const { return m_profile; }
+    QDockWidget *profileDock() const { return m_profileDock; }
     QDockWidget *diffDock() const { return m_diffDock; }
     QDockWidget *timelineDock() const { return m_timelineDock; }
     QToolBar *steppingToolBar() const { return m_steppingBar; }
@@ -83,6 +87,9 @@ public Q_SLOTS:
     void openSessionDialog();
     // Where the session is saved after every change (atomically), so a kill loses nothing; empty turns it off.
     static QString autosavePath();
+    // The light or dark palette (or the platform's), applied to the whole window and kept in QSettings.
+    void setTheme(Theme theme);
+    Theme theme() const { return m_theme; }
     void setAutosavePath(const QString &path) { m_autosavePath = path; }
     // Saves now what the timer would save shortly.
     void autosaveNow();
@@ -106,6 +113,8 @@ private:
     void createStepping();
     void onRevisionChanged(const QString &description);
     void applyStepMarks();
+    void createProfiling();
+    void applyProfileOverlay();
     void connectViews();
     void connectDocument();
     void restoreSettings();
@@ -138,6 +147,8 @@ private:
     PatternGraphWidget *m_patternGraph;
     DiffWidget *m_diff;
     QDockWidget *m_diffDock;
+    ProfileWidget *m_profile = nullptr;
+    QDockWidget *m_profileDock = nullptr;
     QToolBar *m_steppingBar = nullptr;
     QStringList m_stepAdded; // the nodes the last step added, marked on the canvas until a candidate is shown
     QWidget *m_graphRow;
@@ -165,6 +176,9 @@ private:
     RestoreStage m_restoreStage = RestoreStage::Loading;
     int m_restorePatternsLeft = 0;
     QString m_autosavePath;
+    Theme m_theme = Theme::System;
+    bool m_showSampleCandidate = false; // the bundled sample just loaded: show its first accepted candidate
+    class QActionGroup *m_themeActions = nullptr;
     QTimer *m_autosaveTimer = nullptr;
 };
 

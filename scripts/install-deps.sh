@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev
-  qt6-base-dev qt6-svg-dev qt6-charts-dev qt6-tools-dev-tools libqt6svg6 qt6-qpa-plugins libgl-dev
+  qt6-base-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev-tools libqt6svg6 qt6-qpa-plugins libgl-dev
   libgraphviz-dev graphviz libspdlog-dev libfmt-dev libzip-dev
   libtorch-dev python3-torch python3
   xvfb xauth imagemagick fonts-dejavu-core

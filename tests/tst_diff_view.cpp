@@ -15,10 +15,13 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
 #include <QDockWidget>
 #include <QGraphicsScene>
 #include <QLabel>
 #include <QLineF>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -87,6 +90,7 @@ private Q_SLOTS:
     void comparesAnyTwoRevisions();
     void nodeRowSelectsNode();
     void unchangedNodesKeepTheirPlace();
+    void screenshot();
 
 private:
     QTemporaryDir m_dir;
@@ -260,6 +264,30 @@ void TestDiffView::unchangedNodesKeepTheirPlace()
     qInfo("unchanged nodes in view: %zu of %zu kept in view, displacement median %.1f px, max %.1f px", moved.size(),
         before.size(), moved.empty() ? 0.0 : moved[moved.size() / 2], moved.empty() ? 0.0 : moved.back());
     QVERIFY(moved.size() * 2 >= before.size()); // most of what was in view still is
+}
+
+// The picture for docs/, taken only when FXSCOPE_SCREENSHOTS names a folder: the sample after two steps, the Diff
+// dock comparing the graph as loaded with revision 2, the nodes the last step added marked on the canvas.
+void TestDiffView::screenshot()
+{
+    const QString folder = qEnvironmentVariable("FXSCOPE_SCREENSHOTS");
+    if (folder.isEmpty())
+        QSKIP("set FXSCOPE_SCREENSHOTS to a folder to take the pictures");
+    Loaded l;
+    QVERIFY(openSample(l));
+    QVERIFY(QTest::qWaitForWindowExposed(l.window.get()));
+    l.doc->step();
+    l.doc->step();
+    QVERIFY(settle(l.doc.get()));
+    l.window->diffDock()->raise();
+    l.window->resizeDocks({l.window->diffDock()}, {560}, Qt::Horizontal);
+    l.window->resizeDocks({l.window->inspectorDock(), l.window->diffDock()}, {260, 720}, Qt::Vertical);
+    QTRY_VERIFY(l.window->diffView()->model()->diff() != nullptr);
+    QTest::qWait(1500);
+    const QString path = QDir(folder).filePath(QStringLiteral("fxscope-diff.png"));
+    if (QGuiApplication::platformName() != QLatin1String("xcb")
+        || QProcess::execute(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), path}) != 0)
+        QVERIFY(l.window->grab().save(path));
 }
 
 QTEST_MAIN(TestDiffView)

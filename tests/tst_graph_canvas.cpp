@@ -49,6 +49,27 @@ bool waitForLayout(GraphCanvas &canvas)
 class TestGraphCanvas : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Graphviz crashing inside a layout (simulated in the layout's child process) reports a failed layout; the
+    // canvas, and the program, go on and lay out the next graph.
+    void graphvizCrashDoesNotTakeTheCanvasDown()
+    {
+        GraphCanvas canvas;
+        canvas.resize(900, 700);
+        canvas.show();
+        QSignalSpy failed(&canvas, &GraphCanvas::layoutFailed);
+        qputenv("FXSCOPE_TEST_CRASH_LAYOUT", "1");
+        canvas.setGraph(chain(40));
+        QVERIFY(failed.wait(20000));
+        qunsetenv("FXSCOPE_TEST_CRASH_LAYOUT");
+        QVERIFY2(failed.first().first().toString().contains(QStringLiteral("Graphviz crashed")),
+            qPrintable(failed.first().first().toString()));
+        QVERIFY(!canvas.isLayoutRunning());
+        canvas.setGraph(chain(40));
+        QVERIFY(waitForLayout(canvas));
+        QVERIFY(canvas.sceneLayout());
+        QVERIFY(canvas.nodeItem(QStringLiteral("op39")));
+    }
+
     void smallGraphOpensExpanded()
     {
         GraphCanvas canvas;

@@ -73,9 +73,62 @@ void checkScene(const SceneLayout &scene)
 
 } // namespace
 
+// A chain with side branches: big enough to be laid out in a child process.
+FlatLayoutInput isolatedInput()
+{
+    FlatLayoutInput input;
+    for (int i = 0; i < 40; ++i)
+        input.items.push_back({60.0 + i % 3 * 10, 24});
+    for (int i = 1; i < 40; ++i)
+        input.edges.push_back({i - 1, i, 1});
+    for (int i = 3; i < 40; i += 4)
+        input.edges.push_back({i - 3, i, 1});
+    return input;
+}
+
 class TestLayout : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The child process answers exactly what the same layout gives in this process.
+    void isolatedLayoutEqualsInProcess()
+    {
+        const FlatLayoutInput input = isolatedInput();
+        QVERIFY(input.items.size() >= kIsolateFromItems);
+        auto isolated = layoutFlat(input);
+        QVERIFY2(isolated.ok(), isolated.ok() ? "" : isolated.error().toString().c_str());
+        qputenv("FXSCOPE_LAYOUT_IN_PROCESS", "1");
+        auto local = layoutFlat(input);
+        qunsetenv("FXSCOPE_LAYOUT_IN_PROCESS");
+        QVERIFY(local.ok());
+        QCOMPARE(isolated->items.size(), local->items.size());
+        for (size_t i = 0; i < local->items.size(); ++i) {
+            QCOMPARE(isolated->items[i].x, local->items[i].x);
+            QCOMPARE(isolated->items[i].y, local->items[i].y);
+            QCOMPARE(isolated->items[i].width, local->items[i].width);
+        }
+        QCOMPARE(isolated->edges.size(), local->edges.size());
+        for (size_t i = 0; i < local->edges.size(); ++i) {
+            QCOMPARE(isolated->edges[i].points.size(), local->edges[i].points.size());
+            QCOMPARE(isolated->edges[i].hasArrow, local->edges[i].hasArrow);
+        }
+        QCOMPARE(isolated->bounds.width, local->bounds.width);
+        QCOMPARE(isolated->bounds.height, local->bounds.height);
+    }
+
+    // A crash inside the layout (simulated in the child) is an error for that layout; this process goes on.
+    void crashInLayoutIsAnError()
+    {
+        qputenv("FXSCOPE_TEST_CRASH_LAYOUT", "1");
+        auto crashed = layoutFlat(isolatedInput());
+        qunsetenv("FXSCOPE_TEST_CRASH_LAYOUT");
+        QVERIFY(!crashed.ok());
+        QVERIFY2(
+            crashed.error().message.find("Graphviz crashed") != std::string::npos, crashed.error().toString().c_str());
+        QVERIFY(crashed.error().message.find("40 boxes") != std::string::npos);
+        // And the next layout works.
+        QVERIFY(layoutFlat(isolatedInput()).ok());
+    }
+
     void flatLayoutOfSmallGraph()
     {
         auto graph = smallGraph();

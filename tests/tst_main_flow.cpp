@@ -2,6 +2,8 @@
 // match → select the accepted rms_norm_cast candidate → step → undo → export the view as SVG and the whole graph as
 // PNG; plus export errors and cancelling a match.
 
+#include "canvas_node_item.h"
+#include "canvas_style.h"
 #include "document.h"
 #include "graph_canvas.h"
 #include "mainwindow.h"
@@ -14,6 +16,8 @@
 #include "ir/graph.h"
 #include "match/match_report.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -57,6 +61,7 @@ private Q_SLOTS:
     void openMatchSelectStepUndoExport();
     void exportErrors();
     void cancelMatchKeepsReport();
+    void darkAndLightPalettes();
 
 private:
     QTemporaryDir m_dir;
@@ -192,6 +197,52 @@ void TestMainFlow::cancelMatchKeepsReport()
     QCOMPARE(matched.count(), 0);
     QCOMPARE(doc.matchReport(), report);
     QCOMPARE(window.patternsView()->model()->report(), report.get());
+}
+
+// The dark palette darkens the whole window and the canvas (its paper and its boxes), is kept for the next start,
+// and the light one brings both back.
+void TestMainFlow::darkAndLightPalettes()
+{
+    auto lightness = [](const QImage &image, QPoint at) { return QColor(image.pixel(at)).lightness(); };
+    {
+        Document doc;
+        MainWindow window(&doc);
+        window.setAutosavePath({});
+        window.setGeometry(0, 0, 1600, 1000);
+        window.show();
+        QSignalSpy matched(&doc, &Document::matchReportChanged);
+        doc.openBundledSample();
+        QVERIFY(matched.wait(kTimeoutMs));
+        QVERIFY(laidOut(window.canvas()));
+        window.setTheme(Theme::Light);
+        QImage light = window.canvas()->viewport()->grab().toImage();
+        QVERIFY(lightness(light, QPoint(2, 2)) > 200);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 128);
+
+        window.setTheme(Theme::Dark);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 128);
+        QVERIFY(window.findChild<QAction *>(QStringLiteral("theme_dark"))->isChecked());
+        QImage dark = window.canvas()->viewport()->grab().toImage();
+        QVERIFY(lightness(dark, QPoint(2, 2)) < 60);
+        // A node box is dark too: the selected anchor's middle.
+        CanvasNodeItem *node = window.canvas()->nodeItem(QStringLiteral("mul_7"));
+        QVERIFY(node);
+        window.canvas()->centerOn(node);
+        dark = window.canvas()->viewport()->grab().toImage();
+        const QPoint middle = window.canvas()->mapFromScene(node->sceneBoundingRect().center() + QPointF(40, 0));
+        QVERIFY2(lightness(dark, middle) < 128, qPrintable(QString::number(lightness(dark, middle))));
+    }
+    {
+        // The choice is kept.
+        Document doc;
+        MainWindow window(&doc);
+        window.setAutosavePath({});
+        QCOMPARE(window.theme(), Theme::Dark);
+        QVERIFY(canvas::isDark());
+        window.setTheme(Theme::Light);
+        QVERIFY(!canvas::isDark());
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 128);
+    }
 }
 
 QTEST_MAIN(TestMainFlow)

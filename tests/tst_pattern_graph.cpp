@@ -142,6 +142,7 @@ class TestPatternGraph : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void init();
+    void sampleOpensOnItsFirstAcceptedCandidate();
     void acceptedCandidatePairsEveryNode();
     void rejectedCandidateMarksDisagreeingPatternNode();
     void bindingsLinkToGraph();
@@ -166,12 +167,33 @@ void TestPatternGraph::init()
     QSettings().clear();
 }
 
+// make run's first look: the bundled sample shows its first accepted candidate, marked, with its pattern beside it.
+void TestPatternGraph::sampleOpensOnItsFirstAcceptedCandidate()
+{
+    Loaded l;
+    QVERIFY(openSample(l));
+    const auto [pattern, candidate] = l.window->patternsView()->currentCandidate();
+    QVERIFY(pattern >= 0);
+    const MatchReport &report = *l.doc->matchReport();
+    const auto first = findCandidate(report, report.patterns[size_t(pattern)].name.c_str(), true);
+    QCOMPARE(std::make_pair(pattern, candidate), first);
+    for (int p = 0; p < pattern; ++p)
+        QCOMPARE(report.patterns[size_t(p)].acceptedCount(), size_t(0)); // no earlier pattern has one
+    const Verdict &v = report.patterns[size_t(pattern)].candidates[size_t(candidate)];
+    QCOMPARE(l.window->canvas()->matchMark(QString::fromStdString(v.anchor)), CanvasMatchMark::Matched);
+    QVERIFY(l.window->patternGraph()->isVisible());
+    // Any other file opens with nothing selected.
+    QSignalSpy matched(l.doc.get(), &Document::matchReportChanged);
+    l.doc->open(QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py"));
+    QVERIFY(matched.wait(kTimeoutMs));
+    QCOMPARE(l.window->patternsView()->currentCandidate(), std::make_pair(-1, -1));
+}
+
 void TestPatternGraph::acceptedCandidatePairsEveryNode()
 {
     Loaded l;
     QVERIFY(openSample(l));
     PatternGraphWidget *view = l.window->patternGraph();
-    QVERIFY(!view->isVisible()); // nothing to show before a candidate is chosen
     const MatchReport &report = *l.doc->matchReport();
     const auto [pattern, candidate] = findCandidate(report, "rms_norm_cast", true);
     QVERIFY(pattern >= 0);

@@ -101,12 +101,12 @@ void CanvasGroupItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *o
             return;
         const QRectF text = m_rect.adjusted(10, 4, -kBadge - 10, -4);
         painter->setFont(canvas::groupTitleFont());
-        painter->setPen(QColor(0x26, 0x32, 0x38));
+        painter->setPen(canvas::groupTitleText());
         const QFontMetricsF titleMetrics(painter->font());
         painter->drawText(QRectF(text.left(), text.top(), text.width(), text.height() / 2),
             Qt::AlignLeft | Qt::AlignVCenter, titleMetrics.elidedText(m_label, Qt::ElideMiddle, text.width()));
         painter->setFont(canvas::detailFont());
-        painter->setPen(QColor(0x60, 0x7d, 0x8b));
+        painter->setPen(canvas::groupDetailText());
         QString sub = QCoreApplication::translate("fxs::Canvas", "%1 nodes").arg(m_count);
         // Module types read well here; file paths are long and already named by the label.
         if (!m_detail.isEmpty() && !m_detail.contains(QLatin1Char('/')))
@@ -118,7 +118,7 @@ void CanvasGroupItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *o
     // The +/− badge.
     const QRectF badge = toggleRect();
     painter->setPen(QPen(canvas::groupBorder(), 1));
-    painter->setBrush(Qt::white);
+    painter->setBrush(canvas::badgeFill());
     painter->drawRoundedRect(badge, 2, 2);
     painter->setPen(QPen(canvas::groupBorder().darker(140), 1.4));
     const QPointF c = badge.center();

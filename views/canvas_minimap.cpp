@@ -64,8 +64,10 @@ void CanvasMinimap::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
-    painter.setPen(QPen(QColor(0, 0, 0, 60), 1));
-    painter.setBrush(QColor(255, 255, 255, 235));
+    QColor paper = canvas::isDark() ? canvas::groupFill() : QColor(Qt::white);
+    paper.setAlpha(235);
+    painter.setPen(QPen(canvas::isDark() ? QColor(255, 255, 255, 60) : QColor(0, 0, 0, 60), 1));
+    painter.setBrush(paper);
     painter.drawRoundedRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
     painter.drawPixmap(QPointF(0, 0), m_picture);
     if (!m_sceneRect.isValid() || !m_visible.isValid())

@@ -50,6 +50,14 @@ void CanvasNodeItem::setMatchMark(CanvasMatchMark mark, bool anchor)
     }
 }
 
+void CanvasNodeItem::setHeat(qreal heat)
+{
+    if (heat != m_heat) {
+        m_heat = heat;
+        update();
+    }
+}
+
 QRectF CanvasNodeItem::boundingRect() const
 {
     const qreal room = m_mark == CanvasMatchMark::None ? 3 : 8; // the selection outline, the match halo
@@ -58,7 +66,14 @@ QRectF CanvasNodeItem::boundingRect() const
 
 void CanvasNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
 {
-    const CategoryColors colors = categoryColors(m_category);
+    CategoryColors colors = categoryColors(m_category);
+    if (m_heat >= 0) {
+        // Coloured by time: the fill and the zoomed-out box carry the gradient; text stays readable on it.
+        const QColor h = canvas::heat(m_heat);
+        colors.fill = h;
+        colors.border = h.darker(130);
+        colors.text = h.lightness() > 140 ? QColor(0x21, 0x21, 0x21) : QColor(0xf5, 0xf5, 0xf5);
+    }
     const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
     QColor border = colors.border;
     qreal borderWidth = 1.2;
@@ -91,7 +106,9 @@ void CanvasNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *op
     }
     if (lod < kTextLevelOfDetail) {
         painter->setPen(m_current ? QPen(canvas::selection(), 3 / lod) : QPen(border, borderWidth));
-        painter->setBrush(m_highlight == CanvasHighlight::None && !m_current ? colors.border.lighter(150) : border);
+        painter->setBrush(m_heat >= 0                                ? colors.fill
+                : m_highlight == CanvasHighlight::None && !m_current ? colors.border.lighter(150)
+                                                                     : border);
         painter->drawRect(m_rect);
         return;
     }
@@ -118,10 +135,10 @@ void CanvasNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *op
         painter->drawText(QRectF(text.left(), text.top() + line * lineHeight, text.width(), lineHeight),
             Qt::AlignLeft | Qt::AlignVCenter, elided);
     };
-    drawLine(0, canvas::nameFont(), QColor(0x21, 0x21, 0x21), m_name);
+    drawLine(0, canvas::nameFont(), m_heat >= 0 ? colors.text : canvas::nameText(), m_name);
     drawLine(1, canvas::detailFont(), colors.text, m_target);
     if (!m_shape.isEmpty())
-        drawLine(2, canvas::shapeFont(), QColor(0x61, 0x61, 0x61), m_shape);
+        drawLine(2, canvas::shapeFont(), m_heat >= 0 ? colors.text : canvas::shapeText(), m_shape);
 }
 
 } // namespace fxs

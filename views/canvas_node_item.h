@@ -19,6 +19,9 @@ public:
     void setCurrent(bool current); // the selected node
     void setMatchMark(CanvasMatchMark mark, bool anchor = false);
     CanvasMatchMark matchMark() const { return m_mark; }
+    // The time overlay: 0 (fastest) … 1 (slowest) paints the box in the gradient; below 0, its category colours.
+    void setHeat(qreal heat);
+    qreal heat() const { return m_heat; }
     bool isCurrent() const { return m_current; }
 
     QRectF boundingRect() const override;
@@ -35,6 +38,7 @@ private:
     bool m_current = false;
     CanvasMatchMark m_mark = CanvasMatchMark::None;
     bool m_anchor = false;
+    qreal m_heat = -1;
 };
 
 } // namespace fxs

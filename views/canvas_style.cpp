@@ -2,9 +2,73 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace fxs {
 
+namespace {
+bool g_dark = false;
+
+// The dark palette keeps each category's hue: a deep fill of the border's hue and a light text of it.
+CategoryColors darkened(const CategoryColors &light)
+{
+    QColor fill = QColor::fromHsl(light.border.hslHue(), std::min(light.border.hslSaturation(), 110), 52);
+    return CategoryColors{fill, light.border, light.border.lighter(165)};
+}
+} // namespace
+
+namespace canvas {
+bool isDark()
+{
+    return g_dark;
+}
+void setDark(bool dark)
+{
+    g_dark = dark;
+}
+QColor nameText()
+{
+    return g_dark ? QColor(0xec, 0xef, 0xf1) : QColor(0x21, 0x21, 0x21);
+}
+QColor shapeText()
+{
+    return g_dark ? QColor(0xb0, 0xbe, 0xc5) : QColor(0x61, 0x61, 0x61);
+}
+QColor groupTitleText()
+{
+    return g_dark ? QColor(0xec, 0xef, 0xf1) : QColor(0x26, 0x32, 0x38);
+}
+QColor groupDetailText()
+{
+    return g_dark ? QColor(0x90, 0xa4, 0xae) : QColor(0x60, 0x7d, 0x8b);
+}
+QColor heat(qreal fraction)
+{
+    // Viridis-like stops: dark blue, teal, green, yellow; readable with dark text from the middle on.
+    static const QColor stops[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b), QColor(0x21, 0x91, 0x8c),
+        QColor(0x5e, 0xc9, 0x62), QColor(0xfd, 0xe7, 0x25)};
+    const qreal x = std::clamp(fraction, 0.0, 1.0) * 4;
+    const int i = std::min(3, int(x));
+    const qreal t = x - i;
+    const QColor &a = stops[i], &b = stops[i + 1];
+    return QColor::fromRgbF(a.redF() + (b.redF() - a.redF()) * t, a.greenF() + (b.greenF() - a.greenF()) * t,
+        a.blueF() + (b.blueF() - a.blueF()) * t);
+}
+QColor badgeFill()
+{
+    return g_dark ? QColor(0x37, 0x47, 0x4f) : QColor(Qt::white);
+}
+} // namespace canvas
+
+static CategoryColors lightCategoryColors(NodeCategory category);
+
 CategoryColors categoryColors(NodeCategory category)
+{
+    const CategoryColors light = lightCategoryColors(category);
+    return g_dark ? darkened(light) : light;
+}
+
+static CategoryColors lightCategoryColors(NodeCategory category)
 {
     // Material-like hues: a light fill to keep text readable, a saturated border to tell kinds apart
     // when zoomed out (where only the fill and border are drawn).

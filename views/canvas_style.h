@@ -19,17 +19,27 @@ CategoryColors categoryColors(NodeCategory category);
 QString categoryName(NodeCategory category);
 
 namespace canvas {
+// The dark palette's canvas: dark paper, dark tinted boxes, light text. Set by the application's theme; items
+// read it when they paint, so a repaint is all a switch needs.
+bool isDark();
+void setDark(bool dark);
+// Text on node and group boxes.
+QColor nameText();
+QColor shapeText();
+QColor groupTitleText();
+QColor groupDetailText();
+QColor badgeFill();
 QFont nameFont();
 QFont detailFont();
 QFont shapeFont();
 QFont groupTitleFont();
 inline QColor background()
 {
-    return QColor(0xf7, 0xf8, 0xfa);
+    return isDark() ? QColor(0x1e, 0x21, 0x25) : QColor(0xf7, 0xf8, 0xfa);
 }
 inline QColor edge()
 {
-    return QColor(0x8a, 0x96, 0xa3);
+    return isDark() ? QColor(0x7d, 0x88, 0x94) : QColor(0x8a, 0x96, 0xa3);
 }
 inline QColor inputHighlight()
 {
@@ -60,13 +70,15 @@ inline QColor matchDisagreeing()
 {
     return QColor(0xd3, 0x2f, 0x2f);
 }
+// The time overlay's gradient, from the fastest (0) to the slowest (1) node.
+QColor heat(qreal fraction);
 inline QColor groupBorder()
 {
     return QColor(0x78, 0x90, 0x9c);
 }
 inline QColor groupFill()
 {
-    return QColor(0xec, 0xef, 0xf1);
+    return isDark() ? QColor(0x2b, 0x30, 0x36) : QColor(0xec, 0xef, 0xf1);
 }
 inline QColor frameFill()
 {
@@ -74,7 +86,7 @@ inline QColor frameFill()
 }
 inline QColor frameBorder()
 {
-    return QColor(0xb0, 0xbe, 0xc5);
+    return isDark() ? QColor(0x4f, 0x5b, 0x62) : QColor(0xb0, 0xbe, 0xc5);
 }
 } // namespace canvas
 

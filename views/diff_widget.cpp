@@ -33,9 +33,11 @@ DiffWidget::DiffWidget(QWidget *parent)
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
     m_tree->header()->setStretchLastSection(false);
-    m_tree->header()->setSectionResizeMode(GraphDiffModel::NameColumn, QHeaderView::Interactive);
+    // Names and counts are short; the target (or the changed field) gets the rest of a narrow dock.
+    m_tree->header()->setSectionResizeMode(GraphDiffModel::NameColumn, QHeaderView::ResizeToContents);
     m_tree->header()->setSectionResizeMode(GraphDiffModel::WhatColumn, QHeaderView::Stretch);
-    m_tree->header()->resizeSection(GraphDiffModel::NameColumn, 160);
+    m_tree->header()->setSectionResizeMode(GraphDiffModel::BeforeColumn, QHeaderView::ResizeToContents);
+    m_tree->header()->setSectionResizeMode(GraphDiffModel::AfterColumn, QHeaderView::ResizeToContents);
 
     auto *swap = new QToolButton(this);
     swap->setText(QStringLiteral("⇄"));

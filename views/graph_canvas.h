@@ -63,6 +63,14 @@ public:
     CanvasMinimap *minimap() const { return m_minimap; }
     // On by default; a canvas for small graphs (a pattern) has no use for it.
     void setMinimapEnabled(bool enabled);
+    // The time overlay: each named node coloured by its time (µs) on a log scale from the fastest to the slowest,
+    // with a legend; nodes without a time keep their colours. Empty clears. Survives relayouts and expansions.
+    void setNodeTimes(const std::map<std::string, double> &microseconds);
+    bool hasNodeTimes() const { return !m_heat.empty(); }
+    qreal nodeHeat(const QString &name) const; // -1 without
+    QLabel *timeLegend() const { return m_legend; }
+    // Repaints with the canvas colours now in force (after the light/dark palette changed).
+    void refreshStyle();
 
     QString selectedNode() const;
     // Selects and centres the node, expanding its group first when collapsed. Does not emit
@@ -131,6 +139,7 @@ private:
     void setCurrentNode(int node);
     void centreOnItem(QGraphicsItem *item);
     void applyMatchMarks();
+    void applyHeat();
     int sceneItemAt(const QPoint &viewPos) const;
     void scaleBy(qreal factor);
     void updateMinimapRect();
@@ -177,6 +186,8 @@ private:
 
     QPoint m_pressPos;
     CanvasMinimap *m_minimap;
+    std::vector<qreal> m_heat; // per node index; empty: no overlay
+    QLabel *m_legend;
     QWidget *m_progress;
     QLabel *m_progressLabel;
     QProgressBar *m_progressBar;

@@ -1,5 +1,7 @@
 #include "node_inspector.h"
 
+#include <QEvent>
+
 #include "ir/graph.h"
 #include "patterns/op_schema.h"
 #include "patterns/op_schema_table.h"
@@ -106,18 +108,7 @@ NodeInspector::NodeInspector(QWidget *parent) : QWidget(parent), m_browser(new Q
     m_browser->setObjectName(QStringLiteral("inspectorBrowser"));
     m_browser->setOpenLinks(false); // node links select nodes; nothing is navigated to
     m_browser->setFrameShape(QFrame::NoFrame);
-    const QColor link = palette().color(QPalette::Link);
-    m_browser->document()->setDefaultStyleSheet(
-        QStringLiteral("h2 { margin-bottom: 2px; } "
-                       "h3 { margin-top: 12px; margin-bottom: 3px; color: #37474f; font-size: small; } "
-                       "td.key { color: #607d8b; padding-right: 12px; white-space: nowrap; } "
-                       "td { padding-top: 1px; padding-bottom: 1px; } "
-                       "code, pre { font-family: monospace; } "
-                       "pre { background-color: #f3f5f7; margin: 2px; } "
-                       ".op { color: #ffffff; background-color: #546e7a; } "
-                       ".muted { color: #78909c; } "
-                       "a { color: %1; text-decoration: none; font-family: monospace; }")
-            .arg(link.name()));
+    applyStyle();
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_browser);
@@ -142,6 +133,34 @@ void NodeInspector::setGraph(std::shared_ptr<const Graph> graph)
 {
     m_graph = std::move(graph);
     showNode({});
+}
+
+void NodeInspector::applyStyle()
+{
+    // From the palette, so the light and dark themes both read well.
+    const QPalette p = palette();
+    const bool dark = p.color(QPalette::Window).lightness() < 128;
+    m_browser->document()->setDefaultStyleSheet(
+        QStringLiteral("h2 { margin-bottom: 2px; } "
+                       "h3 { margin-top: 12px; margin-bottom: 3px; color: %2; font-size: small; } "
+                       "td.key { color: %3; padding-right: 12px; white-space: nowrap; } "
+                       "td { padding-top: 1px; padding-bottom: 1px; } "
+                       "code, pre { font-family: monospace; } "
+                       "pre { background-color: %4; margin: 2px; } "
+                       ".op { color: #ffffff; background-color: #546e7a; } "
+                       ".muted { color: #78909c; } "
+                       "a { color: %1; text-decoration: none; font-family: monospace; }")
+            .arg(p.color(QPalette::Link).name(), dark ? QStringLiteral("#b0bec5") : QStringLiteral("#37474f"),
+                dark ? QStringLiteral("#90a4ae") : QStringLiteral("#607d8b"), p.color(QPalette::AlternateBase).name()));
+}
+
+void NodeInspector::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyStyle();
+        showNode(m_node); // the page again, in the new colours
+    }
 }
 
 void NodeInspector::showNode(const QString &name)

@@ -36,7 +36,12 @@ Q_SIGNALS:
     // The user clicked a link to another node (an argument or a user).
     void nodeActivated(const QString &name);
 
+protected:
+    // A palette change (light/dark theme) renders the page again in the new colours.
+    void changeEvent(QEvent *event) override;
+
 private:
+    void applyStyle();
     QString render(const Node &node) const;
 
     std::shared_ptr<const Graph> m_graph;

@@ -7,6 +7,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -165,13 +166,7 @@ PatternsWidget::PatternsWidget(QWidget *parent)
     bar->addWidget(m_stage);
     m_details->setObjectName(QStringLiteral("candidateDetails"));
     m_details->setOpenLinks(false);
-    m_details->document()->setDefaultStyleSheet(
-        QStringLiteral("p { margin-top: 2px; margin-bottom: 2px; } ul { margin-left: 0px; -qt-list-indent: 1; } "
-                       ".ok { color: #2e7d32; } .bad { color: #c62828; } "
-                       "td.key, .key { color: #607d8b; padding-right: 10px; white-space: nowrap; } "
-                       "pre { background-color: #f3f5f7; color: #4a148c; } "
-                       "a { color: %1; text-decoration: none; font-family: monospace; }")
-            .arg(palette().color(QPalette::Link).name()));
+    applyStyle();
     connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
         if (url.scheme() == QLatin1String("node"))
             Q_EMIT nodeActivated(url.path());
@@ -238,6 +233,33 @@ void PatternsWidget::showDetails(int pattern, int candidate)
         return;
     }
     m_details->setHtml(verdictHtml(p, p.candidates[size_t(candidate)]));
+}
+
+void PatternsWidget::applyStyle()
+{
+    // From the palette, so the light and dark themes both read well.
+    const QPalette p = palette();
+    const bool dark = p.color(QPalette::Window).lightness() < 128;
+    m_details->document()->setDefaultStyleSheet(
+        QStringLiteral("p { margin-top: 2px; margin-bottom: 2px; } ul { margin-left: 0px; -qt-list-indent: 1; } "
+                       ".ok { color: %2; } .bad { color: %3; } "
+                       "td.key, .key { color: %4; padding-right: 10px; white-space: nowrap; } "
+                       "pre { background-color: %5; color: %6; } "
+                       "a { color: %1; text-decoration: none; font-family: monospace; }")
+            .arg(p.color(QPalette::Link).name(), dark ? QStringLiteral("#66bb6a") : QStringLiteral("#2e7d32"),
+                dark ? QStringLiteral("#ef5350") : QStringLiteral("#c62828"),
+                dark ? QStringLiteral("#90a4ae") : QStringLiteral("#607d8b"), p.color(QPalette::AlternateBase).name(),
+                dark ? QStringLiteral("#ce93d8") : QStringLiteral("#4a148c")));
+}
+
+void PatternsWidget::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyStyle();
+        const auto [pattern, candidate] = currentCandidate();
+        showDetails(pattern, candidate);
+    }
 }
 
 void PatternsWidget::setMatching(bool matching)

@@ -53,7 +53,11 @@ Q_SIGNALS:
     // The user clicked a node name in the candidate's details.
     void nodeActivated(const QString &name);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void applyStyle();
     void applyFilter();
     void updateSummary();
     void spanChildRows(const QModelIndex &proxyParent);

@@ -33,9 +33,18 @@ struct FlatLayout {
     LayoutRect bounds; // contains every item and every edge point; starts at (0, 0)
 };
 
+// Layouts of this many boxes or more run in a forked child process: a crash inside Graphviz then costs that one
+// layout (an error), not the program, and cancelling kills the child. Smaller ones run in this process.
+// FXSCOPE_LAYOUT_IN_PROCESS=1 runs every layout here.
+constexpr size_t kIsolateFromItems = 8;
+
 // Lays out with dot, top to bottom. Checks fxs::progressCanceled() before starting and returns
-// canceledError() then; a running dot call is not interruptible, which is why callers keep graphs
-// small (groups of at most a few hundred boxes).
+// canceledError() then; an isolated layout is also cancelled while it runs (its child is killed).
 Result<FlatLayout> layoutFlat(const FlatLayoutInput &input);
+
+// Lays out two boxes once, so Graphviz's context and dot plugin are loaded now (with dlopen, ~10 ms). Called once
+// before anything else loads a big library: a dlopen running LibTorch's static initialisers holds the loader lock for
+// half a second, and a first layout that needed the plugins then waited for it.
+void warmUpGraphviz();
 
 } // namespace fxs

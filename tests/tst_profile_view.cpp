@@ -1,0 +1,239 @@
+// The Profile dock, under QT_QPA_PLATFORM=offscreen: ProfileModel passes QAbstractItemModelTester in both modes and
+// pairs node times and fused regions as the report and the diff say; a real profile through the LibTorch runtime
+// (a tiny SwiGLU graph, fused by the built-in swiglu pattern) fills the table, the chart and the canvas overlay;
+// cancelling drops the result.
+
+#include "document.h"
+#include "graph_canvas.h"
+#include "mainwindow.h"
+#include "profile_model.h"
+#include "profile_widget.h"
+
+#include "ir/graph.h"
+#include "rewrite/graph_diff.h"
+#include "runtime/runtime_library.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace fxs;
+
+namespace {
+constexpr int kTimeoutMs = 120000;
+
+constexpr char kSwiglu[] = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[2, 16]", arg1_1: "f32[2, 16]"):
+        silu: "f32[2, 16]" = torch.ops.aten.silu.default(arg0_1);  arg0_1 = None
+        mul: "f32[2, 16]" = torch.ops.aten.mul.Tensor(silu, arg1_1);  silu = arg1_1 = None
+        add: "f32[2, 16]" = torch.ops.aten.add.Tensor(mul, mul);  mul = None
+        return (add,)
+)";
+
+bool settle(Document *doc)
+{
+    QSignalSpy idle(doc, &Document::steppingChanged);
+    while (doc->isStepping())
+        if (!idle.wait(kTimeoutMs))
+            return false;
+    return true;
+}
+} // namespace
+
+class TestProfileView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void modelPairsNodesAndRegions();
+    void profilesUnfusedAndFused();
+    void cancelDropsResult();
+    void screenshot();
+
+private:
+    QString writeGraph();
+    QTemporaryDir m_dir;
+};
+
+void TestProfileView::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
+    QCoreApplication::setOrganizationName(QStringLiteral("fxscope-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_profile_view"));
+}
+
+QString TestProfileView::writeGraph()
+{
+    const QString path = m_dir.filePath(QStringLiteral("swiglu.py"));
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly))
+        f.write(kSwiglu);
+    return path;
+}
+
+void TestProfileView::modelPairsNodesAndRegions()
+{
+    auto report = std::make_shared<ProfileReport>();
+    report->device = "cpu";
+    report->unfused.nodes = {{"silu", "torch.ops.aten.silu.default", 3.0}, {"mul", "torch.ops.aten.mul.Tensor", 2.0},
+        {"add", "torch.ops.aten.add.Tensor", 1.5}};
+    report->fused = GraphProfile{};
+    report->fused->nodes
+        = {{"npu_swiglu", "torch.ops.npu.npu_swiglu.default", 4.0}, {"add", "torch.ops.aten.add.Tensor", 1.0}};
+    auto diff = std::make_shared<GraphDiff>();
+    // One fusion added two nodes (the same provenance): one region; a node without provenance is none.
+    diff->added.push_back({"cat", "torch.ops.aten.cat.default", "swiglu", {"mul", "silu"}});
+    diff->added.push_back({"npu_swiglu", "torch.ops.npu.npu_swiglu.default", "swiglu", {"silu", "mul"}});
+    diff->added.push_back({"clone", "torch.ops.aten.clone.default", "", {}});
+    report->fused->nodes.push_back({"cat", "torch.ops.aten.cat.default", 0.5});
+
+    ProfileModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    model.setProfile(report, diff);
+    // Nodes: the unfused ones with their fused time where the fused graph has them, then the fused graph's own.
+    QCOMPARE(model.rowCount(), 5);
+    QCOMPARE(model.index(2, ProfileModel::NameColumn).data().toString(), QStringLiteral("add"));
+    QCOMPARE(model.index(2, ProfileModel::UnfusedColumn).data(ProfileModel::SortRole).toDouble(), 1.5);
+    QCOMPARE(model.index(2, ProfileModel::FusedColumn).data(ProfileModel::SortRole).toDouble(), 1.0);
+    QCOMPARE(model.index(2, ProfileModel::SpeedupColumn).data().toString(), QStringLiteral("1.50×"));
+    QCOMPARE(model.index(0, ProfileModel::FusedColumn).data().toString(), QStringLiteral("—"));
+    QCOMPARE(model.index(3, ProfileModel::NameColumn).data().toString(), QStringLiteral("npu_swiglu"));
+    QCOMPARE(model.index(3, ProfileModel::UnfusedColumn).data(ProfileModel::SortRole).toDouble(), -1.0);
+    // Regions: the fused node against the sum of what it replaced.
+    model.setMode(ProfileModel::Mode::Regions);
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.index(0, ProfileModel::NameColumn).data().toString(), QStringLiteral("cat + npu_swiglu"));
+    QCOMPARE(model.index(0, 0).data(ProfileModel::NodeNameRole).toString(), QStringLiteral("npu_swiglu"));
+    QCOMPARE(model.index(0, ProfileModel::UnfusedColumn).data(ProfileModel::SortRole).toDouble(), 5.0);
+    QCOMPARE(model.index(0, ProfileModel::FusedColumn).data(ProfileModel::SortRole).toDouble(), 4.5);
+    QCOMPARE(model.index(0, ProfileModel::SpeedupColumn).data().toString(), QStringLiteral("1.11×"));
+    QVERIFY(model.index(0, ProfileModel::WhatColumn).data().toString().startsWith(QStringLiteral("swiglu")));
+    model.setProfile(nullptr, nullptr);
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestProfileView::profilesUnfusedAndFused()
+{
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    window.setGeometry(0, 0, 1600, 1000);
+    window.show();
+    QSignalSpy matched(&doc, &Document::matchReportChanged);
+    doc.open(writeGraph());
+    QVERIFY(matched.wait(kTimeoutMs));
+    doc.step();
+    QVERIFY(settle(&doc));
+    QCOMPARE(doc.revision(), 1);
+    QVERIFY(doc.currentGraphShared()->find("npu_swiglu"));
+
+    ProfileWidget *view = window.profileView();
+    QSignalSpy finished(&doc, &Document::profileFinished);
+    QSignalSpy failed(&doc, &Document::profileFailed);
+    view->itersBox()->setValue(3);
+    QTest::mouseClick(view->runButton(), Qt::LeftButton);
+    QVERIFY(doc.isProfiling());
+    QVERIFY(!view->runButton()->isEnabled());
+    QVERIFY(view->cancelButton()->isEnabled());
+    QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY(view->runButton()->isEnabled());
+    const ProfileReport *report = view->model()->report();
+    QVERIFY(report && report->fused);
+    QVERIFY(report->outputsMatch);
+    QVERIFY(view->summaryLabel()->text().contains(QStringLiteral("outputs match")));
+    QVERIFY(view->summaryLabel()->text().contains(QStringLiteral("speedup")));
+    // Every node of both graphs has a row; the chart shows them, the slowest first.
+    QCOMPARE(view->model()->rowCount(), 5); // silu, mul, add of the unfused graph; cat and npu_swiglu of the fused
+    QCOMPARE(view->chartCategories().size(), view->model()->rowCount());
+    view->modeBox()->setCurrentIndex(1);
+    QCOMPARE(view->model()->rowCount(), 1);
+    QCOMPARE(view->model()->rows().front().nodeName, QStringLiteral("npu_swiglu"));
+    QVERIFY(view->model()->rows().front().unfusedUs > 0);
+    QVERIFY(view->model()->rows().front().fusedUs > 0);
+
+    // The overlay colours the fused graph shown, with its legend.
+    GraphCanvas *canvas = window.canvas();
+    QVERIFY(!canvas->hasNodeTimes());
+    view->overlayBox()->setChecked(true);
+    QVERIFY(canvas->hasNodeTimes());
+    QVERIFY(canvas->nodeHeat(QStringLiteral("npu_swiglu")) >= 0);
+    QVERIFY(canvas->nodeHeat(QStringLiteral("add")) >= 0);
+    QCOMPARE(canvas->nodeHeat(QStringLiteral("arg0_1")), -1.0); // placeholders take no time
+    QVERIFY(canvas->timeLegend()->isVisible());
+    view->overlayBox()->setChecked(false);
+    QVERIFY(!canvas->hasNodeTimes());
+    QVERIFY(!canvas->timeLegend()->isVisible());
+}
+
+void TestProfileView::cancelDropsResult()
+{
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    QSignalSpy matched(&doc, &Document::matchReportChanged);
+    doc.open(writeGraph());
+    QVERIFY(matched.wait(kTimeoutMs));
+    QSignalSpy finished(&doc, &Document::profileFinished);
+    QSignalSpy canceled(&doc, &Document::profileCanceled);
+    doc.profile(QStringLiteral("cpu"), 2, 1);
+    QVERIFY(doc.isProfiling());
+    QTest::mouseClick(window.profileView()->cancelButton(), Qt::LeftButton);
+    QCOMPARE(canceled.count(), 1);
+    QVERIFY(!doc.isProfiling());
+    QVERIFY(window.profileView()->runButton()->isEnabled());
+    QVERIFY(window.profileView()->summaryLabel()->text().contains(QStringLiteral("cancelled")));
+    // The run finishes inside LibTorch and is dropped.
+    QTest::qWait(3000);
+    QCOMPARE(finished.count(), 0);
+    QVERIFY(!window.profileView()->model()->report());
+}
+
+// The picture for docs/, taken only when FXSCOPE_SCREENSHOTS names a folder: ResNet-50 inference from the corpus
+// profiled on CPU (one iteration: it takes seconds), the canvas coloured by time.
+void TestProfileView::screenshot()
+{
+    const QString folder = qEnvironmentVariable("FXSCOPE_SCREENSHOTS");
+    if (folder.isEmpty())
+        QSKIP("set FXSCOPE_SCREENSHOTS to a folder to take the pictures");
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    window.setGeometry(0, 0, 1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy matched(&doc, &Document::matchReportChanged);
+    doc.open(QStringLiteral(
+        FXSCOPE_CORPUS_DIR "/readable/learn_torch_compile__tb_resnet50_inference_cpu__aot_forward_graph.py"));
+    QVERIFY(matched.wait(kTimeoutMs));
+    window.profileDock()->raise();
+    // Room for the table and the chart in the picture.
+    window.resizeDocks({window.profileDock()}, {620}, Qt::Horizontal);
+    window.resizeDocks({window.inspectorDock(), window.profileDock()}, {220, 760}, Qt::Vertical);
+    window.profileView()->overlayBox()->setChecked(true);
+    QSignalSpy finished(&doc, &Document::profileFinished);
+    doc.profile(QStringLiteral("cpu"), 1, 0);
+    QVERIFY(finished.wait(600000));
+    window.canvas()->selectNode(QStringLiteral("convolution"));
+    QTest::qWait(1500);
+    const QString path = QDir(folder).filePath(QStringLiteral("fxscope-profile.png"));
+    if (QGuiApplication::platformName() != QLatin1String("xcb")
+        || QProcess::execute(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), path}) != 0)
+        QVERIFY(window.grab().save(path));
+}
+
+QTEST_MAIN(TestProfileView)
+#include "tst_profile_view.moc"

@@ -1,0 +1,218 @@
+#include "profile_widget.h"
+
+#include "profile_model.h"
+
+#include "runtime/runtime_library.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QHorizontalBarSeries>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace fxs {
+
+ProfileWidget::ProfileWidget(QWidget *parent)
+    : QWidget(parent), m_device(new QComboBox(this)), m_iters(new QSpinBox(this)),
+      m_run(new QPushButton(tr("Profile"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
+      m_busy(new QProgressBar(this)), m_mode(new QComboBox(this)), m_overlay(new QCheckBox(tr("Colour canvas"), this)),
+      m_summary(new QLabel(this)), m_table(new QTableView(this)), m_model(new ProfileModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_chart(new QChartView(this))
+{
+    setObjectName(QStringLiteral("profileWidget"));
+    m_device->setObjectName(QStringLiteral("profileDevice"));
+    m_device->setEditable(true); // cuda:1, npu:0, … as the user's machine has them
+    m_device->addItems({QStringLiteral("cpu"), QStringLiteral("cuda"), QStringLiteral("npu")});
+    m_device->setToolTip(tr("Device to run on: cpu, cuda[:i] or npu[:i] (torch_npu's PrivateUse1)"));
+    m_iters->setRange(1, 10000);
+    m_iters->setValue(10);
+    m_iters->setSuffix(tr(" iters"));
+    m_iters->setToolTip(tr("Timed iterations after 2 warm-up runs; times are medians"));
+    m_run->setObjectName(QStringLiteral("profileRun"));
+    m_run->setToolTip(tr("Run the graph as loaded and, after steps, the revision shown, with the same inputs"));
+    m_cancel->setObjectName(QStringLiteral("profileCancel"));
+    m_cancel->setEnabled(false);
+    m_busy->setRange(0, 0);
+    m_busy->setMaximumHeight(fontMetrics().height());
+    m_busy->setTextVisible(false);
+    m_busy->setVisible(false);
+    m_mode->addItem(tr("Per node"), int(ProfileModel::Mode::Nodes));
+    m_mode->addItem(tr("Per fused region"), int(ProfileModel::Mode::Regions));
+    m_mode->setObjectName(QStringLiteral("profileMode"));
+    m_overlay->setObjectName(QStringLiteral("profileOverlay"));
+    m_overlay->setToolTip(tr("Colour the canvas's nodes by their time, with a legend"));
+    m_summary->setObjectName(QStringLiteral("profileSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setText(tr("Profile the graph on a device: as loaded, and fused when steps were applied."));
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(ProfileModel::SortRole);
+    m_table->setObjectName(QStringLiteral("profileTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(ProfileModel::UnfusedColumn, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+    m_table->horizontalHeader()->setSectionResizeMode(ProfileModel::WhatColumn, QHeaderView::Stretch);
+    m_chart->setObjectName(QStringLiteral("profileChart"));
+    m_chart->setRenderHint(QPainter::Antialiasing);
+    m_chart->setMinimumHeight(240);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(m_device, 1);
+    controls->addWidget(m_iters);
+    controls->addWidget(m_run);
+    controls->addWidget(m_cancel);
+    auto *view = new QHBoxLayout;
+    view->addWidget(m_mode, 1);
+    view->addWidget(m_overlay);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_table);
+    split->addWidget(m_chart);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(m_busy);
+    layout->addWidget(m_summary);
+    layout->addLayout(view);
+    layout->addWidget(split, 1);
+
+    connect(m_run, &QPushButton::clicked, this,
+        [this] { Q_EMIT profileRequested(m_device->currentText().trimmed(), m_iters->value(), 2); });
+    connect(m_cancel, &QPushButton::clicked, this, &ProfileWidget::cancelRequested);
+    connect(m_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        m_model->setMode(ProfileModel::Mode(m_mode->currentData().toInt()));
+        rebuildChart();
+    });
+    connect(m_overlay, &QCheckBox::toggled, this, &ProfileWidget::overlayChanged);
+    connect(m_table, &QTableView::clicked, this,
+        [this](const QModelIndex &index) { Q_EMIT nodeActivated(index.data(ProfileModel::NodeNameRole).toString()); });
+    rebuildChart();
+}
+
+void ProfileWidget::setBusy(bool busy, const QString &what)
+{
+    m_busy->setVisible(busy);
+    m_run->setEnabled(!busy);
+    m_cancel->setEnabled(busy);
+    if (busy)
+        m_summary->setText(what);
+}
+
+void ProfileWidget::setError(const QString &message)
+{
+    setBusy(false);
+    m_summary->setText(QStringLiteral("<span style=\"color:#d32f2f\">%1</span>").arg(message.toHtmlEscaped()));
+}
+
+void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report, std::shared_ptr<const GraphDiff> diff)
+{
+    setBusy(false);
+    m_model->setProfile(report, std::move(diff));
+    rebuildChart();
+    if (!report) {
+        m_summary->clear();
+        return;
+    }
+    QString text = tr("<b>%1</b> · unfused <b>%2 ms</b>")
+                       .arg(QString::fromStdString(report->device).toHtmlEscaped())
+                       .arg(report->unfused.medianMs, 0, 'f', 3);
+    if (report->fused) {
+        text += tr(" · fused <b>%1 ms</b> · speedup <b>%2×</b>")
+                    .arg(report->fused->medianMs, 0, 'f', 3)
+                    .arg(report->speedup, 0, 'f', 2);
+        text += report->outputsMatch ? tr(" · <span style=\"color:#2e9d4a\">outputs match</span> (max |Δ| %1)")
+                                           .arg(report->maxAbsDiff, 0, 'g', 3)
+                                     : tr(" · <span style=\"color:#d32f2f\">outputs differ</span> (max |Δ| %1)")
+                                           .arg(report->maxAbsDiff, 0, 'g', 3);
+    } else {
+        text += tr(" · apply steps to compare a fused graph");
+    }
+    m_summary->setText(text);
+}
+
+QStringList ProfileWidget::chartCategories() const
+{
+    return m_categories;
+}
+
+void ProfileWidget::rebuildChart()
+{
+    auto *chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    chart->setBackgroundRoundness(0);
+    chart->setTheme(
+        palette().color(QPalette::Window).lightness() < 128 ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    m_categories.clear();
+    const auto &rows = m_model->rows();
+    if (!rows.empty()) {
+        // The slowest rows, by unfused time where they ran unfused.
+        std::vector<size_t> order(rows.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        auto key = [&](size_t i) { return std::max(rows[i].unfusedUs, rows[i].fusedUs); };
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) > key(b); });
+        order.resize(std::min(order.size(), size_t(kChartRows)));
+        std::reverse(order.begin(), order.end()); // horizontal bars draw bottom-up: the slowest on top
+        auto *unfused = new QBarSet(tr("unfused"));
+        auto *fused = new QBarSet(tr("fused"));
+        double most = 0;
+        for (size_t i : order) {
+            *unfused << std::max(0.0, rows[i].unfusedUs);
+            *fused << std::max(0.0, rows[i].fusedUs);
+            most = std::max(most, key(i));
+            m_categories.prepend(rows[i].name);
+        }
+        auto *series = new QHorizontalBarSeries;
+        series->append(unfused);
+        if (m_model->report() && m_model->report()->fused)
+            series->append(fused);
+        else
+            delete fused;
+        chart->addSeries(series);
+        auto *names = new QBarCategoryAxis;
+        QFont small = font();
+        small.setPixelSize(10); // node names must fit one bar's height, or Qt Charts elides them to "…"
+        names->setLabelsFont(small);
+        QStringList bottomUp = m_categories;
+        std::reverse(bottomUp.begin(), bottomUp.end());
+        names->append(bottomUp);
+        chart->addAxis(names, Qt::AlignLeft);
+        series->attachAxis(names);
+        auto *time = new QValueAxis;
+        time->setLabelsFont(small);
+        time->setTickCount(4);
+        time->setRange(0, most * 1.05);
+        time->setTitleText(tr("µs (median)"));
+        time->setLabelFormat(QStringLiteral("%.0f"));
+        chart->addAxis(time, Qt::AlignBottom);
+        series->attachAxis(time);
+    } else {
+        chart->setTitle(tr("No profile yet"));
+    }
+    QChart *old = m_chart->chart();
+    m_chart->setChart(chart);
+    delete old;
+}
+
+} // namespace fxs

@@ -1,0 +1,76 @@
+#pragma once
+// The Profile dock's content: run controls (device, iterations, run, cancel, a busy bar), the summary (unfused and
+// fused totals, speedup, outputs compared), the per-node or per-region table and a Qt Charts bar chart of the
+// slowest rows, unfused against fused. It shows the profile it is given and reports the user's requests.
+
+#include <QWidget>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QTableView;
+
+class QChartView;
+
+namespace fxs {
+
+struct GraphDiff;
+struct ProfileReport;
+class ProfileModel;
+
+class ProfileWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit ProfileWidget(QWidget *parent = nullptr);
+
+    void setProfile(std::shared_ptr<const ProfileReport> report, std::shared_ptr<const GraphDiff> diff);
+    void setBusy(bool busy, const QString &what = {});
+    void setError(const QString &message);
+    // Rows shown in the chart (the slowest by unfused time, else fused).
+    static constexpr int kChartRows = 10;
+
+    ProfileModel *model() const { return m_model; }
+    QTableView *tableView() const { return m_table; }
+    QComboBox *deviceBox() const { return m_device; }
+    QComboBox *modeBox() const { return m_mode; }
+    QSpinBox *itersBox() const { return m_iters; }
+    QPushButton *runButton() const { return m_run; }
+    QPushButton *cancelButton() const { return m_cancel; }
+    QCheckBox *overlayBox() const { return m_overlay; }
+    QLabel *summaryLabel() const { return m_summary; }
+    QChartView *chartView() const { return m_chart; }
+    // The labels of the chart's categories, top to bottom; for tests.
+    QStringList chartCategories() const;
+
+Q_SIGNALS:
+    void profileRequested(const QString &device, int iters, int warmup);
+    void cancelRequested();
+    void nodeActivated(const QString &name);
+    // The canvas overlay: per node, its time in µs (unfused where it ran there, else fused); empty clears.
+    void overlayChanged(bool shown);
+
+private:
+    void rebuildChart();
+
+    QComboBox *m_device;
+    QSpinBox *m_iters;
+    QPushButton *m_run;
+    QPushButton *m_cancel;
+    QProgressBar *m_busy;
+    QComboBox *m_mode;
+    QCheckBox *m_overlay;
+    QLabel *m_summary;
+    QTableView *m_table;
+    ProfileModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QChartView *m_chart;
+    QStringList m_categories;
+};
+
+} // namespace fxs
