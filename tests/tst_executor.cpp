@@ -110,6 +110,172 @@ private Q_SLOTS:
         QVERIFY(report->unfused.medianMs > 0);
         QCOMPARE(report->unfused.nodes.size(), size_t(5)); // call_function nodes only
         QCOMPARE(report->unfused.nodes[0].target, std::string("torch.ops.aten.add.Tensor"));
+        // Liveness: add's 24 bytes stay alive through its view (an output), then max.dim's values (8) and indices
+        // (16) join them; getitem is a view of values. Inputs are not intermediates.
+        QCOMPARE(report->json["unfused"]["peak_intermediate_bytes"].toInt(), int64_t(48));
+    }
+
+    // prims.iota (GPT-2's post-grad position ids) runs as arange, with the graph's device replaced by the run's.
+    void primsIota()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"i64[2, 5][5, 1]cpu\"):\n"
+                            "        iota: \"i64[5]\" = torch.ops.prims.iota.default(5, start = 3, step = 2, dtype = "
+                            "torch.int64, device = device(type='cpu'), requires_grad = False)\n"
+                            "        u: \"i64[1, 5]\" = torch.ops.aten.unsqueeze.default(iota, 0)\n"
+                            "        y: \"i64[2, 5]\" = torch.ops.aten.mul.Tensor(x, u)\n"
+                            "        return (u, y)\n");
+        QVERIFY(g);
+        ProfileOptions options;
+        options.iters = 1;
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        QCOMPARE(report->unfused.outputs[0].values, std::vector<double>({3, 5, 7, 9, 11}));
+        QCOMPARE(report->unfused.outputs[0].dtype, std::string("Long"));
+    }
+
+    // A Dynamo-level graph: tensor methods (call_method) and torch.* functions run as the aten overload their
+    // arguments fit (x.view(4, 4) packs Python's *sizes; add with a float picks add.Scalar), size() as a list.
+    void methodsAndTorchFunctions()
+    {
+        Graph g;
+        Node *x = g.append(OpKind::Placeholder, "x", "x");
+        Node *v
+            = g.append(OpKind::CallMethod, "v", "view", {Argument::ofNode(x), Argument::ofInt(4), Argument::ofInt(4)});
+        Node *t = g.append(
+            OpKind::CallMethod, "t", "transpose", {Argument::ofNode(v), Argument::ofInt(0), Argument::ofInt(1)});
+        Node *m = g.append(OpKind::CallFunction, "m", "torch.matmul", {Argument::ofNode(v), Argument::ofNode(t)});
+        Node *size = g.append(OpKind::CallMethod, "s", "size", {Argument::ofNode(m)});
+        Node *rows
+            = g.append(OpKind::CallFunction, "rows", "operator.getitem", {Argument::ofNode(size), Argument::ofInt(0)});
+        Node *a = g.append(OpKind::CallMethod, "a", "add", {Argument::ofNode(m), Argument::ofFloat(-100.0)});
+        Node *r = g.append(OpKind::CallFunction, "r", "torch.nn.functional.relu", {Argument::ofNode(a)});
+        Node *flat = g.append(OpKind::CallMethod, "flat", "reshape",
+            {Argument::ofNode(r), Argument::list({Argument::ofNode(rows), Argument::ofInt(-1)})});
+        g.append(OpKind::Output, "output", "output", {Argument::tuple({Argument::ofNode(flat)})});
+
+        std::vector<float> xs(16);
+        for (size_t i = 0; i < xs.size(); ++i)
+            xs[i] = float(i);
+        QString inputs = m_dir.filePath(QStringLiteral("methods.safetensors"));
+        writeSafetensors(inputs, {{"x", xs}}, {{2, 8}});
+        ProfileOptions options;
+        options.iters = 2;
+        options.inputsPath = inputs.toStdString();
+        options.returnOutputs = true;
+        auto report = runtimeProfile(g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const OutputValue &out = report->unfused.outputs.at(0);
+        QCOMPARE(out.shape, std::vector<int64_t>({4, 4}));
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j) {
+                double dot = 0;
+                for (int k = 0; k < 4; ++k)
+                    dot += xs[size_t(4 * i + k)] * xs[size_t(4 * j + k)];
+                QCOMPARE(out.values[size_t(4 * i + j)], std::max(dot - 100.0, 0.0));
+            }
+    }
+
+    // A node that fails at run time: the error names it, and the nodes that ran before it keep their times.
+    void failureKeepsWhatRan()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[4, 8][8, 1]cpu\", w: \"f32[4, 8][8, 1]cpu\"):\n"
+                            "        a: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.relu.default(x)\n"
+                            "        b: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.mul.Tensor(a, 2.0)\n"
+                            "        m: \"f32[4, 4][4, 1]cpu\" = torch.ops.aten.mm.default(b, w)\n"
+                            "        return (m,)\n");
+        QVERIFY(g);
+        Json partial;
+        auto report = runtimeProfile(*g, nullptr, ProfileOptions(), &partial);
+        QVERIFY(!report);
+        QVERIFY2(report.error().message.find("node 'm'") != std::string::npos, report.error().message.c_str());
+        QCOMPARE(partial["unfused"]["failed_node"].toString(), std::string("m"));
+        const auto &ran = partial["unfused"]["nodes"].items();
+        QCOMPARE(ran.size(), size_t(2));
+        QCOMPARE(ran[0]["name"].toString(), std::string("a"));
+        QCOMPARE(ran[1]["name"].toString(), std::string("b"));
+        QVERIFY(ran[1]["median_us"].toDouble() > 0);
+    }
+
+    // profile --trace and --csv on an RMSNorm graph fused by the built-in pattern: a Chrome trace with both graphs
+    // and the fused region, CSV rows per node and per region, and the region's speedup from provenance.
+    void traceCsvAndRegions()
+    {
+        QString graph = m_dir.filePath(QStringLiteral("rms.py"));
+        QFile f(graph);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("class GraphModule(torch.nn.Module):\n"
+                "    def forward(self, x: \"f16[2, 4, 64][256, 64, 1]cpu\", w: \"f16[64][1]cpu\"):\n"
+                "        c: \"f32[2, 4, 64][256, 64, 1]cpu\" = torch.ops.prims.convert_element_type.default(x, "
+                "torch.float32)\n"
+                "        p: \"f32[2, 4, 64][256, 64, 1]cpu\" = torch.ops.aten.pow.Tensor_Scalar(c, 2)\n"
+                "        m: \"f32[2, 4, 1][4, 1, 1]cpu\" = torch.ops.aten.mean.dim(p, [-1], True)\n"
+                "        a: \"f32[2, 4, 1][4, 1, 1]cpu\" = torch.ops.aten.add.Tensor(m, 1e-06)\n"
+                "        r: \"f32[2, 4, 1][4, 1, 1]cpu\" = torch.ops.aten.rsqrt.default(a)\n"
+                "        n: \"f32[2, 4, 64][256, 64, 1]cpu\" = torch.ops.aten.mul.Tensor(c, r)\n"
+                "        d: \"f16[2, 4, 64][256, 64, 1]cpu\" = torch.ops.prims.convert_element_type.default(n, "
+                "torch.float16)\n"
+                "        y: \"f16[2, 4, 64][256, 64, 1]cpu\" = torch.ops.aten.mul.Tensor(w, d)\n"
+                "        return (y,)\n");
+        f.close();
+        QString trace = m_dir.filePath(QStringLiteral("trace.json")), csv = m_dir.filePath(QStringLiteral("p.csv"));
+        QProcess cli;
+        cli.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"),
+            {QStringLiteral("profile"), graph, QStringLiteral("--patterns"), QStringLiteral("builtin"),
+                QStringLiteral("--iters"), QStringLiteral("3"), QStringLiteral("--trace"), trace,
+                QStringLiteral("--csv"), csv, QStringLiteral("--json")});
+        QVERIFY(cli.waitForStarted(30000));
+        QVERIFY(cli.waitForFinished(300000));
+        QByteArray err = cli.readAllStandardError();
+        QVERIFY2(cli.exitCode() == 0, err.constData());
+        QJsonObject root = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        QVERIFY(root.value(QStringLiteral("outputs_match")).toBool());
+        QVERIFY(root.contains(QStringLiteral("max_rel_diff")));
+        QJsonArray regions = root.value(QStringLiteral("regions")).toArray();
+        QCOMPARE(regions.size(), 1);
+        QJsonObject region = regions[0].toObject();
+        QVERIFY(region.value(QStringLiteral("complete")).toBool());
+        QVERIFY(region.value(QStringLiteral("speedup")).toDouble() > 0);
+        QStringList replaced;
+        for (const auto &r : region.value(QStringLiteral("replaced")).toArray())
+            replaced << r.toString();
+        QVERIFY2(replaced.contains(QStringLiteral("r")) && replaced.contains(QStringLiteral("y")),
+            qPrintable(replaced.join(QLatin1Char(','))));
+        // The region's unfused time is the sum of the replaced nodes' medians.
+        double sum = 0;
+        for (const auto &n : root.value(QStringLiteral("unfused")).toObject().value(QStringLiteral("nodes")).toArray())
+            if (replaced.contains(n.toObject().value(QStringLiteral("name")).toString()))
+                sum += n.toObject().value(QStringLiteral("median_us")).toDouble();
+        QVERIFY(qAbs(sum - region.value(QStringLiteral("unfused_us")).toDouble()) < 1e-6 * qMax(1.0, sum));
+
+        QFile traceFile(trace);
+        QVERIFY(traceFile.open(QIODevice::ReadOnly));
+        QJsonArray events
+            = QJsonDocument::fromJson(traceFile.readAll()).object().value(QStringLiteral("traceEvents")).toArray();
+        int unfusedSlices = 0, fusedSlices = 0, regionSlices = 0;
+        for (const auto &e : events) {
+            QJsonObject o = e.toObject();
+            if (o.value(QStringLiteral("ph")).toString() != QStringLiteral("X"))
+                continue;
+            QVERIFY(o.value(QStringLiteral("dur")).toDouble() >= 0);
+            int pid = o.value(QStringLiteral("pid")).toInt(), tid = o.value(QStringLiteral("tid")).toInt();
+            unfusedSlices += pid == 1;
+            fusedSlices += pid == 2 && tid == 1;
+            regionSlices += pid == 2 && tid == 2;
+        }
+        QCOMPARE(unfusedSlices, 8);
+        QCOMPARE(fusedSlices, 2); // npu_rms_norm and its getitem
+        QCOMPARE(regionSlices, 1);
+
+        QFile csvFile(csv);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        QStringList lines = QString::fromUtf8(csvFile.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.value(0), QStringLiteral("graph,node,target,median_us,min_us,max_us"));
+        QVERIFY(lines.contains(QStringLiteral("region,pattern,anchor,unfused_us,fused_us,speedup")));
+        QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^unfused,"))).size(), 8);
+        QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^region,rms_norm"))).size(), 1);
     }
 
     // Issue 8's last check: the captured block, run with its captured inputs and weights, gives eager's outputs.
@@ -289,6 +455,20 @@ private Q_SLOTS:
             }
         }
         QVERIFY(sawFusedOp);
+    }
+
+    // Without a plugin there is no NPU backend: a clear error and exit code 3, not a dispatcher dump.
+    void npuWithoutPluginIsClearError()
+    {
+        QProcess cli;
+        cli.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"),
+            {QStringLiteral("profile"), QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py"),
+                QStringLiteral("--device"), QStringLiteral("npu"), QStringLiteral("--iters"), QStringLiteral("1")});
+        QVERIFY(cli.waitForStarted(30000));
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 3);
+        QString err = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("--device-plugin")), qPrintable(err));
     }
 
 private:

@@ -11,11 +11,12 @@ namespace fxs::cli {
 int runDevices(const std::vector<std::string> &args)
 {
     CommandLine cmd;
-    if (auto err = cmd.parse(args, {}, {"--json"}); err || !cmd.positional().empty()) {
-        std::fprintf(stderr, "usage: fxscope-cli devices [--json]\n%s\n", err ? err->c_str() : "");
+    if (auto err = cmd.parse(args, {"--device-plugin"}, {"--json"}); err || !cmd.positional().empty()) {
+        std::fprintf(stderr, "usage: fxscope-cli devices [--device-plugin LIBRARY.so]... [--json]\n%s\n",
+            err ? err->c_str() : "");
         return UsageError;
     }
-    auto runtime = runtimeDevices();
+    auto runtime = runtimeDevices(cmd.values("--device-plugin"));
     if (!runtime) {
         std::fprintf(stderr, "%s\n", runtime.error().message.c_str());
         return RuntimeFailure;
@@ -26,11 +27,19 @@ int runDevices(const std::vector<std::string> &args)
         for (const auto &d : devices)
             list.push(Json::object(
                 {{"name", d.name}, {"backend", d.backend}, {"available", d.available}, {"detail", d.detail}}));
+        Json plugins = Json::array();
+        for (const auto &p : runtime->plugins)
+            plugins.push(p);
         std::printf("%s\n",
-            Json::object({{"libtorch", runtime->libtorchVersion}, {"devices", std::move(list)}}).dump(2).c_str());
+            Json::object(
+                {{"libtorch", runtime->libtorchVersion}, {"devices", std::move(list)}, {"plugins", std::move(plugins)}})
+                .dump(2)
+                .c_str());
         return Success;
     }
     std::printf("LibTorch %s\n", runtime->libtorchVersion.c_str());
+    for (const auto &p : runtime->plugins)
+        std::printf("  plugin %s\n", p.c_str());
     for (const auto &d : devices)
         std::printf("  %-16s %-10s %s\n", d.name.c_str(), d.available ? "available" : "-", d.detail.c_str());
     return Success;

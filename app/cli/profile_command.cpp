@@ -2,8 +2,10 @@
 
 #include "command_inputs.h"
 #include "command_line.h"
+#include "io/loader.h"
 #include "patterns/pattern_file.h"
 #include "rewrite/session.h"
+#include "runtime/profile_export.h"
 #include "runtime/runtime_library.h"
 
 #include <cstdio>
@@ -53,6 +55,28 @@ void printTable(const ProfileReport &r)
         std::printf("   fused %.3f ms   speedup %.2fx   outputs %s (max abs diff %g)", r.fused->medianMs, r.speedup,
             r.outputsMatch ? "match" : "DIFFER", r.maxAbsDiff);
     std::printf("\n");
+    for (const Json &region : r.json["regions"].items())
+        std::printf("region %-24s at %-24s %10.1f µs -> %10.1f µs   %.2fx%s\n", region["pattern"].toString().c_str(),
+            region["anchor"].toString().c_str(), region["unfused_us"].toDouble(), region["fused_us"].toDouble(),
+            region["speedup"].toDouble(), region["complete"].toBool() ? "" : " (replaced nodes of earlier fusions)");
+    if (r.referenceMatch)
+        std::printf("%s outputs against %s: %s (max abs diff %g)\n", r.device.c_str(),
+            r.json["reference"]["device"].toString().c_str(), *r.referenceMatch ? "match" : "DIFFER",
+            r.referenceMaxAbsDiff);
+}
+
+void printPartial(const Json &partial)
+{
+    for (const char *side : {"unfused", "fused"}) {
+        const Json &g = partial[side];
+        if (!g.isObject() || !g["failed_node"].isString())
+            continue;
+        std::printf("%s graph: ran %zu nodes before '%s' failed\n", side, g["nodes"].items().size(),
+            g["failed_node"].toString().c_str());
+        for (const Json &n : g["nodes"].items())
+            std::printf("  %-28s %-44s %12.1f\n", n["name"].toString().c_str(), n["target"].toString().c_str(),
+                n["median_us"].toDouble());
+    }
 }
 
 } // namespace
@@ -60,9 +84,14 @@ void printTable(const ProfileReport &r)
 int runProfile(const std::vector<std::string> &args)
 {
     CommandLine cmd;
-    const char *usage = "usage: fxscope-cli profile GRAPH [--patterns FILE...|builtin] [--device cpu|cuda[:i]|npu[:i]] "
-                        "[--iters N] [--warmup N] [--inputs FILE.safetensors] [--graph NAME|INDEX] [--json]\n";
-    auto err = cmd.parse(args, {"--patterns", "--device", "--iters", "--warmup", "--inputs", "--graph"}, {"--json"});
+    const char *usage
+        = "usage: fxscope-cli profile GRAPH [--patterns FILE...|builtin] [--device cpu|cuda[:i]|npu[:i]] "
+          "[--device-plugin LIBRARY.so]... [--check-on cpu] [--iters N] [--warmup N] [--inputs FILE.safetensors] "
+          "[--graph NAME|INDEX] [--trace OUT.json] [--csv OUT.csv] [--json]\n";
+    auto err = cmd.parse(args,
+        {"--patterns", "--device", "--device-plugin", "--check-on", "--iters", "--warmup", "--inputs", "--graph",
+            "--trace", "--csv"},
+        {"--json"});
     ProfileOptions options;
     if (!err && !parseCount(cmd.value("--iters"), 1, options.iters))
         err = "--iters expects a count >= 1";
@@ -76,6 +105,9 @@ int runProfile(const std::vector<std::string> &args)
         options.device = *device;
     if (auto inputs = cmd.value("--inputs"))
         options.inputsPath = *inputs;
+    options.devicePlugins = cmd.values("--device-plugin");
+    if (auto reference = cmd.value("--check-on"))
+        options.referenceDevice = *reference;
 
     const std::vector<std::string> specs = patternSpecs(cmd);
     auto registry = std::make_shared<PatternRegistry>();
@@ -96,10 +128,27 @@ int runProfile(const std::vector<std::string> &args)
             return RuntimeFailure;
         }
     }
-    auto report = runtimeProfile(*named->graph, session ? &session->graph() : nullptr, options);
+    Json partial;
+    auto report = runtimeProfile(*named->graph, session ? &session->graph() : nullptr, options, &partial);
     if (!report) {
+        // What ran before the failing node is still reported.
+        if (cmd.flag("--json") && partial.isObject())
+            std::printf("%s\n", partial.dump(1).c_str());
+        else
+            printPartial(partial);
         std::fprintf(stderr, "%s\n", report.error().toString().c_str());
         return RuntimeFailure;
+    }
+    for (const char *option : {"--trace", "--csv"}) {
+        auto path = cmd.value(option);
+        if (!path)
+            continue;
+        std::string bytes
+            = std::string(option) == "--trace" ? profileChromeTrace(report->json) : profileCsv(report->json);
+        if (auto written = writeFileAtomically(*path, bytes); !written) {
+            std::fprintf(stderr, "%s\n", written.error().toString().c_str());
+            return RuntimeFailure;
+        }
     }
     if (cmd.flag("--json")) {
         Json root = report->json;

@@ -1,9 +1,13 @@
 #include "executor.h"
 
 #include <ATen/ATen.h>
+#include <c10/core/DeviceGuard.h>
+#include <c10/core/InferenceMode.h>
+#include <c10/core/impl/VirtualGuardImpl.h>
 
 #include <chrono>
 #include <cmath>
+#include <unordered_set>
 
 namespace fxs {
 
@@ -60,7 +64,9 @@ c10::optional<c10::MemoryFormat> memoryFormatFromName(const std::string &text)
 }
 
 // An FX argument as the IValue the schema argument of `type` expects; node references read `values`.
-Result<c10::IValue> toIValue(const Argument &arg, const c10::TypePtr &type, const std::vector<c10::IValue> &values)
+// Device arguments name the device the graph was captured on; the graph runs on `device` instead.
+Result<c10::IValue> toIValue(
+    const Argument &arg, const c10::TypePtr &type, const std::vector<c10::IValue> &values, c10::Device device)
 {
     using K = Argument::Kind;
     const c10::TypePtr inner = type && type->kind() == c10::TypeKind::OptionalType
@@ -80,6 +86,8 @@ Result<c10::IValue> toIValue(const Argument &arg, const c10::TypePtr &type, cons
     case K::None: return c10::IValue();
     case K::Bool: return c10::IValue(arg.toBool());
     case K::Int:
+        if (inner && inner->kind() == c10::TypeKind::ListType) // int[1] dim=1
+            return c10::IValue(std::vector<int64_t>{arg.toInt()});
         if (inner && inner->kind() == c10::TypeKind::FloatType)
             return c10::IValue(double(arg.toInt()));
         return c10::IValue(arg.toInt());
@@ -90,10 +98,7 @@ Result<c10::IValue> toIValue(const Argument &arg, const c10::TypePtr &type, cons
         if (auto t = scalarTypeFromName(arg.text()))
             return c10::IValue(*t);
         break;
-    case K::Device: try { return c10::IValue(c10::Device(arg.text()));
-        } catch (const std::exception &) {
-            break;
-        }
+    case K::Device: return c10::IValue(device);
     case K::Layout:
         if (arg.text() == "torch.strided")
             return c10::IValue(c10::Layout::Strided);
@@ -109,7 +114,7 @@ Result<c10::IValue> toIValue(const Argument &arg, const c10::TypePtr &type, cons
             : nullptr;
         std::vector<c10::IValue> items;
         for (const auto &item : arg.items()) {
-            auto v = toIValue(item, element, values);
+            auto v = toIValue(item, element, values, device);
             if (!v)
                 return v.error();
             items.push_back(std::move(v.value()));
@@ -206,6 +211,90 @@ bool isReducedFloat(const at::Tensor &t)
     return t.scalar_type() == at::kHalf || t.scalar_type() == at::kBFloat16;
 }
 
+// Every overload of aten::<name>, the default overload first.
+std::vector<c10::OperatorHandle> atenOverloads(const std::string &name)
+{
+    static const auto byName = [] {
+        std::unordered_map<std::string, std::vector<c10::OperatorName>> map;
+        for (const auto &op : c10::Dispatcher::singleton().getAllOpNames())
+            if (op.name.rfind("aten::", 0) == 0)
+                map[op.name.substr(6)].push_back(op);
+        return map;
+    }();
+    std::vector<c10::OperatorHandle> out;
+    auto it = byName.find(name);
+    if (it == byName.end())
+        return out;
+    std::vector<c10::OperatorName> names = it->second;
+    std::stable_sort(names.begin(), names.end(), [](const c10::OperatorName &a, const c10::OperatorName &b) {
+        return a.overload_name.empty() > b.overload_name.empty();
+    });
+    for (const auto &n : names)
+        if (auto handle = c10::Dispatcher::singleton().findSchema(n))
+            out.push_back(*handle);
+    return out;
+}
+
+// Whether an FX argument fits a schema argument's type without conversion (for choosing an overload: a Python
+// number does not pick a Tensor overload when a Scalar one exists).
+bool fits(const Argument &arg, const c10::TypePtr &type, const std::vector<c10::IValue> &values)
+{
+    using K = Argument::Kind;
+    c10::TypePtr t = type;
+    if (t->kind() == c10::TypeKind::OptionalType) {
+        if (arg.kind() == K::None)
+            return true;
+        t = t->castRaw<c10::OptionalType>()->getElementType();
+    }
+    const c10::IValue *v = arg.kind() == K::NodeRef ? &values[arg.node()->index()] : nullptr;
+    switch (t->kind()) {
+    case c10::TypeKind::TensorType: return v && v->isTensor();
+    case c10::TypeKind::IntType:
+    case c10::TypeKind::SymIntType:
+        return arg.kind() == K::Int || arg.kind() == K::Dtype || arg.kind() == K::Layout
+            || arg.kind() == K::MemoryFormat || (v && v->isInt());
+    case c10::TypeKind::FloatType:
+        return arg.kind() == K::Float || arg.kind() == K::Int || (v && (v->isDouble() || v->isInt()));
+    case c10::TypeKind::BoolType: return arg.kind() == K::Bool || (v && v->isBool());
+    case c10::TypeKind::NumberType:
+        return arg.kind() == K::Int || arg.kind() == K::Float || arg.kind() == K::Bool
+            || (v && (v->isInt() || v->isDouble() || v->isBool()));
+    case c10::TypeKind::StringType: return arg.kind() == K::String;
+    case c10::TypeKind::DeviceObjType: return arg.kind() == K::Device;
+    case c10::TypeKind::ListType: {
+        if (v)
+            return v->isList() || v->isIntList() || v->isTensorList();
+        if (arg.kind() == K::Int) // int[1] dim=1
+            return true;
+        if (arg.kind() != K::List && arg.kind() != K::Tuple)
+            return false;
+        c10::TypePtr element = t->castRaw<c10::ListType>()->getElementType();
+        for (const auto &item : arg.items())
+            if (!fits(item, element, values))
+                return false;
+        return true;
+    }
+    default: return true;
+    }
+}
+
+bool bindable(const Node &node, const std::vector<Argument> &args, const c10::FunctionSchema &schema,
+    const std::vector<c10::IValue> &values)
+{
+    size_t positional = 0;
+    size_t kwargsUsed = 0;
+    for (const auto &formal : schema.arguments()) {
+        const Argument *given = nullptr;
+        if (!formal.kwarg_only() && positional < args.size())
+            given = &args[positional++];
+        else if ((given = node.kwarg(formal.name())))
+            ++kwargsUsed;
+        if (given ? !fits(*given, formal.type(), values) : !formal.default_value())
+            return false;
+    }
+    return positional == args.size() && kwargsUsed == node.kwargs().size() && !schema.is_vararg();
+}
+
 } // namespace
 
 Result<Executor> Executor::create(const Graph &graph, c10::Device device)
@@ -224,8 +313,21 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
         case OpKind::Placeholder:
         case OpKind::GetAttr: plan.step = Step::Input; break;
         case OpKind::Output: plan.step = Step::Output; break;
-        case OpKind::CallMethod:
-        case OpKind::CallModule: return nodeError(*n, std::string("unsupported op kind ") + opKindName(n->op()));
+        case OpKind::CallMethod: {
+            // Tensor methods (Dynamo-level graphs): aten's op of the same name, overload chosen by the arguments.
+            if (n->target() == "size" && n->args().size() == 1 && n->kwargs().empty()) {
+                plan.step = Step::Sizes;
+                break;
+            }
+            plan.candidates = atenOverloads(n->target());
+            plan.args = n->args();
+            if (plan.candidates.empty())
+                return nodeError(*n, "unsupported method: aten has no op named '" + n->target() + "'");
+            plan.step = Step::Resolve;
+            break;
+        }
+        case OpKind::CallModule:
+            return nodeError(*n, "unsupported op kind call_module: the graph dump carries no module to run");
         case OpKind::CallFunction: {
             const std::string &t = n->target();
             if (t == "operator.getitem" || t == "_operator.getitem") {
@@ -237,6 +339,15 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
                 || t == "prims.convert_element_type.default") {
                 // prims are registered from Python only; LibTorch alone lacks them.
                 plan.step = Step::Convert;
+            } else if (t == "torch.ops.prims.iota.default" || t == "prims.iota.default") {
+                plan.step = Step::Iota;
+            } else if (t.rfind("torch.ops.", 0) != 0 && t.rfind("torch.", 0) == 0) {
+                // torch.matmul, torch.nn.functional.relu, torch._C._nn.linear: the aten op of the last name.
+                plan.candidates = atenOverloads(t.substr(t.rfind('.') + 1));
+                plan.args = n->args();
+                if (plan.candidates.empty())
+                    return nodeError(*n, "unsupported op: aten has no op for " + t);
+                plan.step = Step::Resolve;
             } else {
                 std::string name, overload;
                 if (!splitOpTarget(t, name, overload))
@@ -248,6 +359,8 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
                             + " is not registered in LibTorch's dispatcher");
                 plan.step = Step::Call;
                 plan.op = *handle;
+                if (auto bound = ex.bind(*n, plan); !bound)
+                    return bound.error();
             }
             break;
         }
@@ -260,47 +373,80 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
     return ex;
 }
 
-Result<c10::IValue> Executor::call(const Node &node, const Plan &plan, std::vector<c10::IValue> &values) const
+Status Executor::bind(const Node &node, Plan &plan) const
 {
     const c10::FunctionSchema &schema = plan.op->schema();
-    const auto &formals = schema.arguments();
-    torch::jit::Stack stack;
-    stack.reserve(formals.size());
+    const std::vector<Argument> &args = plan.step == Step::Resolve ? plan.args : node.args();
+    std::vector<c10::IValue> none;
     size_t positional = 0;
-    for (const auto &formal : formals) {
-        const Argument *given = nullptr;
-        if (!formal.kwarg_only() && positional < node.args().size())
-            given = &node.args()[positional++];
-        else if (const Argument *kw = node.kwarg(formal.name()))
-            given = kw;
-        if (given) {
-            auto v = toIValue(*given, formal.type(), values);
+    plan.bindings.clear();
+    for (const auto &formal : schema.arguments()) {
+        Binding b;
+        if (!formal.kwarg_only() && positional < args.size())
+            b.arg = &args[positional++];
+        else
+            b.arg = node.kwarg(formal.name());
+        if (!b.arg && !formal.default_value())
+            return nodeError(node, "missing argument '" + formal.name() + "' of " + c10::toString(schema));
+        bool refersToNodes = false;
+        if (b.arg)
+            b.arg->forEachNode([&](Node *) { refersToNodes = true; });
+        if (!b.arg) {
+            b.constant = *formal.default_value();
+        } else if (!refersToNodes) {
+            // Literals convert once, not per run (a wrapped-number tensor per call was most of a small op's cost).
+            auto v = toIValue(*b.arg, formal.type(), none, m_device);
             if (!v)
                 return nodeError(node, "argument '" + formal.name() + "': " + v.error().message);
-            stack.push_back(std::move(v.value()));
-        } else if (formal.default_value()) {
-            stack.push_back(*formal.default_value());
+            b.constant = std::move(v.value());
         } else {
-            return nodeError(node, "missing argument '" + formal.name() + "' of " + c10::toString(schema));
+            b.type = formal.type();
         }
+        plan.bindings.push_back(std::move(b));
     }
-    if (positional < node.args().size())
+    if (positional < args.size())
         return nodeError(node, "too many positional arguments for " + c10::toString(schema));
+    return Ok{};
+}
+
+Result<c10::IValue> Executor::call(const Node &node, const Plan &plan, std::vector<c10::IValue> &values) const
+{
+    torch::jit::Stack stack;
+    stack.reserve(plan.bindings.size());
+    for (const Binding &b : plan.bindings) {
+        if (!b.type) {
+            stack.push_back(b.constant);
+            continue;
+        }
+        if (b.arg->kind() == Argument::Kind::NodeRef) {
+            stack.push_back(values[b.arg->node()->index()]);
+            continue;
+        }
+        auto v = toIValue(*b.arg, b.type, values, m_device);
+        if (!v)
+            return nodeError(node, v.error().message);
+        stack.push_back(std::move(v.value()));
+    }
+    return invoke(node, plan, std::move(stack));
+}
+
+Result<c10::IValue> Executor::invoke(const Node &node, const Plan &plan, torch::jit::Stack stack) const
+{
     // LibTorch 1.x has no CPU kernels for many half-precision ops (mm, bmm): those run in float32 and are cast
-    // back, as the device would compute them in its own reduced precision. A node that needed it once skips the
-    // failing attempt afterwards.
+    // back, as the device would compute them in its own reduced precision (also on a device that forwards to CPU). A
+    // node that needed it once skips the failing attempt afterwards.
     bool upcast = m_upcast[node.index()] != 0;
     if (!upcast) {
+        bool reduced = false;
+        for (auto &v : stack)
+            reduced = reduced || (v.isTensor() && isReducedFloat(v.toTensor()));
         torch::jit::Stack saved;
-        if (m_device.is_cpu())
+        if (reduced)
             saved = stack;
         try {
             plan.op->callBoxed(stack);
         } catch (const c10::Error &e) {
             std::string what = e.what_without_backtrace();
-            bool reduced = false;
-            for (auto &v : saved)
-                reduced = reduced || (v.isTensor() && isReducedFloat(v.toTensor()));
             if (!reduced || what.find("not implemented for") == std::string::npos)
                 return nodeError(node, what);
             m_upcast[node.index()] = 1;
@@ -309,7 +455,7 @@ Result<c10::IValue> Executor::call(const Node &node, const Plan &plan, std::vect
         }
     }
     if (upcast) {
-        c10::ScalarType original = at::kHalf;
+        c10::optional<c10::ScalarType> original;
         for (auto &v : stack)
             if (v.isTensor() && isReducedFloat(v.toTensor())) {
                 original = v.toTensor().scalar_type();
@@ -321,32 +467,137 @@ Result<c10::IValue> Executor::call(const Node &node, const Plan &plan, std::vect
             return nodeError(node, e.what_without_backtrace());
         }
         for (auto &v : stack)
-            if (v.isTensor() && v.toTensor().scalar_type() == at::kFloat)
-                v = v.toTensor().to(original);
+            if (original && v.isTensor() && v.toTensor().scalar_type() == at::kFloat)
+                v = v.toTensor().to(*original);
     }
     if (stack.size() == 1)
         return std::move(stack[0]);
     return c10::IValue(c10::ivalue::Tuple::create(std::move(stack)));
 }
 
+namespace {
+
+// Bytes held by computed values, counted once per storage (views share their base's), for the liveness peak.
+class LiveBytes {
+public:
+    // Inputs and weights (and views of them) are not intermediates.
+    void exclude(const c10::IValue &v)
+    {
+        if (v.isTensor() && v.toTensor().defined() && v.toTensor().has_storage())
+            m_excluded.insert(v.toTensor().storage().unsafeGetStorageImpl());
+    }
+    void add(const c10::IValue &v) { visit(v, +1); }
+    void remove(const c10::IValue &v) { visit(v, -1); }
+    int64_t peak() const { return m_peak; }
+
+private:
+    void visit(const c10::IValue &v, int delta)
+    {
+        if (v.isTensor()) {
+            const at::Tensor &t = v.toTensor();
+            if (!t.defined() || !t.has_storage() || m_excluded.count(t.storage().unsafeGetStorageImpl()))
+                return;
+            int &count = m_storages[t.storage().unsafeGetStorageImpl()];
+            if ((delta > 0 && count++ == 0) || (delta < 0 && --count == 0)) {
+                m_current += delta * int64_t(t.storage().nbytes());
+                m_peak = std::max(m_peak, m_current);
+            }
+            if (count == 0)
+                m_storages.erase(t.storage().unsafeGetStorageImpl());
+        } else if (v.isTuple()) {
+            for (const auto &e : v.toTupleRef().elements())
+                visit(e, delta);
+        } else if (v.isTensorList()) {
+            for (const at::Tensor &t : v.toTensorVector())
+                visit(c10::IValue(t), delta);
+        }
+    }
+    std::unordered_map<const c10::StorageImpl *, int> m_storages;
+    std::unordered_set<const c10::StorageImpl *> m_excluded;
+    int64_t m_current = 0;
+    int64_t m_peak = 0;
+};
+
+} // namespace
+
 Result<std::vector<at::Tensor>> Executor::run(
-    const std::unordered_map<std::string, at::Tensor> &inputs, std::vector<double> *nodeMicros) const
+    const std::unordered_map<std::string, at::Tensor> &inputs, std::vector<double> *nodeMicros, RunStats *stats) const
 {
+    c10::optional<LiveBytes> live;
+    if (stats) {
+        *stats = RunStats();
+        live.emplace();
+    }
     const auto &nodes = m_graph->nodes();
     std::vector<c10::IValue> values(nodes.size());
     std::vector<at::Tensor> outputs;
     if (nodeMicros)
         nodeMicros->assign(nodes.size(), 0.0);
+    // On a device other than the CPU, work is asynchronous: a node's time lasts until the device's stream drains.
+    // LibTorch's generic device API (guard, stream, synchronise) serves CUDA and a PrivateUse1 plugin alike.
+    // No autograd: inference mode also skips the autograd dispatch keys (a plugin need not register them).
+    c10::InferenceMode inference;
+    c10::optional<c10::DeviceGuard> guard;
+    c10::optional<c10::impl::VirtualGuardImpl> device;
+    if (!m_device.is_cpu()) {
+        guard.emplace(m_device);
+        device.emplace(m_device.type());
+    }
+    auto synchronize = [&] {
+        if (device)
+            device->synchronizeStream(device->getStream(device->getDevice()));
+    };
     for (size_t i = 0; i < nodes.size(); ++i) {
         const Node &node = *nodes[i];
         const Plan &plan = m_plans[i];
-        auto start = std::chrono::steady_clock::now();
+        std::chrono::steady_clock::time_point start;
+        if (nodeMicros)
+            start = std::chrono::steady_clock::now();
         switch (plan.step) {
         case Step::Input: {
             auto it = inputs.find(node.name());
             if (it == inputs.end())
                 return nodeError(node, "no input value given");
             values[i] = it->second;
+            break;
+        }
+        case Step::Resolve: {
+            // The first overload the arguments fit, chosen on the first run and kept.
+            if (!plan.op) {
+                // As given, else with trailing ints as one list: x.view(2, 8) is view(x, [2, 8]) but
+                // x.transpose(0, 1) is transpose(x, 0, 1).
+                std::vector<std::vector<Argument>> forms = {plan.args};
+                bool trailingInts = plan.args.size() > 2;
+                for (size_t k = 1; k < plan.args.size(); ++k)
+                    trailingInts = trailingInts && plan.args[k].kind() == Argument::Kind::Int;
+                if (trailingInts)
+                    forms.push_back({plan.args[0], Argument::list({plan.args.begin() + 1, plan.args.end()})});
+                for (const auto &form : forms)
+                    for (const auto &candidate : plan.candidates)
+                        if (!plan.op && bindable(node, form, candidate.schema(), values)) {
+                            m_plans[i].op = candidate;
+                            m_plans[i].args = form;
+                        }
+                if (plan.op)
+                    if (auto bound = bind(node, m_plans[i]); !bound)
+                        return bound.error();
+                if (!plan.op)
+                    return nodeError(node,
+                        "unsupported op: no overload of aten::"
+                            + std::string(plan.candidates.front().schema().name().substr(6))
+                            + " takes these arguments");
+            }
+            auto v = call(node, plan, values);
+            if (!v)
+                return v.error();
+            values[i] = std::move(v.value());
+            break;
+        }
+        case Step::Sizes: {
+            const c10::IValue &t = values[node.args()[0].isNode() ? node.args()[0].node()->index() : 0];
+            if (!node.args()[0].isNode() || !t.isTensor())
+                return nodeError(node, "size() of a value that is not a tensor");
+            values[i] = c10::IValue(t.toTensor().sizes().vec());
             break;
         }
         case Step::Call: {
@@ -363,6 +614,29 @@ Result<std::vector<at::Tensor>> Executor::run(
             if (!type)
                 return nodeError(node, "unknown dtype " + node.args()[1].text());
             values[i] = values[node.args()[0].node()->index()].toTensor().to(*type);
+            break;
+        }
+        case Step::Iota: {
+            // prims.iota(length, *, start, step, dtype, device, requires_grad): arange on the run's device.
+            auto intArg = [&](const Argument *a, int64_t fallback) -> c10::optional<int64_t> {
+                if (!a)
+                    return fallback;
+                if (a->kind() == Argument::Kind::Int)
+                    return a->toInt();
+                if (a->isNode() && values[a->node()->index()].isInt())
+                    return values[a->node()->index()].toInt();
+                return c10::nullopt;
+            };
+            auto length = intArg(node.args().empty() ? nullptr : &node.args()[0], -1);
+            auto start = intArg(node.kwarg("start"), 0), step = intArg(node.kwarg("step"), 1);
+            if (!length || *length < 0 || !start || !step)
+                return nodeError(node, "expected (length, start=int, step=int)");
+            c10::ScalarType type = at::kLong;
+            if (const Argument *d = node.kwarg("dtype"); d && d->kind() == Argument::Kind::Dtype)
+                if (auto t = scalarTypeFromName(d->text()))
+                    type = *t;
+            values[i]
+                = at::arange(*start, *start + *length * *step, *step, at::TensorOptions().dtype(type).device(m_device));
             break;
         }
         case Step::GetItem: {
@@ -399,7 +673,7 @@ Result<std::vector<at::Tensor>> Executor::run(
         case Step::ScalarOp: {
             std::vector<c10::IValue> operands;
             for (const auto &a : node.args()) {
-                auto v = toIValue(a, nullptr, values);
+                auto v = toIValue(a, nullptr, values, m_device);
                 if (!v)
                     return nodeError(node, v.error().message);
                 operands.push_back(std::move(v.value()));
@@ -421,12 +695,27 @@ Result<std::vector<at::Tensor>> Executor::run(
         }
         case Step::Skip: break;
         }
-        if (nodeMicros)
+        if (nodeMicros) {
+            if (plan.step == Step::Call || plan.step == Step::Resolve)
+                synchronize();
             (*nodeMicros)[i]
                 = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+        }
+        if (live) {
+            if (plan.step == Step::Input)
+                live->exclude(values[i]);
+            else
+                live->add(values[i]);
+            for (size_t dead : plan.freeAfter)
+                if (m_plans[dead].step != Step::Input)
+                    live->remove(values[dead]);
+            stats->completed = i + 1;
+            stats->peakIntermediateBytes = live->peak();
+        }
         for (size_t dead : plan.freeAfter)
             values[dead] = c10::IValue();
     }
+    synchronize();
     return outputs;
 }
 

@@ -19,29 +19,46 @@ public:
     // Resolves every node's operator once; an unsupported op is an error naming the node and op.
     static Result<Executor> create(const Graph &graph, c10::Device device);
 
+    // What one run measured besides node times; filled also when the run fails part-way.
+    struct RunStats {
+        size_t completed = 0; // nodes run, in graph order (on failure: the failing node's index)
+        int64_t peakIntermediateBytes = 0; // most bytes held at once by values computed in the graph
+    };
+
     // Runs the graph once. inputs are placeholder/get_attr values by node name. When nodeMicros is given it
-    // receives each node's wall time (µs), in graph order.
-    Result<std::vector<at::Tensor>> run(
-        const std::unordered_map<std::string, at::Tensor> &inputs, std::vector<double> *nodeMicros = nullptr) const;
+    // receives each node's wall time (µs), in graph order; stats, what else was measured.
+    Result<std::vector<at::Tensor>> run(const std::unordered_map<std::string, at::Tensor> &inputs,
+        std::vector<double> *nodeMicros = nullptr, RunStats *stats = nullptr) const;
 
     const Graph &graph() const { return *m_graph; }
     c10::Device device() const { return m_device; }
 
 private:
-    enum class Step { Input, Call, Convert, GetItem, ScalarOp, Output, Skip };
+    enum class Step { Input, Call, Resolve, Sizes, Convert, Iota, GetItem, ScalarOp, Output, Skip };
+    // A schema argument's value: a constant converted once (literals, defaults), or read per run from `arg`.
+    struct Binding {
+        const Argument *arg = nullptr;
+        c10::TypePtr type; // set when arg refers to nodes
+        c10::IValue constant;
+    };
     struct Plan {
         Step step = Step::Skip;
-        c10::optional<c10::OperatorHandle> op;
+        c10::optional<c10::OperatorHandle> op; // Resolve: chosen from candidates on the first run
+        std::vector<c10::OperatorHandle> candidates; // Resolve: aten overloads of a method or torch.* function
+        std::vector<Argument> args; // Resolve: the node's positional arguments as the schema takes them
         std::string scalarOp; // operator.add, ...
         std::vector<size_t> freeAfter; // node indices whose last use is this node
+        std::vector<Binding> bindings; // Call and Resolve: the op's arguments in schema order
     };
     Executor(const Graph &graph, c10::Device device) : m_graph(&graph), m_device(device) { }
 
+    Status bind(const Node &node, Plan &plan) const;
     Result<c10::IValue> call(const Node &node, const Plan &plan, std::vector<c10::IValue> &values) const;
+    Result<c10::IValue> invoke(const Node &node, const Plan &plan, torch::jit::Stack stack) const;
 
     const Graph *m_graph;
     c10::Device m_device;
-    std::vector<Plan> m_plans;
+    mutable std::vector<Plan> m_plans; // mutable: Resolve steps keep the overload their first run chose
     // Nodes found to need the float32 fallback, so later iterations skip the failing first attempt.
     mutable std::vector<char> m_upcast;
 };

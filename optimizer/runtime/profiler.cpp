@@ -1,11 +1,13 @@
 #include "profiler.h"
 
+#include "device_plugins.h"
 #include "executor.h"
 #include "io/fxscope_json.h"
 #include "npu_reference_kernels.h"
 #include "tensor_inputs.h"
 
 #include <ATen/ATen.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
 
 #include <algorithm>
 #include <chrono>
@@ -39,6 +41,7 @@ std::pair<double, double> tolerance(c10::ScalarType type)
 struct Comparison {
     bool match = true;
     double maxAbsDiff = 0;
+    double maxRelDiff = 0; // |a - b| / |b| where |b| is above the dtype's absolute tolerance
     std::string why;
 };
 
@@ -65,6 +68,11 @@ Comparison compare(const std::vector<at::Tensor> &a, const std::vector<at::Tenso
             maxDiff = INFINITY;
         c.maxAbsDiff = std::max(c.maxAbsDiff, maxDiff);
         auto [atol, rtol] = tolerance(a[i].scalar_type());
+        at::Tensor significant = y.abs() > std::max(atol, 1e-12);
+        if (significant.any().item<bool>()) {
+            double rel = (diff.masked_select(significant) / y.abs().masked_select(significant)).max().item<double>();
+            c.maxRelDiff = std::max(c.maxRelDiff, std::isnan(rel) ? INFINITY : rel);
+        }
         bool close = (diff <= atol + rtol * y.abs()).all().item<bool>();
         if (!close) {
             c.match = false;
@@ -74,13 +82,74 @@ Comparison compare(const std::vector<at::Tensor> &a, const std::vector<at::Tenso
     return c;
 }
 
+// The nodes one fusion added (they share its provenance: pattern, anchor, the nodes it replaced).
+struct FusedRegion {
+    std::string pattern;
+    std::string anchor;
+    Json replaced;
+    std::vector<std::string> nodes;
+};
+
 struct GraphRun {
     Json json;
     std::vector<at::Tensor> outputs;
+    std::vector<FusedRegion> regions;
+    std::string error; // the run failed; json holds what ran before the failing node
 };
 
+std::vector<FusedRegion> regionsOf(const Graph &graph)
+{
+    std::vector<FusedRegion> regions;
+    std::map<std::string, size_t> byKey;
+    for (const auto &node : graph.nodes()) {
+        const Json &extra = node->meta().extra;
+        const Json *provenance = extra.isObject() ? extra.find("fxscope_provenance") : nullptr;
+        if (!provenance || !provenance->isObject() || node->op() != OpKind::CallFunction)
+            continue;
+        std::string pattern = (*provenance)["pattern"].toString(), anchor = (*provenance)["anchor"].toString();
+        auto [it, added] = byKey.emplace(pattern + '\n' + anchor, regions.size());
+        if (added)
+            regions.push_back({pattern, anchor, (*provenance)["replaced"], {}});
+        regions[it->second].nodes.push_back(node->name());
+    }
+    return regions;
+}
+
+// Per fused region: the median time of the unfused nodes it replaced against that of the nodes that replaced them.
+// A replaced node missing from the unfused graph was itself added by an earlier fusion; the region is then marked
+// incomplete rather than credited with a partial sum.
+Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<FusedRegion> &regions)
+{
+    std::map<std::string, double> unfusedUs, fusedUs;
+    for (const Json &n : unfused["nodes"].items())
+        unfusedUs[n["name"].toString()] = n["median_us"].toDouble();
+    for (const Json &n : fused["nodes"].items())
+        fusedUs[n["name"].toString()] = n["median_us"].toDouble();
+    Json out = Json::array();
+    for (const FusedRegion &r : regions) {
+        double before = 0, after = 0;
+        bool complete = true;
+        for (const Json &name : r.replaced.items()) {
+            auto it = unfusedUs.find(name.toString());
+            if (it != unfusedUs.end())
+                before += it->second;
+            else
+                complete = false;
+        }
+        Json nodes = Json::array();
+        for (const auto &name : r.nodes) {
+            after += fusedUs.count(name) ? fusedUs[name] : 0.0;
+            nodes.push(name);
+        }
+        out.push(Json::object({{"pattern", r.pattern}, {"anchor", r.anchor}, {"replaced", r.replaced},
+            {"nodes", std::move(nodes)}, {"unfused_us", before}, {"fused_us", after},
+            {"speedup", complete && after > 0 ? before / after : 0.0}, {"complete", complete}}));
+    }
+    return out;
+}
+
 Result<GraphRun> profileOne(const std::string &graphText, const std::map<std::string, at::Tensor> &given,
-    c10::Device device, int warmup, int iters, uint64_t seed, bool returnOutputs)
+    c10::Device device, int warmup, int iters, uint64_t seed, bool returnOutputs, bool nodeTimes = true)
 {
     auto file = parseFxscopeJson(graphText, "request");
     if (!file)
@@ -95,33 +164,52 @@ Result<GraphRun> profileOne(const std::string &graphText, const std::map<std::st
     if (!inputs)
         return inputs.error();
     std::vector<at::Tensor> outputs;
-    for (int i = 0; i < warmup; ++i) {
-        auto out = executor->run(inputs.value());
-        if (!out)
-            return out.error();
-    }
+    resetDevicePeak(device);
     std::vector<std::vector<double>> perNode(graph.size());
     std::vector<double> totals;
-    for (int i = 0; i < std::max(iters, 1); ++i) {
+    int64_t peakIntermediateBytes = 0;
+    auto nodeRows = [&](size_t upTo) {
+        Json nodes = Json::array();
+        for (const auto &node : graph.nodes()) {
+            const auto &times = perNode[node->index()];
+            if (node->op() == OpKind::CallFunction && node->index() < upTo && !times.empty())
+                nodes.push(Json::object({{"name", node->name()}, {"target", node->target()},
+                    {"median_us", median(times)}, {"min_us", *std::min_element(times.begin(), times.end())},
+                    {"max_us", *std::max_element(times.begin(), times.end())}}));
+        }
+        return nodes;
+    };
+    for (int i = 0; i < warmup + std::max(iters, 1); ++i) {
         std::vector<double> micros;
+        Executor::RunStats stats;
         auto start = std::chrono::steady_clock::now();
-        auto out = executor->run(inputs.value(), &micros);
-        totals.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-        if (!out)
-            return out.error();
+        // Without node times the run is the executor alone (its overhead is what bench/exec measures).
+        auto out = nodeTimes ? executor->run(inputs.value(), &micros, &stats) : executor->run(inputs.value());
+        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (!out) {
+            // What ran before the failing node, with its times in this run, stays in the report.
+            perNode.assign(graph.size(), {});
+            for (size_t n = 0; n < stats.completed; ++n)
+                perNode[n].push_back(micros[n]);
+            GraphRun failed;
+            failed.error = out.error().toString();
+            failed.json = Json::object({{"graph", file->graphs.front().name}, {"nodes", nodeRows(stats.completed)},
+                {"failed_node", stats.completed < graph.size() ? graph.nodes()[stats.completed]->name() : ""},
+                {"error", failed.error}});
+            return failed;
+        }
+        peakIntermediateBytes = std::max(peakIntermediateBytes, stats.peakIntermediateBytes);
+        if (i < warmup)
+            continue;
+        totals.push_back(ms);
         outputs = std::move(out.value());
         for (size_t n = 0; n < micros.size(); ++n)
             perNode[n].push_back(micros[n]);
     }
-    Json nodes = Json::array();
-    for (const auto &node : graph.nodes())
-        if (node->op() == OpKind::CallFunction)
-            nodes.push(Json::object(
-                {{"name", node->name()}, {"target", node->target()}, {"median_us", median(perNode[node->index()])},
-                    {"min_us", *std::min_element(perNode[node->index()].begin(), perNode[node->index()].end())},
-                    {"max_us", *std::max_element(perNode[node->index()].begin(), perNode[node->index()].end())}}));
-    Json json = Json::object({{"graph", file->graphs.front().name}, {"median_ms", median(totals)},
-        {"iterations", int64_t(totals.size())}, {"nodes", std::move(nodes)}});
+    Json nodes = nodeRows(graph.size());
+    Json json = Json::object(
+        {{"graph", file->graphs.front().name}, {"median_ms", median(totals)}, {"iterations", int64_t(totals.size())},
+            {"peak_intermediate_bytes", peakIntermediateBytes}, {"nodes", std::move(nodes)}});
     Json outs = Json::array();
     for (const auto &t : outputs) {
         Json shape = Json::array();
@@ -139,7 +227,9 @@ Result<GraphRun> profileOne(const std::string &graphText, const std::map<std::st
         outs.push(std::move(o));
     }
     json.set("outputs", std::move(outs));
-    return GraphRun{std::move(json), std::move(outputs)};
+    if (auto stats = deviceMemoryStats(device))
+        json.set("allocator", Json::object({{"peak_bytes", stats->peakBytes}, {"allocations", stats->allocations}}));
+    return GraphRun{std::move(json), std::move(outputs), regionsOf(graph), {}};
 }
 
 Json failure(const std::string &text)
@@ -152,11 +242,17 @@ Json failure(const std::string &text)
 Json runProfile(const Json &request)
 {
     try {
+        if (auto loaded = loadConfiguredDevicePlugins(); !loaded)
+            return failure(loaded.error().toString());
         registerNpuReferenceKernels();
         std::string deviceName = request["device"].isString() ? request["device"].toString() : "cpu";
         if (deviceName.rfind("npu", 0) == 0)
             deviceName = "privateuseone" + deviceName.substr(3);
         c10::Device device(deviceName);
+        if (!device.is_cpu() && !c10::impl::hasDeviceGuardImpl(device.type()))
+            return failure("device " + request["device"].toString() + ": no " + c10::DeviceTypeName(device.type())
+                + " backend is registered in this LibTorch; load the device's plugin (torch_npu's libtorch_npu.so "
+                  "for an NPU) with --device-plugin or FXSCOPE_DEVICE_PLUGINS");
         int warmup = int(request["warmup"].toInt(1));
         int iters = int(request["iters"].toInt(10));
         uint64_t seed = uint64_t(request["seed"].toInt(0));
@@ -168,15 +264,27 @@ Json runProfile(const Json &request)
                 return failure(read.error().toString());
             given = std::move(read.value());
         }
-        auto unfused = profileOne(request["unfused"].toString(), given, device, warmup, iters, seed, returnOutputs);
+        bool nodeTimes = !request["node_times"].isBool() || request["node_times"].toBool();
+        auto unfused
+            = profileOne(request["unfused"].toString(), given, device, warmup, iters, seed, returnOutputs, nodeTimes);
         if (!unfused)
             return failure("unfused graph: " + unfused.error().toString());
         Json root = Json::object({{"device", device.str()}, {"unfused", unfused->json}});
+        if (!unfused->error.empty()) {
+            root.set("error", "unfused graph: " + unfused->error);
+            return root;
+        }
         if (request["fused"].isString()) {
-            auto fused = profileOne(request["fused"].toString(), given, device, warmup, iters, seed, returnOutputs);
+            auto fused
+                = profileOne(request["fused"].toString(), given, device, warmup, iters, seed, returnOutputs, nodeTimes);
             if (!fused) {
                 root.set("fused", Json());
                 root.set("error", "fused graph: " + fused.error().toString());
+                return root;
+            }
+            if (!fused->error.empty()) {
+                root.set("fused", fused->json);
+                root.set("error", "fused graph: " + fused->error);
                 return root;
             }
             double a = unfused->json["median_ms"].toDouble(), b = fused->json["median_ms"].toDouble();
@@ -185,8 +293,23 @@ Json runProfile(const Json &request)
             root.set("speedup", b > 0 ? a / b : 0.0);
             root.set("outputs_match", c.match);
             root.set("max_abs_diff", c.maxAbsDiff);
+            root.set("max_rel_diff", c.maxRelDiff);
+            root.set("regions", fusedRegions(unfused->json, fused->json, fused->regions));
             if (!c.why.empty())
                 root.set("outputs_detail", c.why);
+        }
+        // The same unfused graph once on a reference device (the CPU), to check the device's results.
+        if (const std::string &name = request["reference_device"].toString(); !name.empty()) {
+            c10::Device reference(name);
+            auto ref = profileOne(request["unfused"].toString(), given, reference, 0, 1, seed, false);
+            if (!ref || !ref->error.empty())
+                return failure("unfused graph on " + name + ": " + (ref ? ref->error : ref.error().toString()));
+            Comparison c = compare(unfused->outputs, ref->outputs);
+            Json check = Json::object({{"device", reference.str()}, {"outputs_match", c.match},
+                {"max_abs_diff", c.maxAbsDiff}, {"max_rel_diff", c.maxRelDiff}});
+            if (!c.why.empty())
+                check.set("outputs_detail", c.why);
+            root.set("reference", std::move(check));
         }
         if (const std::string &path = request["expected_outputs"].toString(); !path.empty()) {
             auto read = readSafetensors(path);
@@ -206,7 +329,9 @@ Json runProfile(const Json &request)
             for (auto &kv : numbered)
                 expected.push_back(kv.second);
             Comparison c = compare(unfused->outputs, expected);
-            root.set("expected", Json::object({{"outputs_match", c.match}, {"max_abs_diff", c.maxAbsDiff}}));
+            root.set("expected",
+                Json::object(
+                    {{"outputs_match", c.match}, {"max_abs_diff", c.maxAbsDiff}, {"max_rel_diff", c.maxRelDiff}}));
         }
         return root;
     } catch (const c10::Error &e) {

@@ -3,6 +3,7 @@
 // Results cross the boundary as JSON text: no C++ or torch types are shared with the caller.
 
 #include "device_info.h"
+#include "device_plugins.h"
 #include "profiler.h"
 #include "util/json.h"
 
@@ -11,11 +12,20 @@
 extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_devices_json()
 {
     static std::string text;
+    if (auto loaded = fxs::loadConfiguredDevicePlugins(); !loaded) {
+        text = fxs::Json::object({{"error", loaded.error().toString()}}).dump();
+        return text.c_str();
+    }
     fxs::Json devices = fxs::Json::array();
     for (const auto &d : fxs::discoverDevices())
         devices.push(fxs::Json::object(
             {{"name", d.name}, {"backend", d.backend}, {"available", d.available}, {"detail", d.detail}}));
-    text = fxs::Json::object({{"libtorch", fxs::libtorchVersion()}, {"devices", std::move(devices)}}).dump();
+    fxs::Json plugins = fxs::Json::array();
+    for (const auto &path : fxs::loadedDevicePlugins())
+        plugins.push(path);
+    text = fxs::Json::object(
+        {{"libtorch", fxs::libtorchVersion()}, {"devices", std::move(devices)}, {"plugins", std::move(plugins)}})
+               .dump();
     return text.c_str();
 }
 
@@ -35,5 +45,15 @@ extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_pr
     auto request = fxs::Json::parse(requestJson ? requestJson : "", "request");
     text = request ? fxs::runProfile(request.value()).dump()
                    : fxs::Json::object({{"error", request.error().toString()}}).dump();
+    return text.c_str();
+}
+
+// Loads a device plugin (a library registering a LibTorch backend, such as torch_npu's); returns an empty text
+// on success, else the error.
+extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_load_device_plugin(const char *path)
+{
+    static std::string text;
+    auto loaded = fxs::loadDevicePlugin(path ? path : "");
+    text = loaded ? std::string() : loaded.error().toString();
     return text.c_str();
 }

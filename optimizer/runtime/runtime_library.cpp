@@ -70,11 +70,31 @@ GraphProfile graphProfile(const Json &j)
 
 } // namespace
 
-Result<ProfileReport> runtimeProfile(const Graph &unfused, const Graph *fused, const ProfileOptions &options)
+Status runtimeLoadDevicePlugins(const std::vector<std::string> &paths)
+{
+    if (paths.empty())
+        return Ok{};
+    auto handle = runtimeHandle();
+    if (!handle)
+        return handle.error();
+    using Load = const char *(*)(const char *);
+    auto call = reinterpret_cast<Load>(dlsym(handle.value(), "fxscope_runtime_load_device_plugin"));
+    if (!call)
+        return Error{{}, 0, 0, "the LibTorch runtime lacks fxscope_runtime_load_device_plugin"};
+    for (const auto &path : paths)
+        if (std::string why = call(path.c_str()); !why.empty())
+            return Error{{}, 0, 0, why};
+    return Ok{};
+}
+
+Result<ProfileReport> runtimeProfile(
+    const Graph &unfused, const Graph *fused, const ProfileOptions &options, Json *partial)
 {
     auto handle = runtimeHandle();
     if (!handle)
         return handle.error();
+    if (auto loaded = runtimeLoadDevicePlugins(options.devicePlugins); !loaded)
+        return loaded.error();
     using Profile = const char *(*)(const char *);
     auto call = reinterpret_cast<Profile>(dlsym(handle.value(), "fxscope_runtime_profile"));
     if (!call)
@@ -82,13 +102,17 @@ Result<ProfileReport> runtimeProfile(const Graph &unfused, const Graph *fused, c
     Json request = Json::object({{"unfused", graphText(unfused)}, {"fused", fused ? Json(graphText(*fused)) : Json()},
         {"device", options.device}, {"iters", options.iters}, {"warmup", options.warmup},
         {"seed", int64_t(options.seed)}, {"inputs", options.inputsPath},
-        {"expected_outputs", options.expectedOutputsPath}, {"return_outputs", options.returnOutputs}});
+        {"expected_outputs", options.expectedOutputsPath}, {"reference_device", options.referenceDevice},
+        {"node_times", options.nodeTimes}, {"return_outputs", options.returnOutputs}});
     auto json = Json::parse(call(request.dump().c_str()), "runtime");
     if (!json)
         return json.error();
     const Json &r = json.value();
-    if (r["error"].isString())
+    if (r["error"].isString()) {
+        if (partial)
+            *partial = r;
         return Error{{}, 0, 0, r["error"].toString()};
+    }
     ProfileReport report;
     report.device = r["device"].toString();
     report.unfused = graphProfile(r["unfused"]);
@@ -102,15 +126,21 @@ Result<ProfileReport> runtimeProfile(const Graph &unfused, const Graph *fused, c
         report.expectedMatch = r["expected"]["outputs_match"].toBool();
         report.expectedMaxAbsDiff = r["expected"]["max_abs_diff"].toDouble();
     }
+    if (r["reference"].isObject()) {
+        report.referenceMatch = r["reference"]["outputs_match"].toBool();
+        report.referenceMaxAbsDiff = r["reference"]["max_abs_diff"].toDouble();
+    }
     report.json = std::move(json.value());
     return report;
 }
 
-Result<RuntimeDevices> runtimeDevices()
+Result<RuntimeDevices> runtimeDevices(const std::vector<std::string> &plugins)
 {
     auto handle = runtimeHandle();
     if (!handle)
         return handle.error();
+    if (auto loaded = runtimeLoadDevicePlugins(plugins); !loaded)
+        return loaded.error();
     using DevicesJson = const char *(*)();
     auto call = reinterpret_cast<DevicesJson>(dlsym(handle.value(), "fxscope_runtime_devices_json"));
     if (!call)
@@ -118,8 +148,12 @@ Result<RuntimeDevices> runtimeDevices()
     auto json = Json::parse(call(), "runtime");
     if (!json)
         return json.error();
+    if (json.value()["error"].isString())
+        return Error{{}, 0, 0, json.value()["error"].toString()};
     RuntimeDevices out;
     out.libtorchVersion = json.value()["libtorch"].toString();
+    for (const Json &p : json.value()["plugins"].items())
+        out.plugins.push_back(p.toString());
     for (const Json &d : json.value()["devices"].items())
         out.devices.push_back(
             {d["name"].toString(), d["backend"].toString(), d["available"].toBool(), d["detail"].toString()});

@@ -18,10 +18,15 @@ class Graph;
 struct RuntimeDevices {
     std::string libtorchVersion;
     std::vector<DeviceInfo> devices;
+    std::vector<std::string> plugins; // device plugins loaded into the runtime
 };
 
-// Loads libfxscope_runtime.so from beside the executable (or FXSCOPE_RUNTIME_LIBRARY) and lists devices.
-Result<RuntimeDevices> runtimeDevices();
+// Loads device plugins into the runtime (libraries registering a LibTorch backend: torch_npu's library for an
+// Ascend NPU as PrivateUse1, or fxscope's emulated device); FXSCOPE_DEVICE_PLUGINS (colon-separated) adds more.
+Status runtimeLoadDevicePlugins(const std::vector<std::string> &paths);
+// Loads libfxscope_runtime.so from beside the executable (or FXSCOPE_RUNTIME_LIBRARY), then `plugins`, and lists
+// devices.
+Result<RuntimeDevices> runtimeDevices(const std::vector<std::string> &plugins = {});
 // Every operator schema registered in LibTorch, as schema text lines.
 Result<std::vector<std::string>> runtimeOpSchemas();
 
@@ -32,7 +37,10 @@ struct ProfileOptions {
     uint64_t seed = 0; // for inputs generated from meta
     std::string inputsPath; // safetensors with inputs/weights by node name; others are generated
     std::string expectedOutputsPath; // safetensors (output_0, ...) to check the unfused outputs against
+    std::string referenceDevice; // runs the unfused graph once there too (cpu) and checks the device's outputs
     bool returnOutputs = false; // copy every output value back (small graphs: tests)
+    bool nodeTimes = true; // false: whole-graph times only, no per-node clock or liveness (overhead benchmarks)
+    std::vector<std::string> devicePlugins; // loaded before the device is looked up (runtimeLoadDevicePlugins)
 };
 
 struct NodeProfile {
@@ -63,10 +71,15 @@ struct ProfileReport {
     double maxAbsDiff = 0;
     std::optional<bool> expectedMatch; // against ProfileOptions::expectedOutputsPath
     double expectedMaxAbsDiff = 0;
+    std::optional<bool> referenceMatch; // against ProfileOptions::referenceDevice
+    double referenceMaxAbsDiff = 0;
     Json json;
 };
 
 // Runs and profiles `unfused` and, when given, `fused` on one device with the same inputs, and compares outputs.
-Result<ProfileReport> runtimeProfile(const Graph &unfused, const Graph *fused, const ProfileOptions &options);
+// When a graph fails part-way, the error names the node and `partial` (if given) receives the runtime's JSON with
+// the nodes that ran before it ("unfused"/"fused" objects with "nodes", "failed_node", "error").
+Result<ProfileReport> runtimeProfile(
+    const Graph &unfused, const Graph *fused, const ProfileOptions &options, Json *partial = nullptr);
 
 } // namespace fxs

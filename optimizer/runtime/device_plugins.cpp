@@ -1,0 +1,93 @@
+#include "device_plugins.h"
+
+#include <cstdlib>
+#include <dlfcn.h>
+#include <mutex>
+
+namespace fxs {
+
+namespace {
+
+struct Plugin {
+    std::string path;
+    void *handle = nullptr;
+};
+
+std::mutex pluginsMutex;
+std::vector<Plugin> plugins;
+
+using MemoryStats = bool (*)(int, int, int64_t *, int64_t *, int64_t *);
+using ResetPeak = void (*)(int, int);
+
+} // namespace
+
+Status loadDevicePlugin(const std::string &path)
+{
+    std::lock_guard<std::mutex> lock(pluginsMutex);
+    for (const Plugin &p : plugins)
+        if (p.path == path)
+            return Ok{};
+    // RTLD_GLOBAL: a vendor plugin's own dependants (its ops libraries) resolve symbols against it.
+    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    if (!handle) {
+        const char *why = dlerror();
+        return Error{path, 0, 0, std::string("cannot load the device plugin: ") + (why ? why : "unknown error")};
+    }
+    plugins.push_back({path, handle});
+    return Ok{};
+}
+
+Status loadConfiguredDevicePlugins()
+{
+    static std::once_flag once;
+    static Status result = Ok{};
+    std::call_once(once, [] {
+        const char *configured = std::getenv("FXSCOPE_DEVICE_PLUGINS");
+        std::string list = configured ? configured : "";
+        for (size_t start = 0; start < list.size();) {
+            size_t end = list.find(':', start);
+            if (end == std::string::npos)
+                end = list.size();
+            if (end > start)
+                if (auto loaded = loadDevicePlugin(list.substr(start, end - start)); !loaded) {
+                    result = loaded.error();
+                    return;
+                }
+            start = end + 1;
+        }
+    });
+    return result;
+}
+
+std::vector<std::string> loadedDevicePlugins()
+{
+    std::lock_guard<std::mutex> lock(pluginsMutex);
+    std::vector<std::string> paths;
+    for (const Plugin &p : plugins)
+        paths.push_back(p.path);
+    return paths;
+}
+
+std::optional<DeviceMemoryStats> deviceMemoryStats(c10::Device device)
+{
+    std::lock_guard<std::mutex> lock(pluginsMutex);
+    for (const Plugin &p : plugins) {
+        auto stats = reinterpret_cast<MemoryStats>(dlsym(p.handle, "fxscope_device_memory_stats"));
+        DeviceMemoryStats s;
+        if (stats
+            && stats(int(device.type()), device.has_index() ? device.index() : 0, &s.currentBytes, &s.peakBytes,
+                &s.allocations))
+            return s;
+    }
+    return std::nullopt;
+}
+
+void resetDevicePeak(c10::Device device)
+{
+    std::lock_guard<std::mutex> lock(pluginsMutex);
+    for (const Plugin &p : plugins)
+        if (auto reset = reinterpret_cast<ResetPeak>(dlsym(p.handle, "fxscope_device_reset_peak")))
+            reset(int(device.type()), device.has_index() ? device.index() : 0);
+}
+
+} // namespace fxs
