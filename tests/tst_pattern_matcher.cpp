@@ -621,6 +621,12 @@ void TestPatternMatcher::t5FullRmsNormRejectedByUsers()
     QCOMPARE(v->failure->path, (std::vector<std::string>{"mul_2", "args[1] mul_1"}));
     QCOMPARE(v->failure->expected, std::string("1 user"));
     QCOMPARE(v->failure->actual, std::string("2 users"));
+    // Inductor's FailedMatch text ends with the full repr of the pattern node that failed (shared, not copied).
+    QVERIFY(v->failure->messagePattern);
+    const std::string message = v->failure->messageText();
+    QVERIFY2(message.rfind("multiple_users CallFunction(aten.mul.Tensor, ", 0) == 0, message.c_str());
+    QCOMPARE(message.substr(std::string("multiple_users ").size()), *v->failure->messagePattern);
+    QCOMPARE(QString::fromStdString(v->toJson()["failure"]["message"].toString()), QString::fromStdString(message));
 }
 
 void TestPatternMatcher::llamaRmsNormCast()

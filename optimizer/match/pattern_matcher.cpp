@@ -175,7 +175,15 @@ private:
         return r;
     }
 
-    const std::string &fullRepr(const PatternExpr &p) { return m_reprs.get(p).second; }
+    // A failure whose Inductor text ends with the pattern's full repr (shared, not copied).
+    MatchResult failWithRepr(const PatternExpr &p, std::string code, std::string messageHead, std::string reason,
+        const std::string &graphNode = {}, std::string expected = {}, std::string actual = {})
+    {
+        MatchResult r = fail(p, std::move(code), std::move(messageHead), std::move(reason), graphNode,
+            std::move(expected), std::move(actual));
+        r.failure.messagePattern = m_reprs.get(p).second;
+        return r;
+    }
 
     const OpSchemaTable &m_schemas;
     std::vector<const PatternExpr *> m_outputs;
@@ -410,27 +418,26 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
     auto fnsText = [&] { return p.fns.size() == 1 ? p.fns[0] : "one of " + joinNames(p.fns); };
     if (!value.isNode()) {
         const std::string literal = valueText(value);
-        return fail(p, "function_mismatch", "function_mismatch: node=" + literal + ", pattern=" + fullRepr(p),
+        return failWithRepr(p, "function_mismatch", "function_mismatch: node=" + literal + ", pattern=",
             "expected a call to " + fnsText() + ", found the literal " + literal, literal, fnsText(), literal);
     }
     Node *node = value.node();
     std::string target = canonicalTarget(node->target());
-    // Built only on failure: the repr is the expensive part of a rejection.
-    auto mismatchText = [&] { return "function_mismatch: node=" + node->name() + ", pattern=" + fullRepr(p); };
+    auto mismatchText = [&] { return "function_mismatch: node=" + node->name() + ", pattern="; };
     if (node->op() != p.op || !p.matchesTarget(target))
-        return fail(p, "function_mismatch", mismatchText(),
+        return failWithRepr(p, "function_mismatch", mismatchText(),
             "expected " + std::string(opKindName(p.op)) + " " + fnsText() + ", found " + opKindName(node->op()) + " "
                 + target + " at " + node->name(),
             node->name(), fnsText(), target);
     if (p.kind == PatternExpr::Kind::Call && node->args().size() != p.args.size())
-        return fail(p, "function_mismatch", mismatchText(),
+        return failWithRepr(p, "function_mismatch", mismatchText(),
             node->name() + " passes " + std::to_string(node->args().size())
                 + " positional arguments, the pattern expects " + std::to_string(p.args.size()),
             node->name(), std::to_string(p.args.size()) + " positional args",
             std::to_string(node->args().size()) + " positional args");
     bool isOutput = std::find(m_outputs.begin(), m_outputs.end(), &p) != m_outputs.end();
     if (!isOutput && p.users != PatternExpr::kMultiple && int(node->users().size()) != p.users) {
-        MatchResult r = fail(p, "multiple_users", "multiple_users " + fullRepr(p), {}, node->name(),
+        MatchResult r = failWithRepr(p, "multiple_users", "multiple_users ", {}, node->name(),
             std::to_string(p.users) + " user" + (p.users == 1 ? "" : "s"),
             std::to_string(node->users().size()) + " users");
         Node *parent = parents.empty() ? nullptr : parents.back();
@@ -494,13 +501,13 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
             return true;
         };
         if (!normalize())
-            return fail(p, "function_mismatch", mismatchText(),
+            return failWithRepr(p, "function_mismatch", mismatchText(),
                 schema ? "the arguments of " + node->name() + " do not bind to the schema " + schema->text
                        : node->name() + " passes fewer kwargs than the pattern names and fxscope has no schema for "
                         + target + " to normalise them",
                 node->name());
         if (normalizedArgs.size() != p.args.size() || normalizedKwargs.size() < p.kwargs.size())
-            return fail(p, "function_mismatch", mismatchText(),
+            return failWithRepr(p, "function_mismatch", mismatchText(),
                 "after normalising by the schema " + node->name() + " has " + std::to_string(normalizedArgs.size())
                     + " positional and " + std::to_string(normalizedKwargs.size())
                     + " keyword arguments; the pattern has " + std::to_string(p.args.size()) + " and "
@@ -706,11 +713,11 @@ MatchResult Context::matchRepeated(const PatternExpr &p, const Argument &value)
 
 } // namespace
 
-const std::pair<std::string, std::string> &PatternMatcher::ReprCache::get(const PatternExpr &p)
+const std::pair<std::string, std::shared_ptr<const std::string>> &PatternMatcher::ReprCache::get(const PatternExpr &p)
 {
     auto it = map.find(&p);
     if (it == map.end())
-        it = map.emplace(&p, std::make_pair(p.repr(120), p.repr())).first;
+        it = map.emplace(&p, std::make_pair(p.repr(120), std::make_shared<const std::string>(p.repr()))).first;
     return it->second;
 }
 
