@@ -540,7 +540,7 @@ void TestPatternMatcher::packetsAndRegistrationOrder()
     auto nonList = callFunction("aten.neg.default", {PatternValue::of(listOf(argPattern()))});
     r = matcher.match(*nonList, cat->find("neg"));
     QVERIFY(!r.ok);
-    QCOMPARE(r.failure.message, std::string("non_list"));
+    QCOMPARE(r.failure->message, std::string("non_list"));
 }
 
 void TestPatternMatcher::genericPatternIgnoresLiterals()

@@ -164,14 +164,15 @@ private:
         const std::string &graphNode = {}, std::string expected = {}, std::string actual = {})
     {
         MatchResult r;
-        r.failure.code = std::move(code);
-        r.failure.message = std::move(message);
-        r.failure.reason = std::move(reason);
-        r.failure.patternNode = m_reprs.get(p).first;
-        r.failure.graphNode = graphNode;
-        r.failure.expected = std::move(expected);
-        r.failure.actual = std::move(actual);
-        r.failure.path = renderPath(path);
+        r.failure = std::make_unique<MatchFailure>();
+        r.failure->code = std::move(code);
+        r.failure->message = std::move(message);
+        r.failure->reason = std::move(reason);
+        r.failure->patternNode = m_reprs.get(p).first;
+        r.failure->graphNode = graphNode;
+        r.failure->expected = std::move(expected);
+        r.failure->actual = std::move(actual);
+        r.failure->path = renderPath(path);
         return r;
     }
 
@@ -181,7 +182,7 @@ private:
     {
         MatchResult r = fail(p, std::move(code), std::move(messageHead), std::move(reason), graphNode,
             std::move(expected), std::move(actual));
-        r.failure.messagePattern = m_reprs.get(p).second;
+        r.failure->messagePattern = m_reprs.get(p).second;
         return r;
     }
 
@@ -445,11 +446,11 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
         for (Node *u : node->users()) {
             all.push_back(u->name());
             if (u != parent)
-                r.failure.externalUsers.push_back(u->name());
+                r.failure->externalUsers.push_back(u->name());
         }
-        r.failure.reason = node->name() + " is an intermediate node of the match with "
+        r.failure->reason = node->name() + " is an intermediate node of the match with "
             + std::to_string(node->users().size()) + " users (" + joinNames(all) + ") but the traced pattern has "
-            + std::to_string(p.users) + "; used outside the match by: " + joinNames(r.failure.externalUsers);
+            + std::to_string(p.users) + "; used outside the match by: " + joinNames(r.failure->externalUsers);
         return r;
     }
     MatchResult r;
@@ -550,7 +551,7 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
                 raised.graphNode = node->name();
                 raised.path = renderPath(path);
                 MatchResult f;
-                f.failure = std::move(raised);
+                f.failure = std::make_unique<MatchFailure>(std::move(raised));
                 return f;
             }
         } else if (child.isNode() || !pythonEquals(child, pv.literal)) {
@@ -594,11 +595,11 @@ MatchResult Context::matchListOf(const PatternExpr &p, const Argument &value)
         MatchResult c = child.match(*p.children[0], value.items()[i]);
         seed = child.multiUserBindings();
         if (!c.ok) {
-            if (c.failure.raised)
+            if (c.failure->raised)
                 return c;
             if (!p.partial) {
-                c.failure.message = "list[" + std::to_string(i) + "]: " + c.failure.message;
-                c.failure.reason = "list element " + std::to_string(i) + ": " + c.failure.reason;
+                c.failure->message = "list[" + std::to_string(i) + "]: " + c.failure->message;
+                c.failure->reason = "list element " + std::to_string(i) + ": " + c.failure->reason;
                 return c;
             }
             continue;
@@ -608,7 +609,7 @@ MatchResult Context::matchListOf(const PatternExpr &p, const Argument &value)
         MatchFailure raised;
         if (!extend(r.match, std::move(c.match), raised)) {
             MatchResult f;
-            f.failure = std::move(raised);
+            f.failure = std::make_unique<MatchFailure>(std::move(raised));
             return f;
         }
     }
@@ -652,7 +653,7 @@ MatchResult Context::matchFromAnchors(const PatternExpr &p)
         "no user of an already matched node is a candidate for " + m_reprs.get(p).first);
     for (Node *node : findAnchorNodes(p, searched)) {
         last = match(p, Argument::ofNode(node));
-        if (last.ok || last.failure.raised)
+        if (last.ok || last.failure->raised)
             return last;
         memo = prior;
     }
@@ -669,13 +670,13 @@ MatchResult Context::matchMultiOutput(const PatternExpr &p, const Argument &valu
             continue;
         MatchResult c = matchFromAnchors(*p.children[i]);
         if (!c.ok) {
-            c.failure.reason = "output " + std::to_string(i) + ": " + c.failure.reason;
+            c.failure->reason = "output " + std::to_string(i) + ": " + c.failure->reason;
             return c;
         }
         MatchFailure raised;
         if (!extend(r.match, std::move(c.match), raised)) {
             MatchResult f;
-            f.failure = std::move(raised);
+            f.failure = std::make_unique<MatchFailure>(std::move(raised));
             return f;
         }
     }
@@ -698,13 +699,13 @@ MatchResult Context::matchRepeated(const PatternExpr &p, const Argument &value)
         fresh.path.push_back({"repeat " + anchor->name()});
         MatchResult c = fresh.match(inner, Argument::ofNode(anchor));
         if (!c.ok) {
-            c.failure.reason = "repeated occurrence at " + anchor->name() + ": " + c.failure.reason;
+            c.failure->reason = "repeated occurrence at " + anchor->name() + ": " + c.failure->reason;
             return c;
         }
         MatchFailure raised;
         if (!extend(r.match, std::move(c.match), raised)) {
             MatchResult f;
-            f.failure = std::move(raised);
+            f.failure = std::make_unique<MatchFailure>(std::move(raised));
             return f;
         }
     }

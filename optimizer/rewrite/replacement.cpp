@@ -21,8 +21,8 @@ Result<Match> matchAt(const PatternEntry &entry, Node *anchor, const PatternMatc
 {
     MatchResult generic = matcher.match(*entry.pattern, anchor);
     if (!generic.ok)
-        return Error{
-            "", 0, 0, "'" + entry.name + "' no longer matches at " + anchor->name() + ": " + generic.failure.message};
+        return Error{"", 0, 0,
+            "'" + entry.name + "' no longer matches at " + anchor->name() + ": " + generic.takeFailure().messageText()};
     Match m = std::move(generic.match);
     if (entry.specificPattern) {
         Node *output = nullptr;
