@@ -237,6 +237,39 @@ private Q_SLOTS:
         QCOMPARE(printCanonical(*g), before);
     }
 
+    // The built-in layer_norm is re-traced per match: its replacement takes normalized_shape from this weight and
+    // eps from this match (not the [8] and 1e-05 of its example), so 2-d rows of 16 with eps 1e-12 fuse correctly.
+    void builtinLayerNormReplacementRetraced()
+    {
+        auto g = code(R"(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[4, 16]", w: "f32[16]", b: "f32[16]"):
+        var_mean = torch.ops.aten.var_mean.correction(x, [1], correction = 0, keepdim = True)
+        getitem: "f32[4, 1]" = var_mean[0]
+        getitem_1: "f32[4, 1]" = var_mean[1]
+        add: "f32[4, 1]" = torch.ops.aten.add.Tensor(getitem, 1e-12)
+        rsqrt: "f32[4, 1]" = torch.ops.aten.rsqrt.default(add)
+        sub: "f32[4, 16]" = torch.ops.aten.sub.Tensor(x, getitem_1)
+        mul: "f32[4, 16]" = torch.ops.aten.mul.Tensor(sub, rsqrt)
+        mul_1: "f32[4, 16]" = torch.ops.aten.mul.Tensor(mul, w)
+        add_1: "f32[4, 16]" = torch.ops.aten.add.Tensor(mul_1, b)
+        return add_1
+)");
+        Session s(std::move(g), builtins("layer_norm"));
+        auto stepped = s.step();
+        QVERIFY2(stepped, stepped ? "" : stepped.error().toString().c_str());
+        QVERIFY(stepped.value());
+        const Node *ln = nullptr;
+        for (const auto &n : s.graph().nodes())
+            if (n->target().find("native_layer_norm") != std::string::npos)
+                ln = n.get();
+        QVERIFY(ln);
+        QCOMPARE(ln->args().size(), size_t(5));
+        QCOMPARE(ln->args()[0].node()->name(), std::string("x"));
+        QCOMPARE(ln->args()[1].toPython(), std::string("[16]"));
+        QCOMPARE(ln->args()[4].toDouble(), 1e-12);
+        QVERIFY(lint(s.graph()).empty());
+    }
+
     // The same op in two spellings (a dump's torch.ops.aten.cat.default, a pass's aten.cat.default) is one row of
     // the op table and no target change; a real change of op still is one.
     void diffCanonicalTargets()

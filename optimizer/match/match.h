@@ -38,6 +38,8 @@ struct Match {
     Kwargs kwargs; // KeywordArg captures in capture order
     std::vector<Node *> nodes; // post-order: children first, the anchor last
     std::vector<Node *> outputs; // the graph nodes bound to the pattern outputs (nullptr when unbound)
+    // The replacement traced for this match (a re-traced built-in's literals); null: the entry's replacement graph.
+    std::shared_ptr<const class Graph> replaceGraph;
 
     const Argument *kwarg(std::string_view name) const;
 };

@@ -41,10 +41,12 @@ Result<ShapeLiterals> layerNormLiterals(const InputMetas &inputs)
             "RuntimeError: Given normalized_shape of " + std::to_string(normalized)
                 + " dimensions, expected input with at least that many dimensions, but got input of "
                 + std::to_string(rank)};
-    std::string dims;
+    std::string dims, shape;
     for (size_t d = rank - normalized; d < rank; ++d)
         dims += (dims.empty() ? "" : ", ") + std::to_string(d);
-    return ShapeLiterals{{"{reduction_dims}", "[" + dims + "]"}};
+    for (const SymInt &d : weight->second.shape)
+        shape += (shape.empty() ? "" : ", ") + d.toString();
+    return ShapeLiterals{{"{reduction_dims}", "[" + dims + "]"}, {"{normalized_shape}", "[" + shape + "]"}};
 }
 
 const std::vector<BuiltinSource> &sources()
@@ -143,7 +145,7 @@ const std::vector<BuiltinSource> &sources()
 )",
             R"(class GraphModule(torch.nn.Module):
     def forward(self, x: "f32[2, 8]", weight: "f32[8]", bias: "f32[8]"):
-        native_layer_norm = torch.ops.aten.native_layer_norm.default(x, [8], weight, bias, 1e-05)
+        native_layer_norm = torch.ops.aten.native_layer_norm.default(x, {normalized_shape}, weight, bias, {eps})
         getitem: "f32[2, 8]" = native_layer_norm[0]
         return getitem
 )",
@@ -183,15 +185,28 @@ std::string fillLiterals(std::string code, const ShapeLiterals &literals)
     return code;
 }
 
-// The search graph for these inputs: the signature is read first (its annotations are the example inputs), then
-// the shape-derived literals are filled in and the code parsed again.
-Result<std::shared_ptr<const Graph>> traceSearch(const BuiltinSource &s, const std::string &label, InputMetas *inputs)
+// Every "{token}" as None: enough to read the signature (whose annotations are the example inputs).
+std::string blankLiterals(std::string code)
+{
+    for (size_t open = code.find('{'); open != std::string::npos; open = code.find('{', open + 4)) {
+        size_t close = code.find('}', open);
+        if (close == std::string::npos)
+            break;
+        code.replace(open, close - open + 1, "None");
+    }
+    return code;
+}
+
+// search_fn or replace_fn traced for these inputs: the shape-derived literals and the scalar_workaround values
+// ("{eps}") filled in, then parsed. Without inputs, the example inputs of the code's own signature are used.
+Result<std::shared_ptr<const Graph>> traceBuiltin(const BuiltinSource &s, const char *code, const std::string &label,
+    const InputMetas *inputs, const ShapeLiterals &scalars)
 {
     if (!s.shapeLiterals)
-        return parseSnippet(s.search, label);
+        return parseSnippet(code, label);
     InputMetas examples;
     if (!inputs) {
-        auto signature = parseSnippet(fillLiterals(s.search, {{"{reduction_dims}", "None"}}).c_str(), label);
+        auto signature = parseSnippet(blankLiterals(code).c_str(), label);
         if (!signature)
             return signature.error();
         for (const Node *p : signature.value()->placeholders())
@@ -202,7 +217,18 @@ Result<std::shared_ptr<const Graph>> traceSearch(const BuiltinSource &s, const s
     auto literals = s.shapeLiterals(*inputs);
     if (!literals)
         return Error{label, 0, 0, literals.error().message};
-    return parseSnippet(fillLiterals(s.search, literals.value()).c_str(), label);
+    ShapeLiterals all = literals.value();
+    all.insert(all.end(), scalars.begin(), scalars.end());
+    return parseSnippet(fillLiterals(code, all).c_str(), label);
+}
+
+// The scalar_workaround defaults as "{name}" fillers.
+ShapeLiterals defaultScalars(const BuiltinSource &s)
+{
+    ShapeLiterals out;
+    for (const auto &[name, value] : s.scalarWorkaround)
+        out.push_back({"{" + name + "}", Argument::ofFloat(value).toPython()});
+    return out;
 }
 
 // register_replacement's check_fn for a built-in whose literals follow the shapes: search_fn traced again with the
@@ -215,13 +241,19 @@ RetraceFn makeBuiltinRetrace(const BuiltinSource &source, const ReplacementSpec 
         std::map<std::string, Retrace> byInputs;
     };
     auto state = std::make_shared<State>();
-    const std::string label = spec.source + " (search, re-traced)";
+    const std::string label = spec.source + " (re-traced)";
     auto examples = spec.exampleInputs;
     auto scalarWorkaround = spec.scalarWorkaround;
     return [&source, state, label, examples, scalarWorkaround](const Match &m) -> Retrace {
         InputMetas inputs;
         std::vector<std::string> notes;
         std::string key;
+        ShapeLiterals scalars = defaultScalars(source);
+        for (auto &[token, text] : scalars)
+            if (const Argument *bound = m.kwarg(token.substr(1, token.size() - 2)); bound && !bound->isNode())
+                text = bound->toPython();
+        for (const auto &kv : scalars)
+            key += kv.second + ";";
         for (const ExampleInput &ex : examples) {
             if (!ex.meta)
                 continue;
@@ -243,7 +275,10 @@ RetraceFn makeBuiltinRetrace(const BuiltinSource &source, const ReplacementSpec 
         auto it = state->byInputs.find(key);
         if (it == state->byInputs.end()) {
             Retrace traced;
-            auto graph = traceSearch(source, label, &inputs);
+            auto graph = traceBuiltin(source, source.search, label + " search", &inputs, scalars);
+            auto replace = traceBuiltin(source, source.replace, label + " replace", &inputs, scalars);
+            if (replace)
+                traced.replace = replace.value();
             if (graph) {
                 FxToPatternOptions options;
                 options.ignoreTypes = false;
@@ -285,10 +320,10 @@ Status registerBuiltinPatterns(PatternRegistry &registry, const std::string &nam
             continue;
         found = true;
         const std::string label = "builtin:" + s.info.name;
-        auto search = traceSearch(s, label + " (search)", nullptr);
+        auto search = traceBuiltin(s, s.search, label + " (search)", nullptr, defaultScalars(s));
         if (!search)
             return search.error();
-        auto replace = parseSnippet(s.replace, label + " (replace)");
+        auto replace = traceBuiltin(s, s.replace, label + " (replace)", nullptr, defaultScalars(s));
         if (!replace)
             return replace.error();
         ReplacementSpec spec;
