@@ -123,6 +123,9 @@ private Q_SLOTS:
     void t5RmsNormEveryInstance();
     void t5FullRmsNormRejectedByUsers();
     void llamaRmsNormCast();
+    void builtinLayerNormRetraced_data();
+    void builtinLayerNormRetraced();
+    void builtinLayerNormNearMiss();
     void chainOf100kNodes();
     void deepPatternRefused();
     void jsonPatternFile();
@@ -537,7 +540,7 @@ void TestPatternMatcher::packetsAndRegistrationOrder()
     auto nonList = callFunction("aten.neg.default", {PatternValue::of(listOf(argPattern()))});
     r = matcher.match(*nonList, cat->find("neg"));
     QVERIFY(!r.ok);
-    QCOMPARE(r.failure.message, std::string("non_list"));
+    QCOMPARE(r.failure->message, std::string("non_list"));
 }
 
 void TestPatternMatcher::genericPatternIgnoresLiterals()
@@ -618,6 +621,12 @@ void TestPatternMatcher::t5FullRmsNormRejectedByUsers()
     QCOMPARE(v->failure->path, (std::vector<std::string>{"mul_2", "args[1] mul_1"}));
     QCOMPARE(v->failure->expected, std::string("1 user"));
     QCOMPARE(v->failure->actual, std::string("2 users"));
+    // Inductor's FailedMatch text ends with the full repr of the pattern node that failed (shared, not copied).
+    QVERIFY(v->failure->messagePattern);
+    const std::string message = v->failure->messageText();
+    QVERIFY2(message.rfind("multiple_users CallFunction(aten.mul.Tensor, ", 0) == 0, message.c_str());
+    QCOMPARE(message.substr(std::string("multiple_users ").size()), *v->failure->messagePattern);
+    QCOMPARE(QString::fromStdString(v->toJson()["failure"]["message"].toString()), QString::fromStdString(message));
 }
 
 void TestPatternMatcher::llamaRmsNormCast()
@@ -643,6 +652,101 @@ void TestPatternMatcher::llamaRmsNormCast()
     QCOMPARE(v->bindings.front(), (std::pair<std::string, std::string>("weight", "arg0_1")));
     QCOMPARE(report.find("swiglu")->acceptedCount(), size_t(1));
     QVERIFY(verdictAt(report, "swiglu", "mul_8")->accepted);
+}
+
+// The built-in layer_norm is written for a 2-d example (var_mean over [1]); re-traced per match with the matched
+// tensors' shapes, it accepts the real graphs' LayerNorms. Expected counts come from the dump's text: one
+// var_mean per LayerNorm.
+void TestPatternMatcher::builtinLayerNormRetraced_data()
+{
+    QTest::addColumn<QString>("file");
+    // A training forward returns x * rsqrt for the backward: there every LayerNorm is a near miss (multiple_users).
+    QTest::addColumn<bool>("training");
+    QTest::newRow("GPT-2 inference, post-grad")
+        << corpus("readable/learn_torch_compile__tb_hf_GPT2_inference_cpu__after_post_grad.py") << false;
+    QTest::newRow("OPT inference, AOT forward")
+        << corpus("readable/learn_torch_compile__hf_OPTForCausalLM_inference_cpu__aot_forward_graph.py") << false;
+    QTest::newRow("Bert training, AOT forward")
+        << corpus("readable/learn_torch_compile__hf_BertForMaskedLM_training_cpu__aot_forward_graph.py") << true;
+    QTest::newRow("2-d rows, post-grad (multi-rank)")
+        << corpus("readable/tlparse__multi_rank_runtime_r0__0-1__after_post_grad_graph.py") << false;
+}
+
+void TestPatternMatcher::builtinLayerNormRetraced()
+{
+    QFETCH(QString, file);
+    QFETCH(bool, training);
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    const int layerNorms = int(text.count(QStringLiteral("torch.ops.aten.var_mean.correction(")));
+    QVERIFY(layerNorms > 0);
+    const int rejectedByUsers = training ? layerNorms : 0;
+    auto loaded = loadGraphFile(file.toStdString());
+    QVERIFY(loaded);
+    PatternRegistry registry;
+    QVERIFY(registerBuiltinPatterns(registry, "layer_norm"));
+    MatchReport report = runOne(registry, *loaded->graphs.front().graph);
+    const PatternReport *p = report.find("layer_norm");
+    QCOMPARE(int(p->acceptedCount()), layerNorms - rejectedByUsers);
+    int byUsers = 0;
+    for (const auto &c : p->candidates) {
+        if (c.accepted) {
+            QCOMPARE(c.nodes.size(), size_t(9));
+            QVERIFY(allReasons(c).find("re-traced") != std::string::npos);
+        } else if (c.failure && c.failure->code == "multiple_users") {
+            QCOMPARE(c.stage, MatchStage::Generic);
+            QVERIFY(!c.failure->externalUsers.empty());
+            ++byUsers;
+        }
+    }
+    QCOMPARE(byUsers, rejectedByUsers);
+}
+
+// Near misses: a var_mean over a dimension other than the normalised ones passes the generic stage (lists are
+// ignored there) and is rejected by the re-traced specific pattern, which names both dims; a weight with more
+// dimensions than the input makes the re-trace raise, as layer_norm does.
+void TestPatternMatcher::builtinLayerNormNearMiss()
+{
+    const char *graph = R"(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[2, 4, 8]", w: "f32[8]", b: "f32[8]", x2: "f32[8]", w2: "f32[2, 8]", b2: "f32[2, 8]"):
+        var_mean = torch.ops.aten.var_mean.correction(x, [1], correction = 0, keepdim = True)
+        getitem: "f32[2, 1, 8]" = var_mean[0]
+        getitem_1: "f32[2, 1, 8]" = var_mean[1]
+        add: "f32[2, 1, 8]" = torch.ops.aten.add.Tensor(getitem, 1e-05)
+        rsqrt: "f32[2, 1, 8]" = torch.ops.aten.rsqrt.default(add)
+        sub: "f32[2, 4, 8]" = torch.ops.aten.sub.Tensor(x, getitem_1)
+        mul: "f32[2, 4, 8]" = torch.ops.aten.mul.Tensor(sub, rsqrt)
+        mul_1: "f32[2, 4, 8]" = torch.ops.aten.mul.Tensor(mul, w)
+        add_1: "f32[2, 4, 8]" = torch.ops.aten.add.Tensor(mul_1, b)
+        var_mean_1 = torch.ops.aten.var_mean.correction(x2, [0], correction = 0, keepdim = True)
+        getitem_2: "f32[1]" = var_mean_1[0]
+        getitem_3: "f32[1]" = var_mean_1[1]
+        add_2: "f32[1]" = torch.ops.aten.add.Tensor(getitem_2, 1e-05)
+        rsqrt_1: "f32[1]" = torch.ops.aten.rsqrt.default(add_2)
+        sub_1: "f32[8]" = torch.ops.aten.sub.Tensor(x2, getitem_3)
+        mul_2: "f32[8]" = torch.ops.aten.mul.Tensor(sub_1, rsqrt_1)
+        mul_3: "f32[2, 8]" = torch.ops.aten.mul.Tensor(mul_2, w2)
+        add_3: "f32[2, 8]" = torch.ops.aten.add.Tensor(mul_3, b2)
+        return (add_1, add_3)
+)";
+    PatternRegistry registry;
+    QVERIFY(registerBuiltinPatterns(registry, "layer_norm"));
+    MatchReport report = runOne(registry, *code(graph));
+    QCOMPARE(report.find("layer_norm")->acceptedCount(), size_t(0));
+    const Verdict *wrongDim = verdictAt(report, "layer_norm", "add_1");
+    QVERIFY(wrongDim);
+    QCOMPARE(wrongDim->stage, MatchStage::Specific);
+    QVERIFY(wrongDim->failure);
+    QCOMPARE(wrongDim->failure->graphNode, std::string("var_mean"));
+    QCOMPARE(wrongDim->failure->code, std::string("constant_args"));
+    QCOMPARE(wrongDim->failure->expected, std::string("2")); // re-traced for a 3-d x and a 1-d weight
+    QCOMPARE(wrongDim->failure->actual, std::string("1"));
+    const Verdict *raised = verdictAt(report, "layer_norm", "add_3");
+    QVERIFY(raised);
+    QCOMPARE(raised->stage, MatchStage::Retrace);
+    QVERIFY2(
+        allReasons(*raised).find("normalized_shape of 2 dimensions") != std::string::npos, allReasons(*raised).c_str());
 }
 
 void TestPatternMatcher::chainOf100kNodes()

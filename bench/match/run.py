@@ -24,15 +24,16 @@ import argparse
 import gc
 import importlib.util
 import json
-import math
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import DumpTracer, current_fx_create_name, run_json, torch_python  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus" / "readable"
@@ -40,7 +41,7 @@ DEFAULT_SIZES = [1000, 3000, 10000, 30000, 100000]
 HRNET = CORPUS / "learn_torch_compile__timm_hrnet_w18_training_cuda__aot_joint_graph.py"
 TARGET_MS = 100.0
 
-# bench/parse/run.py holds the synthetic transformer generator and the pytree-prologue rewrite.
+# bench/parse/run.py holds the synthetic transformer generator.
 _spec = importlib.util.spec_from_file_location("parse_run", ROOT / "bench" / "parse" / "run.py")
 parse_run = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(parse_run)
@@ -133,81 +134,14 @@ def torch_worker(graph_path, pattern_paths, repeat, budget_s):
     import torch
     import torch.fx
     from torch.fx.passes.utils.matcher_utils import SubgraphMatcher
-    from torch.fx.proxy import Proxy
 
     # Loading is not timed; current PyTorch's naming keeps 1.13's quadratic naming out of the way on 100k nodes.
-    torch.fx.graph._Namespace.create_name = parse_run.current_fx_create_name
-    state = {"tracer": None}
-
-    def has_proxy(v):
-        if isinstance(v, Proxy):
-            return True
-        if isinstance(v, (list, tuple)):
-            return any(has_proxy(x) for x in v)
-        if isinstance(v, dict):
-            return any(has_proxy(x) for x in v.values())
-        return False
-
-    def make_op(ns, packet, overload):
-        """As bench/parse/run.py: the real overload for Proxy calls; a stand-in recorded as call_function for
-        overloads torch 1.13 lacks and for calls without a Proxy. One object per target, shared by the pattern
-        and the graph (same process), so target equality holds for both."""
-        real = None
-        try:
-            real = getattr(getattr(getattr(torch.ops, ns), packet), overload)
-        except (AttributeError, RuntimeError):
-            pass
-        if real is None:
-            def standin(*args, **kwargs):
-                raise RuntimeError(f"torch.ops.{ns}.{packet}.{overload} is not in this torch")
-            standin.__name__ = standin.__qualname__ = f"{packet}_{overload}"
-            standin.__module__ = f"torch.ops.{ns}"
-        target = real if real is not None else standin
-
-        def call(*args, **kwargs):
-            if real is not None and (has_proxy(args) or has_proxy(kwargs)):
-                return real(*args, **kwargs)
-            return state["tracer"].create_proxy("call_function", target, args, kwargs)
-        return call
-
-    class Attrs:
-        def __init__(self, factory):
-            self._factory = factory
-
-        def __getattr__(self, name):
-            if name.startswith("__"):
-                raise AttributeError(name)
-            value = self._factory(name)
-            setattr(self, name, value)
-            return value
-
-    ops = Attrs(lambda ns: Attrs(lambda packet: Attrs(lambda overload: make_op(ns, packet, overload))))
-
-    class TorchShim:
-        def __getattr__(self, name):
-            return ops if name == "ops" else getattr(torch, name)
-
-    class Pytree:
-        @staticmethod
-        def tree_unflatten(leaves, spec):
-            return leaves
+    torch.fx.graph._Namespace.create_name = current_fx_create_name
+    dump_tracer = DumpTracer()  # one for the graph and its patterns: their op targets are the same objects
 
     def load(path):
         with open(path, encoding="utf-8") as f:
-            src = parse_run.rewrite_pytree_prologue(f.read())
-        ns = {"torch": TorchShim(), "inf": math.inf, "nan": math.nan, "device": torch.device, "pytree": Pytree,
-              "__name__": "fxscope_bench_dump"}
-        exec(compile(src, str(path), "exec"), ns)
-        cls = next((v for v in ns.values() if isinstance(v, type) and issubclass(v, torch.nn.Module)), None)
-        if cls is None:  # a bare `def forward(self, ...)` (gm.code, depyf)
-            cls = type("GraphModule", (torch.nn.Module,), {"forward": ns["forward"]})
-        root = cls()
-        root._in_spec = root._out_spec = None
-        tracer = torch.fx.Tracer()
-        state["tracer"] = tracer
-        graph = tracer.trace(root)
-        state["tracer"] = None
-        return graph
+            return dump_tracer.trace(f.read(), path)[0]
 
     graph = load(graph_path)
     out = {"nodes": len(graph.nodes), "torch": torch.__version__, "recursion_limit": sys.getrecursionlimit(),
@@ -239,11 +173,6 @@ def torch_worker(graph_path, pattern_paths, repeat, budget_s):
 # Driver
 # ----------------------------------------------------------------------------------------------------------------
 
-def run_json(cmd, timeout):
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    if p.returncode != 0:
-        raise RuntimeError(f"{' '.join(map(str, cmd))} exited with {p.returncode}:\n{p.stderr.strip()[-2000:]}")
-    return json.loads(p.stdout.strip().splitlines()[-1])
 
 
 def measure(label, graph_path, pattern_names, pattern_dir, args, py):
@@ -292,7 +221,7 @@ def main():
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else DEFAULT_SIZES
     if args.quick:
         sizes, args.repeat = [1000, 10000], 3
-    py = parse_run.torch_python(args.python)
+    py = torch_python(args.python)
     load_before = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory(prefix="fxscope-bench-match-") as tmp:

@@ -28,12 +28,14 @@ import math
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import current_fx_create_name, fmt, run_json, slope, torch_python  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SIZES = [1000, 3000, 10000, 23444, 30000, 100000]
@@ -66,7 +68,7 @@ def torch_worker(graph_path, repeat, budget_s):
     from torch.fx import subgraph_rewriter
 
     # Loading is not timed; current PyTorch's naming keeps 1.13's quadratic naming out of the way on 100k nodes.
-    torch.fx.graph._Namespace.create_name = parse_run.current_fx_create_name
+    torch.fx.graph._Namespace.create_name = current_fx_create_name
 
     def pattern(gate, up):
         return torch.ops.aten.mul.Tensor(torch.ops.aten.silu.default(gate), up)
@@ -147,25 +149,10 @@ def run_torch_worker(args):
 # Driver
 # ----------------------------------------------------------------------------------------------------------------
 
-def run_json(cmd, timeout):
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    if p.returncode != 0:
-        raise SystemExit(f"{' '.join(map(str, cmd))} failed ({p.returncode}):\n{p.stderr[-2000:]}")
-    return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-def slope(points):
-    xs = [math.log(x) for x, y in points if y and y > 0]
-    ys = [math.log(y) for x, y in points if y and y > 0]
-    if len(xs) < 2:
-        return None
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    den = sum((x - mx) ** 2 for x in xs)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / den if den else None
 
 
-def fmt(v, spec):
-    return "—" if v is None else format(v, spec)
 
 
 def main():
@@ -191,7 +178,7 @@ def main():
     if args.quick:
         sizes, args.repeat, args.torch_repeat, args.walk = [1000, 10000], 5, 3, 1000
         args.walk_timing_size = 10000
-    py = parse_run.torch_python(args.python)
+    py = torch_python(args.python)
     load_before = os.getloadavg()[0]
     rows = []
     with tempfile.TemporaryDirectory(prefix="fxscope_step_") as tmp:

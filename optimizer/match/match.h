@@ -6,6 +6,7 @@
 #include "ir/argument.h"
 #include "ir/node.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,10 @@ struct MatchFailure {
     std::string code; // Inductor's kind: function_mismatch, multiple_users, args_structure, constant_args,
                       // repeated pattern differs, kwarg mismatch, exclusive arg appears twice, non_list,
                       // list, no anchor found
-    std::string message; // Inductor's FailedMatch text, e.g. "multiple_users CallFunction(aten.rsqrt.default, *)"
+    std::string message; // Inductor's FailedMatch text up to the pattern's repr; see messageText()
+    // The full pattern repr that ends Inductor's text for function_mismatch and multiple_users: shared with the
+    // matcher's repr cache, since the thousands of rejections of a large graph would each copy hundreds of bytes.
+    std::shared_ptr<const std::string> messagePattern;
     std::string reason; // what went wrong, in words
     std::string patternNode; // repr of the pattern node that disagreed
     std::string graphNode; // the graph node (or literal) it was compared with
@@ -24,6 +28,9 @@ struct MatchFailure {
     std::vector<std::string> externalUsers; // users outside the match (multiple_users)
     std::vector<std::string> path; // from the anchor down: "mul_2", "args[1] mul_1", ...
     bool raised = false; // Inductor raises it (kwarg mismatch), so it escapes anchor searches
+
+    // Inductor's FailedMatch text, e.g. "multiple_users CallFunction(aten.rsqrt.default, *)".
+    std::string messageText() const { return messagePattern ? message + *messagePattern : message; }
 };
 
 struct Match {
@@ -31,6 +38,8 @@ struct Match {
     Kwargs kwargs; // KeywordArg captures in capture order
     std::vector<Node *> nodes; // post-order: children first, the anchor last
     std::vector<Node *> outputs; // the graph nodes bound to the pattern outputs (nullptr when unbound)
+    // The replacement traced for this match (a re-traced built-in's literals); null: the entry's replacement graph.
+    std::shared_ptr<const class Graph> replaceGraph;
 
     const Argument *kwarg(std::string_view name) const;
 };
@@ -38,7 +47,12 @@ struct Match {
 struct MatchResult {
     bool ok = false;
     Match match;
-    MatchFailure failure;
+    // Set when !ok. Held by pointer: a result is moved up through every level of the pattern, and a failure is
+    // nine strings and two vectors (moving it inline was 5% of matching HRNet).
+    std::unique_ptr<MatchFailure> failure;
+
+    // The failure moved out; an empty one where none was recorded.
+    MatchFailure takeFailure() { return failure ? std::move(*failure) : MatchFailure{}; }
 };
 
 } // namespace fxs

@@ -172,8 +172,8 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
             MatchResult generic = matcher.match(*entry.pattern, anchor);
             if (!generic.ok) {
                 v.stage = MatchStage::Generic; // its reason is rendered from `failure` when shown
-                v.externalUsers = generic.failure.externalUsers;
-                v.failure = std::move(generic.failure);
+                v.failure = generic.takeFailure();
+                v.externalUsers = v.failure->externalUsers;
                 record(std::move(v));
                 continue;
             }
@@ -261,8 +261,8 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
                 MatchResult specific = output ? matcher.match(*specificPattern, output) : MatchResult{};
                 if (!specific.ok) {
                     v.stage = MatchStage::Specific;
-                    v.externalUsers = specific.failure.externalUsers;
-                    v.failure = std::move(specific.failure);
+                    v.failure = specific.takeFailure();
+                    v.externalUsers = v.failure->externalUsers;
                     record(std::move(v));
                     continue;
                 }

@@ -164,18 +164,27 @@ private:
         const std::string &graphNode = {}, std::string expected = {}, std::string actual = {})
     {
         MatchResult r;
-        r.failure.code = std::move(code);
-        r.failure.message = std::move(message);
-        r.failure.reason = std::move(reason);
-        r.failure.patternNode = m_reprs.get(p).first;
-        r.failure.graphNode = graphNode;
-        r.failure.expected = std::move(expected);
-        r.failure.actual = std::move(actual);
-        r.failure.path = renderPath(path);
+        r.failure = std::make_unique<MatchFailure>();
+        r.failure->code = std::move(code);
+        r.failure->message = std::move(message);
+        r.failure->reason = std::move(reason);
+        r.failure->patternNode = m_reprs.get(p).first;
+        r.failure->graphNode = graphNode;
+        r.failure->expected = std::move(expected);
+        r.failure->actual = std::move(actual);
+        r.failure->path = renderPath(path);
         return r;
     }
 
-    const std::string &fullRepr(const PatternExpr &p) { return m_reprs.get(p).second; }
+    // A failure whose Inductor text ends with the pattern's full repr (shared, not copied).
+    MatchResult failWithRepr(const PatternExpr &p, std::string code, std::string messageHead, std::string reason,
+        const std::string &graphNode = {}, std::string expected = {}, std::string actual = {})
+    {
+        MatchResult r = fail(p, std::move(code), std::move(messageHead), std::move(reason), graphNode,
+            std::move(expected), std::move(actual));
+        r.failure->messagePattern = m_reprs.get(p).second;
+        return r;
+    }
 
     const OpSchemaTable &m_schemas;
     std::vector<const PatternExpr *> m_outputs;
@@ -410,27 +419,26 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
     auto fnsText = [&] { return p.fns.size() == 1 ? p.fns[0] : "one of " + joinNames(p.fns); };
     if (!value.isNode()) {
         const std::string literal = valueText(value);
-        return fail(p, "function_mismatch", "function_mismatch: node=" + literal + ", pattern=" + fullRepr(p),
+        return failWithRepr(p, "function_mismatch", "function_mismatch: node=" + literal + ", pattern=",
             "expected a call to " + fnsText() + ", found the literal " + literal, literal, fnsText(), literal);
     }
     Node *node = value.node();
     std::string target = canonicalTarget(node->target());
-    // Built only on failure: the repr is the expensive part of a rejection.
-    auto mismatchText = [&] { return "function_mismatch: node=" + node->name() + ", pattern=" + fullRepr(p); };
+    auto mismatchText = [&] { return "function_mismatch: node=" + node->name() + ", pattern="; };
     if (node->op() != p.op || !p.matchesTarget(target))
-        return fail(p, "function_mismatch", mismatchText(),
+        return failWithRepr(p, "function_mismatch", mismatchText(),
             "expected " + std::string(opKindName(p.op)) + " " + fnsText() + ", found " + opKindName(node->op()) + " "
                 + target + " at " + node->name(),
             node->name(), fnsText(), target);
     if (p.kind == PatternExpr::Kind::Call && node->args().size() != p.args.size())
-        return fail(p, "function_mismatch", mismatchText(),
+        return failWithRepr(p, "function_mismatch", mismatchText(),
             node->name() + " passes " + std::to_string(node->args().size())
                 + " positional arguments, the pattern expects " + std::to_string(p.args.size()),
             node->name(), std::to_string(p.args.size()) + " positional args",
             std::to_string(node->args().size()) + " positional args");
     bool isOutput = std::find(m_outputs.begin(), m_outputs.end(), &p) != m_outputs.end();
     if (!isOutput && p.users != PatternExpr::kMultiple && int(node->users().size()) != p.users) {
-        MatchResult r = fail(p, "multiple_users", "multiple_users " + fullRepr(p), {}, node->name(),
+        MatchResult r = failWithRepr(p, "multiple_users", "multiple_users ", {}, node->name(),
             std::to_string(p.users) + " user" + (p.users == 1 ? "" : "s"),
             std::to_string(node->users().size()) + " users");
         Node *parent = parents.empty() ? nullptr : parents.back();
@@ -438,11 +446,11 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
         for (Node *u : node->users()) {
             all.push_back(u->name());
             if (u != parent)
-                r.failure.externalUsers.push_back(u->name());
+                r.failure->externalUsers.push_back(u->name());
         }
-        r.failure.reason = node->name() + " is an intermediate node of the match with "
+        r.failure->reason = node->name() + " is an intermediate node of the match with "
             + std::to_string(node->users().size()) + " users (" + joinNames(all) + ") but the traced pattern has "
-            + std::to_string(p.users) + "; used outside the match by: " + joinNames(r.failure.externalUsers);
+            + std::to_string(p.users) + "; used outside the match by: " + joinNames(r.failure->externalUsers);
         return r;
     }
     MatchResult r;
@@ -494,13 +502,13 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
             return true;
         };
         if (!normalize())
-            return fail(p, "function_mismatch", mismatchText(),
+            return failWithRepr(p, "function_mismatch", mismatchText(),
                 schema ? "the arguments of " + node->name() + " do not bind to the schema " + schema->text
                        : node->name() + " passes fewer kwargs than the pattern names and fxscope has no schema for "
                         + target + " to normalise them",
                 node->name());
         if (normalizedArgs.size() != p.args.size() || normalizedKwargs.size() < p.kwargs.size())
-            return fail(p, "function_mismatch", mismatchText(),
+            return failWithRepr(p, "function_mismatch", mismatchText(),
                 "after normalising by the schema " + node->name() + " has " + std::to_string(normalizedArgs.size())
                     + " positional and " + std::to_string(normalizedKwargs.size())
                     + " keyword arguments; the pattern has " + std::to_string(p.args.size()) + " and "
@@ -543,7 +551,7 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
                 raised.graphNode = node->name();
                 raised.path = renderPath(path);
                 MatchResult f;
-                f.failure = std::move(raised);
+                f.failure = std::make_unique<MatchFailure>(std::move(raised));
                 return f;
             }
         } else if (child.isNode() || !pythonEquals(child, pv.literal)) {
@@ -587,11 +595,11 @@ MatchResult Context::matchListOf(const PatternExpr &p, const Argument &value)
         MatchResult c = child.match(*p.children[0], value.items()[i]);
         seed = child.multiUserBindings();
         if (!c.ok) {
-            if (c.failure.raised)
+            if (c.failure->raised)
                 return c;
             if (!p.partial) {
-                c.failure.message = "list[" + std::to_string(i) + "]: " + c.failure.message;
-                c.failure.reason = "list element " + std::to_string(i) + ": " + c.failure.reason;
+                c.failure->message = "list[" + std::to_string(i) + "]: " + c.failure->message;
+                c.failure->reason = "list element " + std::to_string(i) + ": " + c.failure->reason;
                 return c;
             }
             continue;
@@ -601,7 +609,7 @@ MatchResult Context::matchListOf(const PatternExpr &p, const Argument &value)
         MatchFailure raised;
         if (!extend(r.match, std::move(c.match), raised)) {
             MatchResult f;
-            f.failure = std::move(raised);
+            f.failure = std::make_unique<MatchFailure>(std::move(raised));
             return f;
         }
     }
@@ -645,7 +653,7 @@ MatchResult Context::matchFromAnchors(const PatternExpr &p)
         "no user of an already matched node is a candidate for " + m_reprs.get(p).first);
     for (Node *node : findAnchorNodes(p, searched)) {
         last = match(p, Argument::ofNode(node));
-        if (last.ok || last.failure.raised)
+        if (last.ok || last.failure->raised)
             return last;
         memo = prior;
     }
@@ -662,13 +670,13 @@ MatchResult Context::matchMultiOutput(const PatternExpr &p, const Argument &valu
             continue;
         MatchResult c = matchFromAnchors(*p.children[i]);
         if (!c.ok) {
-            c.failure.reason = "output " + std::to_string(i) + ": " + c.failure.reason;
+            c.failure->reason = "output " + std::to_string(i) + ": " + c.failure->reason;
             return c;
         }
         MatchFailure raised;
         if (!extend(r.match, std::move(c.match), raised)) {
             MatchResult f;
-            f.failure = std::move(raised);
+            f.failure = std::make_unique<MatchFailure>(std::move(raised));
             return f;
         }
     }
@@ -691,13 +699,13 @@ MatchResult Context::matchRepeated(const PatternExpr &p, const Argument &value)
         fresh.path.push_back({"repeat " + anchor->name()});
         MatchResult c = fresh.match(inner, Argument::ofNode(anchor));
         if (!c.ok) {
-            c.failure.reason = "repeated occurrence at " + anchor->name() + ": " + c.failure.reason;
+            c.failure->reason = "repeated occurrence at " + anchor->name() + ": " + c.failure->reason;
             return c;
         }
         MatchFailure raised;
         if (!extend(r.match, std::move(c.match), raised)) {
             MatchResult f;
-            f.failure = std::move(raised);
+            f.failure = std::make_unique<MatchFailure>(std::move(raised));
             return f;
         }
     }
@@ -706,11 +714,11 @@ MatchResult Context::matchRepeated(const PatternExpr &p, const Argument &value)
 
 } // namespace
 
-const std::pair<std::string, std::string> &PatternMatcher::ReprCache::get(const PatternExpr &p)
+const std::pair<std::string, std::shared_ptr<const std::string>> &PatternMatcher::ReprCache::get(const PatternExpr &p)
 {
     auto it = map.find(&p);
     if (it == map.end())
-        it = map.emplace(&p, std::make_pair(p.repr(120), p.repr())).first;
+        it = map.emplace(&p, std::make_pair(p.repr(120), std::make_shared<const std::string>(p.repr()))).first;
     return it->second;
 }
 

@@ -27,8 +27,9 @@ public:
     // repr(120) and repr() of pattern nodes, computed once per matcher: a failure's text names its pattern node,
     // and re-printing the pattern for each of thousands of rejected anchors dominated the matcher's time.
     struct ReprCache {
-        std::unordered_map<const PatternExpr *, std::pair<std::string, std::string>> map;
-        const std::pair<std::string, std::string> &get(const PatternExpr &p);
+        // pattern -> (short repr for patternNode, full repr for FailedMatch messages)
+        std::unordered_map<const PatternExpr *, std::pair<std::string, std::shared_ptr<const std::string>>> map;
+        const std::pair<std::string, std::shared_ptr<const std::string>> &get(const PatternExpr &p);
     };
 
 private:

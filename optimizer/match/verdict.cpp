@@ -60,7 +60,7 @@ Json Verdict::toJson() const
     if (failure) {
         j.set("failure",
             Json::object(
-                {{"code", failure->code}, {"message", failure->message}, {"pattern_node", failure->patternNode},
+                {{"code", failure->code}, {"message", failure->messageText()}, {"pattern_node", failure->patternNode},
                     {"graph_node", failure->graphNode}, {"expected", failure->expected}, {"actual", failure->actual},
                     {"external_users", strings(failure->externalUsers)}, {"path", strings(failure->path)}}));
     }

@@ -5,18 +5,49 @@
 
 #include <spdlog/spdlog.h>
 
+#include <map>
+#include <mutex>
+
 namespace fxs {
 
 namespace {
 
+// The tensor inputs of one trace of a built-in search_fn, by parameter name.
+using InputMetas = std::map<std::string, TensorMeta>;
+// The literals search_fn derives from its inputs' shapes: "{token}" in the search code -> the text it traces to.
+using ShapeLiterals = std::vector<std::pair<std::string, std::string>>;
+using ShapeLiteralsFn = Result<ShapeLiterals> (*)(const InputMetas &inputs);
+
 struct BuiltinSource {
     BuiltinPattern info;
-    const char *search;
+    const char *search; // the code make_fx prints; "{token}"s are filled by shapeLiterals
     const char *replace;
     std::vector<std::pair<std::string, double>> scalarWorkaround;
     ExtraCheck (*check)();
     const char *checkSource;
+    ShapeLiteralsFn shapeLiterals = nullptr; // set when a literal depends on the inputs' shapes: re-traced per match
 };
+
+// F.layer_norm(x, weight.shape, weight, bias, eps) as torch's decomposition traces it: var_mean over the last
+// weight.ndim dimensions, spelled as non-negative dims (GPT-2's [2] for a 3-d input, [1] for a 2-d one).
+Result<ShapeLiterals> layerNormLiterals(const InputMetas &inputs)
+{
+    const auto x = inputs.find("x"), weight = inputs.find("weight");
+    if (x == inputs.end() || weight == inputs.end())
+        return Error{"", 0, 0, "RuntimeError: layer_norm needs the tensors x and weight"};
+    const size_t rank = x->second.shape.size(), normalized = weight->second.shape.size();
+    if (normalized == 0 || normalized > rank)
+        return Error{"", 0, 0,
+            "RuntimeError: Given normalized_shape of " + std::to_string(normalized)
+                + " dimensions, expected input with at least that many dimensions, but got input of "
+                + std::to_string(rank)};
+    std::string dims, shape;
+    for (size_t d = rank - normalized; d < rank; ++d)
+        dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    for (const SymInt &d : weight->second.shape)
+        shape += (shape.empty() ? "" : ", ") + d.toString();
+    return ShapeLiterals{{"{reduction_dims}", "[" + dims + "]"}, {"{normalized_shape}", "[" + shape + "]"}};
+}
 
 const std::vector<BuiltinSource> &sources()
 {
@@ -101,7 +132,7 @@ const std::vector<BuiltinSource> &sources()
         {{"layer_norm", "LayerNorm via var_mean: (x - mean) * rsqrt(var + eps) * weight + bias → native_layer_norm"},
             R"(class GraphModule(torch.nn.Module):
     def forward(self, x: "f32[2, 8]", weight: "f32[8]", bias: "f32[8]"):
-        var_mean = torch.ops.aten.var_mean.correction(x, [-1], correction = 0, keepdim = True)
+        var_mean = torch.ops.aten.var_mean.correction(x, {reduction_dims}, correction = 0, keepdim = True)
         getitem: "f32[2, 1]" = var_mean[0]
         getitem_1: "f32[2, 1]" = var_mean[1]
         add: "f32[2, 1]" = torch.ops.aten.add.Tensor(getitem, 1e-05)
@@ -114,11 +145,11 @@ const std::vector<BuiltinSource> &sources()
 )",
             R"(class GraphModule(torch.nn.Module):
     def forward(self, x: "f32[2, 8]", weight: "f32[8]", bias: "f32[8]"):
-        native_layer_norm = torch.ops.aten.native_layer_norm.default(x, [8], weight, bias, 1e-05)
+        native_layer_norm = torch.ops.aten.native_layer_norm.default(x, {normalized_shape}, weight, bias, {eps})
         getitem: "f32[2, 8]" = native_layer_norm[0]
         return getitem
 )",
-            {{"eps", 1e-05}}, nullptr, ""},
+            {{"eps", 1e-05}}, nullptr, "", layerNormLiterals},
         {{"addmm", "mm + bias add → addmm"},
             R"(class GraphModule(torch.nn.Module):
     def forward(self, bias: "f32[8]", mat1: "f32[4, 6]", mat2: "f32[6, 8]"):
@@ -146,6 +177,128 @@ Result<std::shared_ptr<const Graph>> parseSnippet(const char *code, const std::s
     return std::shared_ptr<const Graph>(std::move(file->graphs.front().graph));
 }
 
+std::string fillLiterals(std::string code, const ShapeLiterals &literals)
+{
+    for (const auto &[token, text] : literals)
+        for (size_t at = code.find(token); at != std::string::npos; at = code.find(token, at + text.size()))
+            code.replace(at, token.size(), text);
+    return code;
+}
+
+// Every "{token}" as None: enough to read the signature (whose annotations are the example inputs).
+std::string blankLiterals(std::string code)
+{
+    for (size_t open = code.find('{'); open != std::string::npos; open = code.find('{', open + 4)) {
+        size_t close = code.find('}', open);
+        if (close == std::string::npos)
+            break;
+        code.replace(open, close - open + 1, "None");
+    }
+    return code;
+}
+
+// search_fn or replace_fn traced for these inputs: the shape-derived literals and the scalar_workaround values
+// ("{eps}") filled in, then parsed. Without inputs, the example inputs of the code's own signature are used.
+Result<std::shared_ptr<const Graph>> traceBuiltin(const BuiltinSource &s, const char *code, const std::string &label,
+    const InputMetas *inputs, const ShapeLiterals &scalars)
+{
+    if (!s.shapeLiterals)
+        return parseSnippet(code, label);
+    InputMetas examples;
+    if (!inputs) {
+        auto signature = parseSnippet(blankLiterals(code).c_str(), label);
+        if (!signature)
+            return signature.error();
+        for (const Node *p : signature.value()->placeholders())
+            if (p->meta().val && p->meta().val->kind == ValueMeta::Kind::Tensor)
+                examples[p->name()] = p->meta().val->tensor;
+        inputs = &examples;
+    }
+    auto literals = s.shapeLiterals(*inputs);
+    if (!literals)
+        return Error{label, 0, 0, literals.error().message};
+    ShapeLiterals all = literals.value();
+    all.insert(all.end(), scalars.begin(), scalars.end());
+    return parseSnippet(fillLiterals(code, all).c_str(), label);
+}
+
+// The scalar_workaround defaults as "{name}" fillers.
+ShapeLiterals defaultScalars(const BuiltinSource &s)
+{
+    ShapeLiterals out;
+    for (const auto &[name, value] : s.scalarWorkaround)
+        out.push_back({"{" + name + "}", Argument::ofFloat(value).toPython()});
+    return out;
+}
+
+// register_replacement's check_fn for a built-in whose literals follow the shapes: search_fn traced again with the
+// match's input metas (a bound node without meta["val"] takes its example input's), then fx_to_pattern without
+// ignore_types. Matches with the same input shapes share one trace.
+RetraceFn makeBuiltinRetrace(const BuiltinSource &source, const ReplacementSpec &spec)
+{
+    struct State {
+        std::mutex mutex;
+        std::map<std::string, Retrace> byInputs;
+    };
+    auto state = std::make_shared<State>();
+    const std::string label = spec.source + " (re-traced)";
+    auto examples = spec.exampleInputs;
+    auto scalarWorkaround = spec.scalarWorkaround;
+    return [&source, state, label, examples, scalarWorkaround](const Match &m) -> Retrace {
+        InputMetas inputs;
+        std::vector<std::string> notes;
+        std::string key;
+        ShapeLiterals scalars = defaultScalars(source);
+        for (auto &[token, text] : scalars)
+            if (const Argument *bound = m.kwarg(token.substr(1, token.size() - 2)); bound && !bound->isNode())
+                text = bound->toPython();
+        for (const auto &kv : scalars)
+            key += kv.second + ";";
+        for (const ExampleInput &ex : examples) {
+            if (!ex.meta)
+                continue;
+            const Argument *bound = m.kwarg(ex.name);
+            const Node *node = bound && bound->isNode() ? bound->node() : nullptr;
+            if (node && node->meta().val && node->meta().val->kind == ValueMeta::Kind::Tensor) {
+                inputs[ex.name] = node->meta().val->tensor;
+                key += node->meta().val->toAnnotation() + ";";
+                continue;
+            }
+            if (node)
+                notes.push_back("re-trace: '" + ex.name + "' is " + node->name()
+                    + ", which has no tensor meta['val'] in this dump (Inductor's check_fn reads it); the example "
+                      "input's shape and dtype were used instead");
+            inputs[ex.name] = *ex.meta;
+            key += "example;";
+        }
+        std::lock_guard<std::mutex> lock(state->mutex);
+        auto it = state->byInputs.find(key);
+        if (it == state->byInputs.end()) {
+            Retrace traced;
+            auto graph = traceBuiltin(source, source.search, label + " search", &inputs, scalars);
+            auto replace = traceBuiltin(source, source.replace, label + " replace", &inputs, scalars);
+            if (replace)
+                traced.replace = replace.value();
+            if (graph) {
+                FxToPatternOptions options;
+                options.ignoreTypes = false;
+                options.scalarWorkaround = scalarWorkaround;
+                auto pattern = fxToPattern(*graph.value(), options);
+                if (pattern)
+                    traced.pattern = pattern.value();
+                else
+                    traced.error = pattern.error().message;
+            } else {
+                traced.error = graph.error().message;
+            }
+            it = state->byInputs.emplace(key, std::move(traced)).first;
+        }
+        Retrace out = it->second;
+        out.notes.insert(out.notes.begin(), notes.begin(), notes.end());
+        return out;
+    };
+}
+
 } // namespace
 
 const std::vector<BuiltinPattern> &builtinPatterns()
@@ -167,10 +320,10 @@ Status registerBuiltinPatterns(PatternRegistry &registry, const std::string &nam
             continue;
         found = true;
         const std::string label = "builtin:" + s.info.name;
-        auto search = parseSnippet(s.search, label + " (search)");
+        auto search = traceBuiltin(s, s.search, label + " (search)", nullptr, defaultScalars(s));
         if (!search)
             return search.error();
-        auto replace = parseSnippet(s.replace, label + " (replace)");
+        auto replace = traceBuiltin(s, s.replace, label + " (replace)", nullptr, defaultScalars(s));
         if (!replace)
             return replace.error();
         ReplacementSpec spec;
@@ -190,6 +343,8 @@ Status registerBuiltinPatterns(PatternRegistry &registry, const std::string &nam
             spec.extraCheck = s.check();
         spec.extraCheckSource = s.checkSource;
         spec.skipDuplicates = true; // registering the library twice is harmless
+        if (s.shapeLiterals)
+            spec.retrace = makeBuiltinRetrace(s, spec);
         if (auto st = registerReplacement(registry, std::move(spec)); !st)
             return st;
     }

@@ -31,6 +31,7 @@ using ExtraCheck = std::function<CheckVerdict(const Match &match)>;
 // the example inputs instead (a dump without shapes).
 struct Retrace {
     PatternPtr pattern;
+    std::shared_ptr<const Graph> replace; // replace_fn traced with the same values, where it differs per match
     std::string error; // non-empty: search_fn raised while re-tracing (FILE:LINE:COL: Type: message)
     std::vector<std::string> notes;
 };

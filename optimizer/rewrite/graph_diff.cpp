@@ -1,5 +1,6 @@
 #include "graph_diff.h"
 
+#include "patterns/op_schema.h"
 #include "replacement.h"
 
 #include <cstdio>
@@ -65,7 +66,11 @@ DiffNode describe(const Node &n)
 
 std::string opKey(const Node &node)
 {
-    if (node.op() == OpKind::CallFunction || node.op() == OpKind::CallMethod || node.op() == OpKind::CallModule)
+    // One spelling per op: a pass that writes aten.cat.default where the dump said torch.ops.aten.cat.default
+    // changes no count and no target.
+    if (node.op() == OpKind::CallFunction)
+        return canonicalTarget(node.target());
+    if (node.op() == OpKind::CallMethod || node.op() == OpKind::CallModule)
         return node.target();
     return opKindName(node.op());
 }
@@ -85,8 +90,8 @@ GraphDiff diffGraphs(const Graph &before, const Graph &after)
             d.removed.push_back(describe(*n));
             continue;
         }
-        if (n->op() != m->op() || n->target() != m->target())
-            d.changed.push_back({n->name(), "target", opKey(*n), opKey(*m)});
+        if (std::string a = opKey(*n), b = opKey(*m); n->op() != m->op() || a != b)
+            d.changed.push_back({n->name(), "target", std::move(a), std::move(b)});
         std::string a = argsText(*n), b = argsText(*m);
         if (a != b)
             d.changed.push_back({n->name(), "args", std::move(a), std::move(b)});

@@ -32,7 +32,7 @@ struct GraphDiff {
     std::vector<DiffNode> removed; // in the old graph's order
     std::vector<DiffNode> added; // in the new graph's order
     std::vector<DiffChange> changed;
-    std::map<std::string, std::pair<size_t, size_t>> opCounts; // target (or op kind) -> (before, after)
+    std::map<std::string, std::pair<size_t, size_t>> opCounts; // opKey -> (before, after)
     size_t nodesBefore = 0, nodesAfter = 0;
 
     bool empty() const { return removed.empty() && added.empty() && changed.empty(); }
@@ -43,7 +43,8 @@ struct GraphDiff {
 
 GraphDiff diffGraphs(const Graph &before, const Graph &after);
 
-// The key a node is counted under in the op table: its target for calls, else its op kind.
+// The key a node is counted under in the op table: a call_function's target as canonicalTarget spells it
+// ("aten.cat.default" for torch.ops.aten.cat.default too), a method's or module's target, else its op kind.
 std::string opKey(const Node &node);
 
 } // namespace fxs

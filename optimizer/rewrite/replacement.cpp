@@ -21,8 +21,8 @@ Result<Match> matchAt(const PatternEntry &entry, Node *anchor, const PatternMatc
 {
     MatchResult generic = matcher.match(*entry.pattern, anchor);
     if (!generic.ok)
-        return Error{
-            "", 0, 0, "'" + entry.name + "' no longer matches at " + anchor->name() + ": " + generic.failure.message};
+        return Error{"", 0, 0,
+            "'" + entry.name + "' no longer matches at " + anchor->name() + ": " + generic.takeFailure().messageText()};
     Match m = std::move(generic.match);
     if (entry.specificPattern) {
         Node *output = nullptr;
@@ -31,10 +31,22 @@ Result<Match> matchAt(const PatternEntry &entry, Node *anchor, const PatternMatc
                 output = o;
                 break;
             }
-        MatchResult specific = output ? matcher.match(*entry.specificPattern, output) : MatchResult{};
+        // As the matcher: a pattern that re-traces per match is checked against this match's own trace.
+        PatternPtr specificPattern = entry.specificPattern;
+        std::shared_ptr<const Graph> replaceGraph;
+        if (entry.retrace) {
+            Retrace retraced = entry.retrace(m);
+            if (!retraced.error.empty())
+                return Error{
+                    "", 0, 0, "'" + entry.name + "' re-trace raised at " + anchor->name() + ": " + retraced.error};
+            specificPattern = retraced.pattern;
+            replaceGraph = retraced.replace;
+        }
+        MatchResult specific = output ? matcher.match(*specificPattern, output) : MatchResult{};
         if (!specific.ok)
             return Error{"", 0, 0, "'" + entry.name + "' specific pattern no longer matches at " + anchor->name()};
         m = std::move(specific.match);
+        m.replaceGraph = std::move(replaceGraph);
     }
     if (entry.extraCheck && !entry.extraCheck(m).ok)
         return Error{"", 0, 0, "'" + entry.name + "' extra_check now rejects the match at " + anchor->name()};
@@ -67,9 +79,9 @@ Result<ReplacementResult> applyReplacement(
     GraphEditor &editor, const PatternEntry &entry, const Match &match, const std::string &anchor)
 {
     Graph &graph = editor.graph();
-    if (!entry.replaceGraph)
+    if (!entry.replaceGraph && !match.replaceGraph)
         return replaceError(entry, "the pattern has no replacement graph");
-    const Graph &repl = *entry.replaceGraph;
+    const Graph &repl = match.replaceGraph ? *match.replaceGraph : *entry.replaceGraph;
 
     // Placeholders take the matched values in argnames order (normalize_args), else by their own names.
     std::unordered_map<const Node *, Argument> env;
