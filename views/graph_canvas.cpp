@@ -3,6 +3,7 @@
 #include <QGraphicsItem>
 
 #include "canvas_edge_item.h"
+#include "canvas_frame_content.h"
 #include "canvas_group_item.h"
 #include "canvas_minimap.h"
 #include "canvas_node_item.h"
@@ -160,6 +161,7 @@ void GraphCanvas::setGraph(std::shared_ptr<const Graph> graph)
     m_edges.clear();
     m_edgesOfItem.clear();
     m_portsOfFrame.clear();
+    m_frameContents.clear();
     m_highlighted.clear();
     m_highlightedEdges.clear();
     m_hovered = -1;
@@ -419,6 +421,7 @@ void GraphCanvas::rebuildScene()
     m_edges.assign(layout.edges.size(), nullptr);
     m_edgesOfItem.assign(layout.items.size(), {});
     m_portsOfFrame.assign(layout.items.size(), {});
+    m_frameContents.assign(layout.items.size(), nullptr);
     // Items are added without an index rebuild per item; the BSP index is built once on first paint.
     scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
     for (size_t i = 0; i < layout.items.size(); ++i) {
@@ -451,12 +454,15 @@ void GraphCanvas::rebuildScene()
         }
         }
         g->setData(kSceneItemRole, int(i));
-        scene()->addItem(g);
+        addToScene(g, item.frame);
         m_items[i] = g;
     }
     for (size_t e = 0; e < layout.edges.size(); ++e) {
         auto *edge = new CanvasEdgeItem(layout.edges[e]);
-        scene()->addItem(edge);
+        // An edge between two items of one frame belongs to that frame's content.
+        const int fromFrame = layout.items[size_t(layout.edges[e].path.from)].frame;
+        const int toFrame = layout.items[size_t(layout.edges[e].path.to)].frame;
+        addToScene(edge, fromFrame == toFrame ? fromFrame : -1);
         m_edges[e] = edge;
         m_edgesOfItem[size_t(layout.edges[e].path.from)].push_back(int(e));
         m_edgesOfItem[size_t(layout.edges[e].path.to)].push_back(int(e));
@@ -471,6 +477,21 @@ void GraphCanvas::rebuildScene()
     m_minimap->setVisible(m_minimapEnabled);
     applyHeat();
     placeOverlays();
+}
+
+void GraphCanvas::addToScene(QGraphicsItem *item, int frame)
+{
+    if (frame < 0) {
+        scene()->addItem(item);
+        return;
+    }
+    CanvasFrameContent *&content = m_frameContents[size_t(frame)];
+    if (!content) {
+        const LayoutRect &r = m_layout->items[size_t(frame)].rect;
+        content = new CanvasFrameContent(QRectF(r.x, r.y, r.width, r.height));
+        scene()->addItem(content);
+    }
+    item->setParentItem(content); // at position (0, 0): scene coordinates stay as laid out
 }
 
 void GraphCanvas::showFirstView()

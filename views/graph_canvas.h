@@ -22,6 +22,7 @@ class QToolButton;
 namespace fxs {
 
 class CanvasEdgeItem;
+class CanvasFrameContent;
 class CanvasGroupItem;
 class CanvasMinimap;
 class CanvasNodeItem;
@@ -134,6 +135,8 @@ private:
     void requestLayout(std::vector<bool> expanded, int anchorGroup, std::vector<std::string> expandedLabels = {});
     void finishLayout(quint64 job, const Outcome &outcome);
     void rebuildScene();
+    // Adds `item` at the top level, or (frame >= 0) as a child of that frame's content item.
+    void addToScene(QGraphicsItem *item, int frame);
     void showFirstView();
     void setHovered(int sceneItem);
     void setCurrentNode(int node);
@@ -157,6 +160,7 @@ private:
     std::vector<CanvasEdgeItem *> m_edges; // per SceneLayout edge
     std::vector<std::vector<int>> m_edgesOfItem; // per SceneLayout item: incident edges
     std::vector<std::vector<int>> m_portsOfFrame; // per SceneLayout item (frames): their ports
+    std::vector<CanvasFrameContent *> m_frameContents; // per SceneLayout item (frames): the parent of its items
     std::vector<QGraphicsItem *> m_highlighted;
     std::vector<CanvasEdgeItem *> m_highlightedEdges;
     int m_hovered = -1;
