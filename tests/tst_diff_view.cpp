@@ -2,6 +2,7 @@
 // session compare off the UI thread, and the dock shows exactly what diffGraphs says differs between them (checked
 // against graphs taken from the Document independently); GraphDiffModel passes QAbstractItemModelTester.
 
+#include "gui_test_paths.h"
 #include "canvas_node_item.h"
 #include "diff_widget.h"
 #include "document.h"

@@ -1,6 +1,7 @@
 // The graph canvas under the offscreen platform: background layout with stale results dropped,
 // expand/collapse changing what is on screen, selection by click and by name, hover highlights.
 
+#include "gui_test_paths.h"
 #include "canvas_edge_item.h"
 #include "canvas_group_item.h"
 #include "canvas_minimap.h"

@@ -2,6 +2,7 @@
 // matches in the background after a load or a pattern change, the tree shows the report, selecting a candidate
 // marks its nodes on the canvas, and the inspector follows the selection and selects the nodes it links to.
 
+#include "gui_test_paths.h"
 #include "document.h"
 #include "graph_canvas.h"
 #include "mainwindow.h"

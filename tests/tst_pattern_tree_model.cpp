@@ -1,6 +1,7 @@
 // The pattern tree renders a MatchReport: one row per pattern, per candidate and per reason line, with the
 // counts of the report itself; the filter proxy narrows it by verdict, stage and text.
 
+#include "gui_test_paths.h"
 #include "pattern_filter_proxy_model.h"
 #include "pattern_tree_model.h"
 
