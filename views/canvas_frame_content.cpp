@@ -16,4 +16,9 @@ CanvasFrameContent::CanvasFrameContent(const QRectF &frameRect)
     setZValue(0.5);
 }
 
+void CanvasFrameContent::setChildrenShown(bool shown)
+{
+    setOpacity(shown ? 1.0 : 0.0);
+}
+
 } // namespace fxs
