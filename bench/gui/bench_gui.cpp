@@ -198,7 +198,7 @@ int main(int argc, char *argv[])
     out[QStringLiteral("rss_mb")] = statusMb("VmRSS");
 
     // Expand: the largest groups first, one at a time, each collapsed again after.
-    std::vector<double> expandMs;
+    std::vector<double> expandMs, expandLayoutMs, expandNodes;
     if (const Grouping *grouping = canvas->grouping(); grouping && canvas->groupCount() > 0) {
         std::vector<int> order(size_t(canvas->groupCount()));
         std::iota(order.begin(), order.end(), 0);
@@ -217,12 +217,19 @@ int main(int argc, char *argv[])
                 break;
             canvas->viewport()->repaint();
             expandMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+            expandLayoutMs.push_back(double(canvas->lastLayoutMilliseconds())); // the background job alone
+            expandNodes.push_back(double(grouping->groups[size_t(g)].nodes.size()));
             canvas->setGroupExpanded(g, false);
             waitLayout(canvas);
             ++done;
         }
     }
     out[QStringLiteral("expand")] = stats(expandMs);
+    out[QStringLiteral("expand_layout")] = stats(expandLayoutMs);
+    QJsonArray each;
+    for (size_t i = 0; i < expandMs.size(); ++i)
+        each.append(QJsonArray{expandNodes[i], expandMs[i], expandLayoutMs[i]});
+    out[QStringLiteral("expand_each")] = each; // [group's nodes, expand ms, layout job ms]
 
     if (doFrames) {
         timer.start();
