@@ -259,9 +259,11 @@ QVariant PatternTreeModel::patternData(int pattern, int column, int role) const
             return p.candidates.empty() ? tr("no candidates")
                                         : tr("%1 of %2 accepted").arg(p.acceptedCount()).arg(p.candidates.size());
         case DetailColumn:
-            return p.warnings.empty()
-                ? qs(p.source)
-                : tr("%n load warning(s) · %1", nullptr, int(p.warnings.size())).arg(qs(p.source));
+            if (p.warnings.empty())
+                return qs(p.source);
+            if (p.warnings.size() == 1)
+                return tr("1 load warning · %1").arg(qs(p.source));
+            return tr("%L1 load warnings · %2").arg(p.warnings.size()).arg(qs(p.source));
         }
         break;
     case Qt::DecorationRole:

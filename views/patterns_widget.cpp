@@ -241,7 +241,8 @@ void PatternsWidget::updateFileWarnings()
         return;
     }
     // The first warnings inline, all of them in the tooltip.
-    QString text = tr("<b>%n pattern-file warning(s)</b>", nullptr, int(report->warnings.size()));
+    const size_t count = report->warnings.size();
+    QString text = count == 1 ? tr("<b>1 pattern-file warning</b>") : tr("<b>%L1 pattern-file warnings</b>").arg(count);
     QString tip;
     for (size_t i = 0; i < report->warnings.size(); ++i) {
         const QString w = QString::fromStdString(report->warnings[i]).toHtmlEscaped();
