@@ -95,9 +95,9 @@ void TestProfileView::modelPairsNodesAndRegions()
         = {{"npu_swiglu", "torch.ops.npu.npu_swiglu.default", 4.0}, {"add", "torch.ops.aten.add.Tensor", 1.0}};
     auto diff = std::make_shared<GraphDiff>();
     // One fusion added two nodes (the same provenance): one region; a node without provenance is none.
-    diff->added.push_back({"cat", "torch.ops.aten.cat.default", "swiglu", {"mul", "silu"}});
-    diff->added.push_back({"npu_swiglu", "torch.ops.npu.npu_swiglu.default", "swiglu", {"silu", "mul"}});
-    diff->added.push_back({"clone", "torch.ops.aten.clone.default", "", {}});
+    diff->added.push_back({"cat", "torch.ops.aten.cat.default", "swiglu", "", {"mul", "silu"}});
+    diff->added.push_back({"npu_swiglu", "torch.ops.npu.npu_swiglu.default", "swiglu", "", {"silu", "mul"}});
+    diff->added.push_back({"clone", "torch.ops.aten.clone.default", "", "", {}});
     report->fused->nodes.push_back({"cat", "torch.ops.aten.cat.default", 0.5});
 
     ProfileModel model;
