@@ -2,12 +2,12 @@
 // session compare off the UI thread, and the dock shows exactly what diffGraphs says differs between them (checked
 // against graphs taken from the Document independently); GraphDiffModel passes QAbstractItemModelTester.
 
-#include "gui_test_paths.h"
 #include "canvas_node_item.h"
 #include "diff_widget.h"
 #include "document.h"
 #include "graph_canvas.h"
 #include "graph_diff_model.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 
 #include "ir/graph.h"
@@ -17,7 +17,6 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QDir>
-#include <QDockWidget>
 #include <QDockWidget>
 #include <QGraphicsScene>
 #include <QLabel>

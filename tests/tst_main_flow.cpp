@@ -2,11 +2,11 @@
 // match → select the accepted rms_norm_cast candidate → step → undo → export the view as SVG and the whole graph as
 // PNG; plus export errors and cancelling a match.
 
-#include "gui_test_paths.h"
 #include "canvas_node_item.h"
 #include "canvas_style.h"
 #include "document.h"
 #include "graph_canvas.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 #include "pattern_filter_proxy_model.h"
 #include "pattern_graph_widget.h"

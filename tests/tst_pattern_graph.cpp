@@ -2,10 +2,10 @@
 // sample shows its pattern's search graph, pairs every pattern node with the graph node it stood for (the walk the
 // matcher makes from the anchor), marks the pattern node that disagreed, and links the bindings to the graph.
 
-#include "gui_test_paths.h"
 #include "canvas_node_item.h"
 #include "document.h"
 #include "graph_canvas.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 #include "pattern_correspondence.h"
 #include "pattern_graph_widget.h"

@@ -3,9 +3,9 @@
 // (a tiny SwiGLU graph, fused by the built-in swiglu pattern) fills the table, the chart and the canvas overlay;
 // cancelling drops the result.
 
-#include "gui_test_paths.h"
 #include "document.h"
 #include "graph_canvas.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 #include "profile_model.h"
 #include "profile_widget.h"

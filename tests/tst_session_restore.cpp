@@ -2,9 +2,9 @@
 // session (graph, a user's pattern file, two steps, a candidate, a selected node, the view) comes back whole in a new
 // window; and the session autosaved by the real fxscope binary survives a kill -9.
 
-#include "gui_test_paths.h"
 #include "document.h"
 #include "graph_canvas.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 #include "pattern_tree_model.h"
 #include "patterns_widget.h"

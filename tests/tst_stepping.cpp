@@ -2,10 +2,10 @@
 // sample off the UI thread (built-in patterns accept 2 rms_norm_cast + 1 swiglu: 107 → 95 nodes in 3 steps), the
 // undo stack mirrors the session, undo restores the exact previous graph, and the canvas marks what a step added.
 
-#include "gui_test_paths.h"
 #include "canvas_node_item.h"
 #include "document.h"
 #include "graph_canvas.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 #include "node_list_widget.h"
 #include "timeline_widget.h"
