@@ -371,6 +371,8 @@ void Document::finishPatterns(quint64 job, const QString &path, const PatternOut
             return;
         }
     }
+    for (const std::string &warning : outcome.registry->warnings()) // the file's own: the match report carries them
+        merged->addWarning(warning);
     uiLogger()->info("added {} pattern(s) from {}", outcome.registry->entries().size(), path.toStdString());
     m_patterns = std::move(merged);
     m_patternFiles << path;

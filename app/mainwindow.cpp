@@ -746,6 +746,24 @@ void MainWindow::onCurrentGraphChanged(int index)
     uiLogger()->debug("graph {} shown in {} ms", index, timer.elapsed());
 }
 
+void MainWindow::logPatternWarnings(const MatchReport &report)
+{
+    // Every step matches again with the same patterns: each warning goes to the log once.
+    for (const std::string &w : report.warnings)
+        if (!m_loggedPatternWarnings.contains(QString::fromStdString(w))) {
+            m_loggedPatternWarnings.insert(QString::fromStdString(w));
+            uiLogger()->warn("pattern file: {}", w);
+        }
+    for (const PatternReport &p : report.patterns)
+        for (const std::string &w : p.warnings) {
+            const QString key = QString::fromStdString(p.name + '\n' + w);
+            if (!m_loggedPatternWarnings.contains(key)) {
+                m_loggedPatternWarnings.insert(key);
+                uiLogger()->warn("pattern {} ({}): {}", p.name, p.source, w);
+            }
+        }
+}
+
 void MainWindow::onMatchReportChanged()
 {
     // The last step's additions stay marked over the new report; a candidate's marks go.
@@ -755,6 +773,8 @@ void MainWindow::onMatchReportChanged()
     const bool current = m_document->matchGraph() == m_document->currentGraphShared();
     m_patterns->setReport(current ? m_document->matchReport() : nullptr, m_document->matchMilliseconds());
     m_patternGraph->clear(); // its candidate belongs to the report replaced
+    if (const MatchReport *report = current ? m_document->matchReport().get() : nullptr)
+        logPatternWarnings(*report);
     // The bundled sample opens on its first accepted candidate, so a first look shows what fxscope is for.
     if (m_showSampleCandidate && current && m_document->isBundledSample() && m_document->revision() == 0
         && !m_restore) {

@@ -8,6 +8,7 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <QSet>
 
 #include <optional>
 
@@ -25,6 +26,7 @@ class QWidget;
 namespace fxs {
 
 class DiffWidget;
+struct MatchReport;
 class Document;
 class GraphCanvas;
 class NodeInspector;
@@ -129,6 +131,7 @@ private:
     void onFileLoaded(const QString &path);
     void onLoadFailed(const QString &path, const QString &message);
     void onCurrentGraphChanged(int index);
+    void logPatternWarnings(const MatchReport &report);
     void onMatchReportChanged();
     void showError(const QString &title, const QString &message);
     void updateTitle();
@@ -176,6 +179,7 @@ private:
     RestoreStage m_restoreStage = RestoreStage::Loading;
     int m_restorePatternsLeft = 0;
     QString m_autosavePath;
+    QSet<QString> m_loggedPatternWarnings; // pattern load warnings already in the log
     Theme m_theme = Theme::System;
     bool m_showSampleCandidate = false; // the bundled sample just loaded: show its first accepted candidate
     class QActionGroup *m_themeActions = nullptr;

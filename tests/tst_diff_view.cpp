@@ -7,6 +7,7 @@
 #include "document.h"
 #include "graph_canvas.h"
 #include "graph_diff_model.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 
 #include "ir/graph.h"
@@ -16,7 +17,6 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QDir>
-#include <QDockWidget>
 #include <QDockWidget>
 #include <QGraphicsScene>
 #include <QLabel>

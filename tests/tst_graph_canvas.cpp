@@ -6,15 +6,18 @@
 #include "canvas_minimap.h"
 #include "canvas_node_item.h"
 #include "graph_canvas.h"
+#include "gui_test_paths.h"
 #include "node_grouping.h"
 #include "scene_layout.h"
 
 #include "ir/graph.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QGraphicsScene>
 #include <QMouseEvent>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace fxs;
@@ -132,6 +135,47 @@ private Q_SLOTS:
         canvas.expandAll();
         QVERIFY(waitForLayout(canvas));
         QCOMPARE(canvas.visibleNodeCount(), int(graph->size()));
+    }
+
+    // Zoomed far out an expanded group is drawn as its overview, not node by node (its nodes are skipped);
+    // zoomed in again its nodes are back and answer clicks; exporting the whole graph while zoomed out still
+    // draws every node.
+    void zoomedOutShowsOverviewsAndExportsEveryNode()
+    {
+        GraphCanvas canvas;
+        canvas.resize(900, 700);
+        canvas.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+        auto graph = chain(600);
+        canvas.setGraph(graph);
+        QVERIFY(waitForLayout(canvas));
+        canvas.setGroupExpanded(1, true);
+        QVERIFY(waitForLayout(canvas));
+        const Node *inGroup = graph->nodes()[canvas.grouping()->groups[1].nodes[3]].get();
+        const QString name = QString::fromStdString(inGroup->name());
+        CanvasNodeItem *item = canvas.nodeItem(name);
+        QVERIFY(item);
+
+        canvas.setTransform(QTransform::fromScale(0.02, 0.02));
+        canvas.viewport()->repaint();
+        QCOMPARE(item->effectiveOpacity(), 0.0);
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("whole.svg"));
+        QCOMPARE(canvas.exportImage(svg, true), QString());
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains(name.toUtf8()));
+        QCOMPARE(item->effectiveOpacity(), 0.0); // the view is as it was
+
+        canvas.setTransform(QTransform());
+        canvas.centerOn(item);
+        canvas.viewport()->repaint();
+        QCOMPARE(item->effectiveOpacity(), 1.0);
+        QSignalSpy selected(&canvas, &GraphCanvas::nodeSelected);
+        QTest::mouseClick(
+            canvas.viewport(), Qt::LeftButton, {}, canvas.mapFromScene(item->sceneBoundingRect().center()));
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.first().first().toString(), name);
     }
 
     void clickSelectsNode()

@@ -4,6 +4,7 @@
 
 #include "document.h"
 #include "graph_canvas.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 #include "node_inspector.h"
 #include "node_list_widget.h"
@@ -109,6 +110,7 @@ private Q_SLOTS:
     void staleMatchIsDropped();
     void patternFileAddsPatterns();
     void badPatternFileFails();
+    void patternFileWarningsReachTheDock();
     void acceptedCandidateMarksNodes();
     void rejectedCandidateMarksDisagreement();
     void filterBarNarrowsTree();
@@ -204,6 +206,30 @@ void TestInspector::patternFileAddsPatterns()
     QVERIFY(l.doc->patternFiles().isEmpty());
     QVERIFY(matched.wait(kTimeoutMs));
     QCOMPARE(l.doc->matchReport()->patterns.size(), before);
+}
+
+// A pattern file's own load warnings (here: a _register_ function that needs a value and is never called) reach
+// the match report and the Patterns dock's warnings row.
+void TestInspector::patternFileWarningsReachTheDock()
+{
+    Loaded l;
+    QVERIFY(openSample(l));
+    const QString path = m_dir.filePath(QStringLiteral("warned.py"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(kPatternFile);
+    f.write("\n\ndef _register_more_patterns(pass_manager, eps):\n    pass\n");
+    f.close();
+    QSignalSpy matched(l.doc.get(), &Document::matchReportChanged);
+    l.doc->openPatterns(path);
+    QVERIFY(matched.wait(kTimeoutMs));
+    const MatchReport &report = *l.doc->matchReport();
+    QCOMPARE(report.warnings.size(), size_t(1));
+    QVERIFY(QString::fromStdString(report.warnings[0]).contains(QLatin1String("_register_more_patterns")));
+    auto *row = l.window->patternsView()->findChild<QLabel *>(QStringLiteral("patternFileWarnings"));
+    QVERIFY(row);
+    QVERIFY(row->isVisible());
+    QVERIFY(row->text().contains(QLatin1String("_register_more_patterns")));
 }
 
 void TestInspector::badPatternFileFails()

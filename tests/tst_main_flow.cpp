@@ -6,6 +6,7 @@
 #include "canvas_style.h"
 #include "document.h"
 #include "graph_canvas.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 #include "pattern_filter_proxy_model.h"
 #include "pattern_graph_widget.h"

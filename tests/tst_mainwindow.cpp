@@ -2,6 +2,7 @@
 // thread, and the main window shows what it loaded, or why it could not.
 
 #include "document.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 #include "node_filter_proxy_model.h"
 #include "node_list_widget.h"
@@ -108,6 +109,7 @@ private Q_SLOTS:
     void dropOpensFile();
     void windowStateIsRestored();
     void filterNarrowsTable();
+    void autosaveStaysOutOfUserData();
 
 private:
     QTemporaryDir m_dir;
@@ -121,6 +123,17 @@ void TestMainWindow::initTestCase()
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
     QCoreApplication::setOrganizationName(QStringLiteral("fxscope-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+}
+
+void TestMainWindow::autosaveStaysOutOfUserData()
+{
+    // The session a test window autosaves lands in Qt's test location, not the user's own last session.
+    QVERIFY(QStandardPaths::isTestModeEnabled());
+    const QString autosave = MainWindow::autosavePath();
+    QVERIFY(!autosave.isEmpty());
+    QVERIFY2(autosave.contains(QStringLiteral("/.qttest/")), qPrintable(autosave));
+    const QString home = QDir::homePath();
+    QVERIFY2(!autosave.startsWith(home + QStringLiteral("/.local/share/")), qPrintable(autosave));
 }
 
 void TestMainWindow::init()

@@ -1,5 +1,6 @@
 // NodeTableModel and NodeFilterProxyModel over a small graph built in code.
 
+#include "gui_test_paths.h"
 #include "node_filter_proxy_model.h"
 #include "node_table_model.h"
 

@@ -5,6 +5,7 @@
 #include "canvas_node_item.h"
 #include "document.h"
 #include "graph_canvas.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 #include "pattern_correspondence.h"
 #include "pattern_graph_widget.h"

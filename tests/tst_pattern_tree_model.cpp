@@ -1,14 +1,17 @@
 // The pattern tree renders a MatchReport: one row per pattern, per candidate and per reason line, with the
 // counts of the report itself; the filter proxy narrows it by verdict, stage and text.
 
+#include "gui_test_paths.h"
 #include "pattern_filter_proxy_model.h"
 #include "pattern_tree_model.h"
+#include "patterns_widget.h"
 
 #include "io/loader.h"
 #include "match/matcher.h"
 #include "patterns/builtin_patterns.h"
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QtTest>
 
 using namespace fxs;
@@ -81,6 +84,7 @@ private Q_SLOTS:
     void filters();
     void textFilterSearchesReasons();
     void clearedReport();
+    void loadWarningsShown();
 
 private:
     std::shared_ptr<const MatchReport> m_sample;
@@ -291,6 +295,40 @@ void TestPatternTreeModel::clearedReport()
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(reset.count(), 2);
     QVERIFY(!model.verdict(model.index(0, 0)));
+}
+
+// A pattern that loaded with warnings carries an icon, a count in its detail and the warnings in its tooltip;
+// the Patterns dock shows the files' own warnings above the tree, and nothing there when there are none.
+void TestPatternTreeModel::loadWarningsShown()
+{
+    auto report = std::make_shared<MatchReport>(*checkReport());
+    report->patterns[0].warnings = {"patterns.py:14:5: torch.ops.npu.npu_rms_norm traced as a call_function"};
+    report->warnings = {"patterns.py:40:1: _register_add_rms_norm_patterns is defined but never called"};
+    PatternTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setReport(report);
+    const QModelIndex warned = model.patternIndex(0);
+    const QModelIndex clean = model.patternIndex(1);
+    QVERIFY(!model.data(warned, Qt::DecorationRole).value<QIcon>().isNull());
+    QVERIFY(model.data(clean, Qt::DecorationRole).isNull());
+    QCOMPARE(model.data(warned, PatternTreeModel::WarningsRole).toStringList(),
+        QStringList{QStringLiteral("patterns.py:14:5: torch.ops.npu.npu_rms_norm traced as a call_function")});
+    QVERIFY(model.data(clean, PatternTreeModel::WarningsRole).toStringList().isEmpty());
+    QVERIFY(model.data(warned, Qt::ToolTipRole).toString().contains(QStringLiteral("traced as a call_function")));
+    QVERIFY(model.data(warned.siblingAtColumn(PatternTreeModel::DetailColumn))
+                .toString()
+                .contains(QStringLiteral("1 load warning")));
+
+    PatternsWidget widget;
+    widget.show();
+    auto *files = widget.findChild<QLabel *>(QStringLiteral("patternFileWarnings"));
+    QVERIFY(files);
+    widget.setReport(report);
+    QVERIFY(files->isVisible());
+    QVERIFY(files->text().contains(QStringLiteral("never called")));
+    QVERIFY(files->text().contains(QStringLiteral("1 pattern-file warning")));
+    widget.setReport(checkReport());
+    QVERIFY(!files->isVisible());
 }
 
 QTEST_MAIN(TestPatternTreeModel)

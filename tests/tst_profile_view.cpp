@@ -5,6 +5,7 @@
 
 #include "document.h"
 #include "graph_canvas.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 #include "profile_model.h"
 #include "profile_widget.h"

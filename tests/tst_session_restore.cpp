@@ -4,6 +4,7 @@
 
 #include "document.h"
 #include "graph_canvas.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 #include "pattern_tree_model.h"
 #include "patterns_widget.h"

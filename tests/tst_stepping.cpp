@@ -5,6 +5,7 @@
 #include "canvas_node_item.h"
 #include "document.h"
 #include "graph_canvas.h"
+#include "gui_test_paths.h"
 #include "mainwindow.h"
 #include "node_list_widget.h"
 #include "timeline_widget.h"

@@ -18,6 +18,7 @@ public:
     int fromItem() const { return m_from; }
     int toItem() const { return m_to; }
     bool isLongRange() const { return m_longRange; }
+    const QPainterPath &path() const { return m_path; }
     void setHighlight(CanvasHighlight highlight);
 
     QRectF boundingRect() const override;

@@ -3,6 +3,8 @@
 #include <QGraphicsItem>
 
 #include "canvas_edge_item.h"
+#include "canvas_frame_content.h"
+#include "canvas_frame_overview.h"
 #include "canvas_group_item.h"
 #include "canvas_minimap.h"
 #include "canvas_node_item.h"
@@ -51,6 +53,8 @@ constexpr qreal kMinZoom = 0.01;
 constexpr qreal kMaxZoom = 4.0;
 // The first view fits the graph when that leaves text readable, else shows its top at this zoom.
 constexpr qreal kReadableZoom = 0.8;
+// Below this zoom a node box is a dozen pixels wide: groups draw their overview instead of their items.
+constexpr qreal kOverviewZoom = 0.08;
 constexpr int kSceneItemRole = 0;
 } // namespace
 
@@ -160,6 +164,8 @@ void GraphCanvas::setGraph(std::shared_ptr<const Graph> graph)
     m_edges.clear();
     m_edgesOfItem.clear();
     m_portsOfFrame.clear();
+    m_frameContents.clear();
+    m_frameOverviews.clear();
     m_highlighted.clear();
     m_highlightedEdges.clear();
     m_hovered = -1;
@@ -419,6 +425,8 @@ void GraphCanvas::rebuildScene()
     m_edges.assign(layout.edges.size(), nullptr);
     m_edgesOfItem.assign(layout.items.size(), {});
     m_portsOfFrame.assign(layout.items.size(), {});
+    m_frameContents.assign(layout.items.size() + 1, nullptr); // the last: the top level
+    m_frameOverviews.assign(layout.items.size() + 1, nullptr);
     // Items are added without an index rebuild per item; the BSP index is built once on first paint.
     scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
     for (size_t i = 0; i < layout.items.size(); ++i) {
@@ -427,7 +435,10 @@ void GraphCanvas::rebuildScene()
         QGraphicsItem *g = nullptr;
         switch (item.kind) {
         case SceneItemKind::Node: {
-            auto *node = new CanvasNodeItem(item.index, nodeLabel(*m_graph->nodes()[item.index]), rect);
+            const NodeLabel label = nodeLabel(*m_graph->nodes()[item.index]);
+            auto *node = new CanvasNodeItem(item.index, label, rect);
+            // Zoomed out, the box keeps the colour it has at low zoom.
+            frameOverview(item.frame)->addBox(rect, categoryColors(label.category).border.lighter(150));
             node->setCurrent(int(item.index) == m_currentNode);
             if (item.index < m_marks.size())
                 node->setMatchMark(m_marks[item.index], int(item.index) == m_markAnchor);
@@ -451,12 +462,22 @@ void GraphCanvas::rebuildScene()
         }
         }
         g->setData(kSceneItemRole, int(i));
-        scene()->addItem(g);
+        // Groups stay at the top level (they are the overview's frame); nodes and ports go in a content item.
+        if (item.kind == SceneItemKind::CollapsedGroup || item.kind == SceneItemKind::GroupFrame)
+            scene()->addItem(g);
+        else
+            addToScene(g, item.frame);
         m_items[i] = g;
     }
     for (size_t e = 0; e < layout.edges.size(); ++e) {
         auto *edge = new CanvasEdgeItem(layout.edges[e]);
-        scene()->addItem(edge);
+        // An edge between two items of one frame belongs to that frame's content, any other to the top level's.
+        const int fromFrame = layout.items[size_t(layout.edges[e].path.from)].frame;
+        const int toFrame = layout.items[size_t(layout.edges[e].path.to)].frame;
+        const int frame = fromFrame == toFrame ? fromFrame : -1;
+        addToScene(edge, frame);
+        if (!edge->isLongRange())
+            frameOverview(frame)->addEdge(edge->path());
         m_edges[e] = edge;
         m_edgesOfItem[size_t(layout.edges[e].path.from)].push_back(int(e));
         m_edgesOfItem[size_t(layout.edges[e].path.to)].push_back(int(e));
@@ -467,10 +488,65 @@ void GraphCanvas::rebuildScene()
     const LayoutRect &b = layout.bounds;
     const qreal margin = 60;
     setSceneRect(QRectF(b.x, b.y, b.width, b.height).adjusted(-margin, -margin, margin, margin));
+    // The minimap is the whole graph a few pixels per group: drawn from the overviews, not from every item.
+    setOverview(true);
     m_minimap->renderScene(scene(), sceneRect());
+    setOverview(zoom() < kOverviewZoom);
     m_minimap->setVisible(m_minimapEnabled);
     applyHeat();
     placeOverlays();
+}
+
+QRectF GraphCanvas::contentRect(int frame) const
+{
+    const LayoutRect &r = frame >= 0 ? m_layout->items[size_t(frame)].rect : m_layout->bounds;
+    return QRectF(r.x, r.y, r.width, r.height);
+}
+
+void GraphCanvas::addToScene(QGraphicsItem *item, int frame)
+{
+    CanvasFrameContent *&content = m_frameContents[frame >= 0 ? size_t(frame) : m_frameContents.size() - 1];
+    if (!content) {
+        content = new CanvasFrameContent(contentRect(frame));
+        if (frame < 0)
+            content->setZValue(1); // top-level edges and nodes lie over the frames and their content
+        content->setChildrenShown(!m_overview);
+        scene()->addItem(content);
+    }
+    item->setParentItem(content); // at position (0, 0): scene coordinates stay as laid out
+}
+
+CanvasFrameOverview *GraphCanvas::frameOverview(int frame)
+{
+    CanvasFrameOverview *&overview = m_frameOverviews[frame >= 0 ? size_t(frame) : m_frameOverviews.size() - 1];
+    if (!overview) {
+        overview = new CanvasFrameOverview(contentRect(frame));
+        if (frame < 0)
+            overview->setZValue(1);
+        overview->setVisible(m_overview);
+        scene()->addItem(overview);
+    }
+    return overview;
+}
+
+void GraphCanvas::setOverview(bool overview)
+{
+    if (overview == m_overview)
+        return;
+    m_overview = overview;
+    for (CanvasFrameContent *content : m_frameContents)
+        if (content)
+            content->setChildrenShown(!overview);
+    for (CanvasFrameOverview *item : m_frameOverviews)
+        if (item)
+            item->setVisible(overview);
+}
+
+void GraphCanvas::paintEvent(QPaintEvent *event)
+{
+    // Every change of zoom ends in a paint: the level of detail follows it here.
+    setOverview(zoom() < kOverviewZoom);
+    QGraphicsView::paintEvent(event);
 }
 
 void GraphCanvas::showFirstView()
@@ -693,15 +769,20 @@ void GraphCanvas::restoreView(qreal zoom, QPointF centre, const QStringList &exp
     Q_EMIT viewChanged();
 }
 
-QString GraphCanvas::exportImage(const QString &path, bool wholeGraph) const
+QString GraphCanvas::exportImage(const QString &path, bool wholeGraph)
 {
     if (!m_layout)
         return tr("%1: nothing to export: no graph is shown yet").arg(path);
     const QRectF source = wholeGraph ? sceneRect() : mapToScene(viewport()->rect()).boundingRect();
-    // The view at its on-screen resolution (sharp on high-DPI screens); the whole graph at two pixels per point.
+    // The view at its on-screen resolution (sharp on high-DPI screens); the whole graph at two pixels per point,
+    // with every item drawn whatever the zoom on screen.
     const qreal scale = wholeGraph ? 2.0 : zoom() * devicePixelRatioF();
-    return exportScene(scene(), source, scale, canvas::background(), path,
+    const bool overview = m_overview;
+    setOverview(!wholeGraph && zoom() < kOverviewZoom);
+    const QString error = exportScene(scene(), source, scale, canvas::background(), path,
         m_graph ? tr("fxscope: %L1 nodes").arg(m_graph->size()) : QString());
+    setOverview(overview);
+    return error;
 }
 
 void GraphCanvas::refreshStyle()

@@ -22,6 +22,8 @@ class QToolButton;
 namespace fxs {
 
 class CanvasEdgeItem;
+class CanvasFrameContent;
+class CanvasFrameOverview;
 class CanvasGroupItem;
 class CanvasMinimap;
 class CanvasNodeItem;
@@ -81,7 +83,7 @@ public:
 
     // Writes the picture to an .svg or .png file: what the view shows, or the whole graph as laid out now
     // (collapsed groups stay boxes). Returns an empty string on success, else the error naming the file.
-    QString exportImage(const QString &path, bool wholeGraph) const;
+    QString exportImage(const QString &path, bool wholeGraph);
 
     // The view as a session saves it: the scene point in the middle, the zoom and the groups expanded.
     QPointF viewCentre() const;
@@ -126,6 +128,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     void leaveEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
     void scrollContentsBy(int dx, int dy) override;
 
 private:
@@ -134,6 +137,12 @@ private:
     void requestLayout(std::vector<bool> expanded, int anchorGroup, std::vector<std::string> expandedLabels = {});
     void finishLayout(quint64 job, const Outcome &outcome);
     void rebuildScene();
+    // Adds a node, port or edge as a child of the content item of `frame` (-1: the top level's).
+    void addToScene(QGraphicsItem *item, int frame);
+    QRectF contentRect(int frame) const;
+    CanvasFrameOverview *frameOverview(int frame); // created on first use; -1: the top level's
+    // Zoomed far out, expanded groups show their overviews instead of their items.
+    void setOverview(bool overview);
     void showFirstView();
     void setHovered(int sceneItem);
     void setCurrentNode(int node);
@@ -157,6 +166,10 @@ private:
     std::vector<CanvasEdgeItem *> m_edges; // per SceneLayout edge
     std::vector<std::vector<int>> m_edgesOfItem; // per SceneLayout item: incident edges
     std::vector<std::vector<int>> m_portsOfFrame; // per SceneLayout item (frames): their ports
+    // Per SceneLayout item (frames), then one for the top level: the parent of its items, its zoomed-out picture.
+    std::vector<CanvasFrameContent *> m_frameContents;
+    std::vector<CanvasFrameOverview *> m_frameOverviews;
+    bool m_overview = false;
     std::vector<QGraphicsItem *> m_highlighted;
     std::vector<CanvasEdgeItem *> m_highlightedEdges;
     int m_hovered = -1;

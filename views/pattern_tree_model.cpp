@@ -55,9 +55,35 @@ QString qs(const std::string &s)
 
 } // namespace
 
+// An amber triangle with an exclamation mark: the pattern loaded, with warnings.
+QIcon patternWarningIcon()
+{
+    QIcon icon;
+    for (int size : {16, 32}) {
+        QPixmap pixmap(size, size);
+        pixmap.fill(Qt::transparent);
+        QPainter p(&pixmap);
+        p.setRenderHint(QPainter::Antialiasing);
+        const qreal s = size / 16.0;
+        p.setPen(QPen(QColor(0xb2, 0x6a, 0x00), 1 * s, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        p.setBrush(QColor(0xff, 0xb3, 0x00));
+        p.drawPolygon(QPolygonF({QPointF(8 * s, 1.5 * s), QPointF(15 * s, 14.5 * s), QPointF(1 * s, 14.5 * s)}));
+        p.setPen(QPen(QColor(0x3e, 0x27, 0x23), 1.8 * s, Qt::SolidLine, Qt::RoundCap));
+        p.drawLine(QPointF(8 * s, 5.8 * s), QPointF(8 * s, 9.8 * s));
+        p.drawPoint(QPointF(8 * s, 12.3 * s));
+        p.end();
+        icon.addPixmap(pixmap);
+    }
+    return icon;
+}
+
+namespace {
+
+} // namespace
+
 PatternTreeModel::PatternTreeModel(QObject *parent)
     : QAbstractItemModel(parent), m_accepted(verdictIcon(true)), m_rejected(verdictIcon(false)),
-      m_fixedFont(QFontDatabase::systemFont(QFontDatabase::FixedFont))
+      m_warning(patternWarningIcon()), m_fixedFont(QFontDatabase::systemFont(QFontDatabase::FixedFont))
 {
 }
 
@@ -232,11 +258,32 @@ QVariant PatternTreeModel::patternData(int pattern, int column, int role) const
         case VerdictColumn:
             return p.candidates.empty() ? tr("no candidates")
                                         : tr("%1 of %2 accepted").arg(p.acceptedCount()).arg(p.candidates.size());
-        case DetailColumn: return qs(p.source);
+        case DetailColumn:
+            if (p.warnings.empty())
+                return qs(p.source);
+            if (p.warnings.size() == 1)
+                return tr("1 load warning · %1").arg(qs(p.source));
+            return tr("%L1 load warnings · %2").arg(p.warnings.size()).arg(qs(p.source));
         }
         break;
+    case Qt::DecorationRole:
+        if (column == NameColumn && !p.warnings.empty())
+            return m_warning;
+        break;
+    case WarningsRole: {
+        QStringList warnings;
+        for (const std::string &w : p.warnings)
+            warnings << qs(w);
+        return warnings;
+    }
     case Qt::ToolTipRole: {
         QString tip = QStringLiteral("<b>%1</b><br>%2").arg(qs(p.name).toHtmlEscaped(), qs(p.source).toHtmlEscaped());
+        if (!p.warnings.empty()) {
+            tip += tr("<br><b>Load warnings</b><ul>");
+            for (const std::string &w : p.warnings)
+                tip += QStringLiteral("<li>%1</li>").arg(qs(w).toHtmlEscaped());
+            tip += QStringLiteral("</ul>");
+        }
         if (!p.pattern.empty())
             tip += QStringLiteral("<pre>%1</pre>").arg(qs(p.pattern).toHtmlEscaped());
         if (!p.extraCheckSource.empty())
@@ -247,7 +294,7 @@ QVariant PatternTreeModel::patternData(int pattern, int column, int role) const
         if (column == VerdictColumn)
             return QBrush(p.acceptedCount() > 0 ? acceptedColor() : QColor(0x75, 0x75, 0x75));
         if (column == DetailColumn)
-            return QBrush(QColor(0x75, 0x75, 0x75));
+            return QBrush(p.warnings.empty() ? QColor(0x75, 0x75, 0x75) : QColor(0xb2, 0x6a, 0x00));
         break;
     case Qt::FontRole:
         if (column == NameColumn) {

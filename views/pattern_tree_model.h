@@ -16,6 +16,9 @@ struct MatchReport;
 struct PatternReport;
 struct Verdict;
 
+// The icon of a pattern (or pattern file) that loaded with warnings.
+QIcon patternWarningIcon();
+
 class PatternTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
@@ -28,6 +31,7 @@ public:
         AcceptedRole, // candidates: bool
         StageRole, // candidates: matchStageName
         AnchorRole, // candidates: the anchor's node name
+        WarningsRole, // patterns: the entry's load warnings (QStringList)
     };
 
     explicit PatternTreeModel(QObject *parent = nullptr);
@@ -76,6 +80,7 @@ private:
     mutable std::vector<ChildRows> m_children; // per flat index, built on first use
     QIcon m_accepted;
     QIcon m_rejected;
+    QIcon m_warning;
     QFont m_fixedFont;
 };
 

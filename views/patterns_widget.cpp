@@ -115,7 +115,8 @@ QString verdictHtml(const PatternReport &p, const Verdict &v)
 PatternsWidget::PatternsWidget(QWidget *parent)
     : QWidget(parent), m_model(new PatternTreeModel(this)), m_proxy(new PatternFilterProxyModel(this)),
       m_filter(new QLineEdit(this)), m_verdict(new QComboBox(this)), m_stage(new QComboBox(this)),
-      m_summary(new QLabel(this)), m_tree(new QTreeView(this)), m_details(new QTextBrowser(this))
+      m_summary(new QLabel(this)), m_fileWarningsRow(new QWidget(this)), m_fileWarnings(new QLabel(m_fileWarningsRow)),
+      m_tree(new QTreeView(this)), m_details(new QTextBrowser(this))
 {
     m_proxy->setSourceModel(m_model);
 
@@ -142,6 +143,21 @@ PatternsWidget::PatternsWidget(QWidget *parent)
     m_summary->setObjectName(QStringLiteral("patternSummary"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setContentsMargins(2, 0, 2, 0);
+
+    m_fileWarnings->setObjectName(QStringLiteral("patternFileWarnings"));
+    m_fileWarnings->setWordWrap(true);
+    m_fileWarnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_fileWarnings->setContentsMargins(2, 0, 2, 0);
+    m_fileWarningsRow->setObjectName(QStringLiteral("patternFileWarningsRow"));
+    auto *warningIcon = new QLabel(m_fileWarningsRow);
+    const int iconSize = fontMetrics().height();
+    warningIcon->setPixmap(patternWarningIcon().pixmap(iconSize, iconSize));
+    warningIcon->setAlignment(Qt::AlignTop);
+    auto *warningRow = new QHBoxLayout(m_fileWarningsRow);
+    warningRow->setContentsMargins(2, 2, 2, 2);
+    warningRow->addWidget(warningIcon);
+    warningRow->addWidget(m_fileWarnings, 1);
+    m_fileWarningsRow->hide();
 
     m_tree->setObjectName(QStringLiteral("patternTree"));
     m_tree->setModel(m_proxy);
@@ -182,6 +198,7 @@ PatternsWidget::PatternsWidget(QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(4);
     layout->addLayout(bar);
+    layout->addWidget(m_fileWarningsRow);
     layout->addWidget(split, 1);
     layout->addWidget(m_summary);
 
@@ -213,6 +230,31 @@ void PatternsWidget::setReport(std::shared_ptr<const MatchReport> report, qint64
     // Patterns open to their candidates; a candidate opens to its reasons on demand.
     m_tree->expandToDepth(0);
     updateSummary();
+    updateFileWarnings();
+}
+
+void PatternsWidget::updateFileWarnings()
+{
+    const MatchReport *report = m_model->report();
+    if (!report || report->warnings.empty()) {
+        m_fileWarningsRow->hide();
+        return;
+    }
+    // The first warnings inline, all of them in the tooltip.
+    const size_t count = report->warnings.size();
+    QString text = count == 1 ? tr("<b>1 pattern-file warning</b>") : tr("<b>%L1 pattern-file warnings</b>").arg(count);
+    QString tip;
+    for (size_t i = 0; i < report->warnings.size(); ++i) {
+        const QString w = QString::fromStdString(report->warnings[i]).toHtmlEscaped();
+        if (i < 3)
+            text += QStringLiteral("<br>") + w;
+        tip += QStringLiteral("<li>%1</li>").arg(w);
+    }
+    if (report->warnings.size() > 3)
+        text += QStringLiteral("<br>") + tr("… %L1 more (hover)").arg(report->warnings.size() - 3);
+    m_fileWarnings->setText(text);
+    m_fileWarnings->setToolTip(QStringLiteral("<ul>%1</ul>").arg(tip));
+    m_fileWarningsRow->show();
 }
 
 void PatternsWidget::showDetails(int pattern, int candidate)

@@ -60,6 +60,7 @@ private:
     void applyStyle();
     void applyFilter();
     void updateSummary();
+    void updateFileWarnings();
     void spanChildRows(const QModelIndex &proxyParent);
     void showDetails(int pattern, int candidate);
 
@@ -69,6 +70,8 @@ private:
     QComboBox *m_verdict;
     QComboBox *m_stage;
     QLabel *m_summary;
+    QWidget *m_fileWarningsRow; // the pattern files' load warnings, above the tree; hidden when there are none
+    QLabel *m_fileWarnings;
     QTreeView *m_tree;
     QTextBrowser *m_details;
     qint64 m_matchMs = -1;

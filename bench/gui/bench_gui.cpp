@@ -9,7 +9,7 @@
 //   memory       resident set after the first view and its peak (VmRSS, VmHWM), in MB
 //
 // Prints one JSON object on stdout. Run under QT_QPA_PLATFORM=offscreen (software raster, as on X11 without GL).
-// Usage: bench_gui FILE [--expand N] [--no-frames]
+// Usage: bench_gui FILE [--expand N] [--no-frames] [--grab DIR]
 
 #include "canvas_node_item.h"
 #include "document.h"
@@ -20,6 +20,7 @@
 #include "node_grouping.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QGraphicsScene>
@@ -86,11 +87,19 @@ int nodesInView(GraphCanvas *canvas)
     return count;
 }
 
+void grab(QWidget &window, const QString &dir, const QString &name)
+{
+    if (!dir.isEmpty())
+        window.grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
+}
+
 // Pans and zooms with one synchronous repaint per step; returns the frame times.
 QJsonObject frames(GraphCanvas *canvas)
 {
     std::vector<double> pan, zoom;
     QElapsedTimer t;
+    const qreal startZoom = canvas->zoom();
+    const int startNodes = nodesInView(canvas);
     canvas->viewport()->repaint();
     for (int i = 0; i < 60; ++i) {
         t.start();
@@ -109,6 +118,8 @@ QJsonObject frames(GraphCanvas *canvas)
         zoom.push_back(double(t.nsecsElapsed()) / 1e6);
     }
     QJsonObject o;
+    o[QStringLiteral("start_zoom")] = startZoom; // the pans run at this zoom, the zoom steps around it
+    o[QStringLiteral("start_nodes_in_view")] = startNodes;
     o[QStringLiteral("nodes_in_view")] = nodesInView(canvas);
     o[QStringLiteral("zoom")] = canvas->zoom();
     o[QStringLiteral("pan")] = stats(pan);
@@ -129,7 +140,7 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("bench_gui"));
     const QStringList args = app.arguments();
     if (args.size() < 2) {
-        std::fprintf(stderr, "usage: bench_gui FILE [--expand N] [--no-frames]\n");
+        std::fprintf(stderr, "usage: bench_gui FILE [--expand N] [--no-frames] [--grab DIR]\n");
         return 1;
     }
     const QString path = args[1];
@@ -137,6 +148,9 @@ int main(int argc, char *argv[])
     if (int i = int(args.indexOf(QStringLiteral("--expand"))); i > 0 && i + 1 < args.size())
         expandCount = args[i + 1].toInt();
     const bool doFrames = !args.contains(QStringLiteral("--no-frames"));
+    QString grabDir; // --grab DIR: the window as PNGs at the frame benchmark's views, to look at
+    if (int i = int(args.indexOf(QStringLiteral("--grab"))); i > 0 && i + 1 < args.size())
+        grabDir = args[i + 1];
 
     Document doc;
     MainWindow window(&doc);
@@ -184,7 +198,7 @@ int main(int argc, char *argv[])
     out[QStringLiteral("rss_mb")] = statusMb("VmRSS");
 
     // Expand: the largest groups first, one at a time, each collapsed again after.
-    std::vector<double> expandMs;
+    std::vector<double> expandMs, expandLayoutMs, expandNodes;
     if (const Grouping *grouping = canvas->grouping(); grouping && canvas->groupCount() > 0) {
         std::vector<int> order(size_t(canvas->groupCount()));
         std::iota(order.begin(), order.end(), 0);
@@ -203,12 +217,19 @@ int main(int argc, char *argv[])
                 break;
             canvas->viewport()->repaint();
             expandMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+            expandLayoutMs.push_back(double(canvas->lastLayoutMilliseconds())); // the background job alone
+            expandNodes.push_back(double(grouping->groups[size_t(g)].nodes.size()));
             canvas->setGroupExpanded(g, false);
             waitLayout(canvas);
             ++done;
         }
     }
     out[QStringLiteral("expand")] = stats(expandMs);
+    out[QStringLiteral("expand_layout")] = stats(expandLayoutMs);
+    QJsonArray each;
+    for (size_t i = 0; i < expandMs.size(); ++i)
+        each.append(QJsonArray{expandNodes[i], expandMs[i], expandLayoutMs[i]});
+    out[QStringLiteral("expand_each")] = each; // [group's nodes, expand ms, layout job ms]
 
     if (doFrames) {
         timer.start();
@@ -217,6 +238,7 @@ int main(int argc, char *argv[])
         out[QStringLiteral("expand_all_ms")] = double(timer.nsecsElapsed()) / 1e6;
         out[QStringLiteral("nodes_shown_expanded")] = canvas->visibleNodeCount();
         canvas->fitToView();
+        grab(window, grabDir, QStringLiteral("expanded-fit"));
         out[QStringLiteral("frames_fit")] = frames(canvas);
         // At 100 % on the middle of the graph, where nodes are.
         canvas->resetZoom();
@@ -224,6 +246,13 @@ int main(int argc, char *argv[])
         canvas->selectNode(QString::fromStdString(nodes[nodes.size() / 2]->name()));
         canvas->resetZoom();
         out[QStringLiteral("frames_100")] = frames(canvas);
+        grab(window, grabDir, QStringLiteral("expanded-100"));
+        // Either side of the overview threshold (0.08), for the eye: the same place in both.
+        for (const qreal z : {0.06, 0.1}) {
+            canvas->setTransform(QTransform::fromScale(z, z));
+            canvas->centerOn(canvas->mapToScene(canvas->viewport()->rect().center()));
+            grab(window, grabDir, QStringLiteral("expanded-zoom-%1").arg(z));
+        }
     }
     out[QStringLiteral("rss_end_mb")] = statusMb("VmRSS");
     out[QStringLiteral("rss_peak_mb")] = statusMb("VmHWM");
