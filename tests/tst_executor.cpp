@@ -486,7 +486,8 @@ private Q_SLOTS:
         }
     }
 
-    // wrap, wrap_with_set_grad_enabled (Dynamo-level bodies) and call_module of a nested class run their graphs.
+    // wrap, wrap_with_set_grad_enabled (Dynamo-level bodies: Python operators on tensors, relu(inplace=False)) and
+    // call_module of a nested class run their graphs.
     void wrapAndCallModuleRunNestedGraphs()
     {
         auto g = parseGraph(
@@ -505,7 +506,8 @@ private Q_SLOTS:
             "    class wrap_body_0(torch.nn.Module):\n"
             "        def forward(self, l_x_: \"f32[2, 3]\"):\n"
             "            add = l_x_ + 1\n"
-            "            return (add,)\n"
+            "            relu = torch.nn.functional.relu(add, inplace = False)\n"
+            "            return (relu,)\n"
             "\n"
             "    class wrap_body_1(torch.nn.Module):\n"
             "        def forward(self, y: \"f32[2, 3]\", k):\n"

@@ -315,6 +315,11 @@ bool bindable(const Node &node, const std::vector<Argument> &args, const c10::Fu
         if (given ? !fits(*given, formal.type(), values) : !formal.default_value())
             return false;
     }
+    // torch.nn.functional's inplace=False has no aten argument: the out-of-place op is what it asks for.
+    const Argument *inplace = node.kwarg("inplace");
+    if (inplace && inplace->kind() == Argument::Kind::Bool && !inplace->toBool()
+        && !schema.argumentIndexWithName("inplace"))
+        ++kwargsUsed;
     return positional == args.size() && kwargsUsed == node.kwargs().size() && !schema.is_vararg();
 }
 
