@@ -511,8 +511,9 @@ private Q_SLOTS:
             "\n"
             "    class wrap_body_1(torch.nn.Module):\n"
             "        def forward(self, y: \"f32[2, 3]\", k):\n"
-            "            mul = y * k\n"
-            "            return (mul,)\n"
+            "            mul = k * y\n"
+            "            sub = 1 - mul\n"
+            "            return (sub,)\n"
             "\n"
             "    class submod_0(torch.nn.Module):\n"
             "        def forward(self, z: \"f32[2, 3]\"):\n"
@@ -532,7 +533,7 @@ private Q_SLOTS:
         const OutputValue &out = report->unfused.outputs.at(0);
         QCOMPARE(out.shape, std::vector<int64_t>({2, 3}));
         for (size_t i = 0; i < xs.size(); ++i)
-            QCOMPARE(out.values.at(i), -3.0 * (xs[i] + 1));
+            QCOMPARE(out.values.at(i), 3.0 * (xs[i] + 1) - 1); // -(1 - 3 * (x + 1))
     }
 
     // A call_module whose module the dump does not carry stays a clear error naming the node.

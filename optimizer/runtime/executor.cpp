@@ -505,7 +505,7 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
 Status Executor::bind(const Node &node, Plan &plan) const
 {
     const c10::FunctionSchema &schema = plan.op->schema();
-    const std::vector<Argument> &args = plan.step == Step::Resolve ? plan.args : node.args();
+    const std::vector<Argument> &args = plan.candidates.empty() ? node.args() : plan.args;
     std::vector<c10::IValue> none;
     size_t positional = 0;
     plan.bindings.clear();
@@ -952,8 +952,17 @@ Result<c10::IValue> Executor::execute(const std::vector<c10::IValue> *positional
                 onTensors = onTensors || (a.isNode() && values[a.node()->index()].isTensor());
             if (onTensors) {
                 if (plan.candidates.empty()) {
-                    m_plans[i].candidates = atenOverloads(atenNameOfOperator(plan.scalarOp));
+                    // 2 * x is mul(x, 2), 1 - x is rsub(x, 1): aten's Scalar overloads take the tensor first.
+                    std::string name = atenNameOfOperator(plan.scalarOp);
                     m_plans[i].args = node.args();
+                    const auto &a = node.args();
+                    if (a.size() == 2 && !(a[0].isNode() && values[a[0].node()->index()].isTensor())
+                        && (name == "add" || name == "mul" || name == "sub")) {
+                        m_plans[i].args = {a[1], a[0]};
+                        if (name == "sub")
+                            name = "rsub";
+                    }
+                    m_plans[i].candidates = atenOverloads(name);
                     if (plan.candidates.empty())
                         return nodeError(node, "unsupported op: operator." + plan.scalarOp + " on tensors");
                 }
@@ -991,9 +1000,7 @@ Result<c10::IValue> Executor::execute(const std::vector<c10::IValue> *positional
             std::vector<c10::IValue> items;
             for (const auto &item : ret.items()) {
                 auto v = toIValue(item, nullptr, values, m_device);
-                if (!v)
-                    return nodeError(node, v.error().message);
-                items.push_back(std::move(v.value()));
+                items.push_back(v ? std::move(v.value()) : c10::IValue()); // a literal with no IValue: no output
             }
             output = c10::IValue(c10::ivalue::Tuple::create(std::move(items)));
             break;
