@@ -419,6 +419,207 @@ private Q_SLOTS:
         QVERIFY2(text.contains(QStringLiteral("unsupported op")), qPrintable(text));
     }
 
+    // cond runs the branch its predicate picks, with the operands as the branch's placeholders.
+    void condRunsTakenBranch()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[4]\"):\n"
+                            "        sum_1: \"f32[]\" = torch.ops.aten.sum.default(x)\n"
+                            "        gt: \"b8[]\" = torch.ops.aten.gt.Scalar(sum_1, 0)\n"
+                            "        true_graph_0 = self.true_graph_0\n"
+                            "        false_graph_0 = self.false_graph_0\n"
+                            "        cond = torch.ops.higher_order.cond(gt, true_graph_0, false_graph_0, (x,))\n"
+                            "        getitem: \"f32[4]\" = cond[0]\n"
+                            "        return (getitem,)\n"
+                            "\n"
+                            "    class true_graph_0(torch.nn.Module):\n"
+                            "        def forward(self, x: \"f32[4]\"):\n"
+                            "            mul: \"f32[4]\" = torch.ops.aten.mul.Tensor(x, 2)\n"
+                            "            return (mul,)\n"
+                            "\n"
+                            "    class false_graph_0(torch.nn.Module):\n"
+                            "        def forward(self, x: \"f32[4]\"):\n"
+                            "            neg: \"f32[4]\" = torch.ops.aten.neg.default(x)\n"
+                            "            return (neg,)\n");
+        QVERIFY(g);
+        QCOMPARE(g->subgraphs().size(), size_t(2));
+        for (float sign : {1.0f, -1.0f}) {
+            QString inputs = m_dir.filePath(QStringLiteral("cond.safetensors"));
+            writeSafetensors(inputs, {{"x", {sign * 1, sign * 2, sign * 3, sign * 4}}}, {{4}});
+            ProfileOptions options;
+            options.iters = 1;
+            options.warmup = 0;
+            options.inputsPath = inputs.toStdString();
+            options.returnOutputs = true;
+            auto report = runtimeProfile(*g, nullptr, options);
+            QVERIFY2(report, report ? "" : report.error().toString().c_str());
+            const OutputValue &out = report->unfused.outputs.at(0);
+            // true branch: 2x = 2, 4, 6, 8; false branch: -x = 1, 2, 3, 4.
+            for (int i = 0; i < 4; ++i)
+                QCOMPARE(out.values.at(size_t(i)), sign > 0 ? 2.0 * (i + 1) : double(i + 1));
+        }
+    }
+
+    // A real torch.export dump: cond whose branches return constant ints, runtime asserts on the result, select
+    // of the row it picked.
+    void corpusCondSelectsRow()
+    {
+        auto file = loadGraphFile(FXSCOPE_CORPUS_DIR
+            "/readable/pytorch_test_export__cond_branches_return_constant_int__print_readable_normalized.py");
+        QVERIFY2(file, file ? "" : file.error().toString().c_str());
+        const Graph &g = *file->graphs.front().graph;
+        for (float sign : {1.0f, -1.0f}) {
+            QString inputs = m_dir.filePath(QStringLiteral("cond_rows.safetensors"));
+            writeSafetensors(inputs, {{"x", {1, 1, 1, 2, 2, 2, 3, 3, 3}}}, {{3, 3}});
+            if (sign < 0)
+                writeSafetensors(inputs, {{"x", {-1, -1, -1, -2, -2, -2, -3, -3, -3}}}, {{3, 3}});
+            ProfileOptions options;
+            options.iters = 1;
+            options.warmup = 0;
+            options.inputsPath = inputs.toStdString();
+            options.returnOutputs = true;
+            auto report = runtimeProfile(g, nullptr, options);
+            QVERIFY2(report, report ? "" : report.error().toString().c_str());
+            // sum > 3 takes the true branch (row 0), else row 1.
+            QCOMPARE(report->unfused.outputs.at(0).values,
+                sign > 0 ? std::vector<double>({1, 1, 1}) : std::vector<double>({-2, -2, -2}));
+        }
+    }
+
+    // wrap, wrap_with_set_grad_enabled (Dynamo-level bodies: Python operators on tensors, relu(inplace=False)) and
+    // call_module of a nested class run their graphs.
+    void wrapAndCallModuleRunNestedGraphs()
+    {
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, L_x_: \"f32[2, 3]\"):\n"
+            "        l_x_ = L_x_\n"
+            "        wrap_body_0 = self.wrap_body_0\n"
+            "        wrap = torch.ops.higher_order.wrap(wrap_body_0, l_x_)\n"
+            "        getitem: \"f32[2, 3]\" = wrap[0]\n"
+            "        wrap_body_1 = self.wrap_body_1\n"
+            "        wrap_1 = torch.ops.higher_order.wrap_with_set_grad_enabled(False, wrap_body_1, getitem, 3)\n"
+            "        getitem_1: \"f32[2, 3]\" = wrap_1[0]\n"
+            "        submod_0 = self.submod_0(getitem_1)\n"
+            "        return (submod_0,)\n"
+            "\n"
+            "    class wrap_body_0(torch.nn.Module):\n"
+            "        def forward(self, l_x_: \"f32[2, 3]\"):\n"
+            "            add = l_x_ + 1\n"
+            "            relu = torch.nn.functional.relu(add, inplace = False)\n"
+            "            return (relu,)\n"
+            "\n"
+            "    class wrap_body_1(torch.nn.Module):\n"
+            "        def forward(self, y: \"f32[2, 3]\", k):\n"
+            "            mul = k * y\n"
+            "            sub = 1 - mul\n"
+            "            return (sub,)\n"
+            "\n"
+            "    class submod_0(torch.nn.Module):\n"
+            "        def forward(self, z: \"f32[2, 3]\"):\n"
+            "            neg = torch.neg(z)\n"
+            "            return neg\n");
+        QVERIFY(g);
+        std::vector<float> xs = {0, 1, 2, 3, 4, 5};
+        QString inputs = m_dir.filePath(QStringLiteral("wrap.safetensors"));
+        writeSafetensors(inputs, {{"l_x_", xs}}, {{2, 3}}); // the parser folds `l_x_ = L_x_` into the placeholder
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.inputsPath = inputs.toStdString();
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const OutputValue &out = report->unfused.outputs.at(0);
+        QCOMPARE(out.shape, std::vector<int64_t>({2, 3}));
+        for (size_t i = 0; i < xs.size(); ++i)
+            QCOMPARE(out.values.at(i), 3.0 * (xs[i] + 1) - 1); // -(1 - 3 * (x + 1))
+    }
+
+    // A call_module whose module the dump does not carry stays a clear error naming the node.
+    void callModuleWithoutGraphIsClearError()
+    {
+        Graph g;
+        Node *x = g.append(OpKind::Placeholder, "x", "x");
+        x->meta().val = ValueMeta::ofTensor(TensorMeta{"torch.float32", {{4, {}}}, {}, false, "cpu"});
+        Node *m = g.append(OpKind::CallModule, "linear_1", "linear", {Argument::ofNode(x)});
+        g.append(OpKind::Output, "output", "output", {Argument::tuple({Argument::ofNode(m)})});
+        auto report = runtimeProfile(g, nullptr, ProfileOptions());
+        QVERIFY(!report);
+        QString text = QString::fromStdString(report.error().toString());
+        QVERIFY2(text.contains(QStringLiteral("linear_1")) && text.contains(QStringLiteral("call_module")),
+            qPrintable(text));
+    }
+
+    // Symbolic dims: inputs generated with the user's symbol values, a SymInt placeholder, sym_size and sym
+    // arithmetic evaluated; a missing symbol is an error naming it.
+    void symbolicDims()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, s0: \"Sym(s0)\", x: \"f32[s0, 2*s0]\"):\n"
+                            "        sym_size_int: \"Sym(2*s0)\" = torch.ops.aten.sym_size.int(x, 1)\n"
+                            "        add: \"Sym(3*s0)\" = s0 + sym_size_int\n"
+                            "        view: \"f32[2*s0, s0]\" = torch.ops.aten.view.default(x, [sym_size_int, s0])\n"
+                            "        mul: \"f32[2*s0, s0]\" = torch.ops.aten.mul.Tensor(view, add)\n"
+                            "        return (mul,)\n");
+        QVERIFY(g);
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.returnOutputs = true;
+        auto missing = runtimeProfile(*g, nullptr, options);
+        QVERIFY(!missing);
+        QVERIFY2(missing.error().message.find("symbol s0 has no value") != std::string::npos,
+            missing.error().message.c_str());
+        QVERIFY(parseSymbolAssignments("s0=3", options.symbols));
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const OutputValue &out = report->unfused.outputs.at(0);
+        QCOMPARE(out.shape, std::vector<int64_t>({6, 3}));
+
+        // The expressions sympy prints, and the errors of bad input.
+        SymbolValues values{{"s0", 7}, {"s1", 2}};
+        QCOMPARE(evaluateSymbolic("2*s0 + 1", values).value(), int64_t(15));
+        QCOMPARE(evaluateSymbolic("(s0 + s1)//2", values).value(), int64_t(4));
+        QCOMPARE(evaluateSymbolic("FloorDiv(s0, s1) - Max(s1, 5) + Min(s0, 1)", values).value(), int64_t(-1));
+        QCOMPARE(evaluateSymbolic("-s0 % 3", values).value(), int64_t(2));
+        QVERIFY(!evaluateSymbolic("s0 +", values));
+        QVERIFY(evaluateSymbolic("s2", values).error().message.find("s2") != std::string::npos);
+        QVERIFY(!parseSymbolAssignments("s0", values));
+        QVERIFY(!parseSymbolAssignments("s0=-1", values));
+        QVERIFY(parseSymbolAssignments("a=1,b=2", values));
+        QCOMPARE(values.at("b"), int64_t(2));
+    }
+
+    // profile --sym on the command line; without it the error names the symbol.
+    void profileCliSym()
+    {
+        QString path = m_dir.filePath(QStringLiteral("sym.py"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("class GraphModule(torch.nn.Module):\n"
+                "    def forward(self, x: \"f32[s0, 4]\"):\n"
+                "        relu: \"f32[s0, 4]\" = torch.ops.aten.relu.default(x)\n"
+                "        return (relu,)\n");
+        f.close();
+        for (bool given : {true, false}) {
+            QProcess cli;
+            QStringList args = {QStringLiteral("profile"), path, QStringLiteral("--iters"), QStringLiteral("1"),
+                QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--json")};
+            if (given)
+                args << QStringLiteral("--sym") << QStringLiteral("s0=5");
+            cli.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"), args);
+            QVERIFY(cli.waitForFinished(120000));
+            QByteArray err = cli.readAllStandardError();
+            if (given) {
+                QVERIFY2(cli.exitCode() == 0, err.constData());
+            } else {
+                QVERIFY(cli.exitCode() != 0);
+                QVERIFY2(err.contains("symbol s0 has no value"), err.constData());
+            }
+        }
+    }
+
     // DESIGN.md's `profile` contract on the LLaMA block sample with the built-in patterns (float16 on CPU).
     void profileCliJson()
     {

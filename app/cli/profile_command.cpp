@@ -87,16 +87,19 @@ int runProfile(const std::vector<std::string> &args)
     const char *usage
         = "usage: fxscope-cli profile GRAPH [--patterns FILE...|builtin] [--device cpu|cuda[:i]|npu[:i]] "
           "[--device-plugin LIBRARY.so]... [--check-on cpu] [--iters N] [--warmup N] [--inputs FILE.safetensors] "
-          "[--graph NAME|INDEX] [--trace OUT.json] [--csv OUT.csv] [--json]\n";
+          "[--graph NAME|INDEX] [--sym SYMBOL=N]... [--trace OUT.json] [--csv OUT.csv] [--json]\n";
     auto err = cmd.parse(args,
         {"--patterns", "--device", "--device-plugin", "--check-on", "--iters", "--warmup", "--inputs", "--graph",
-            "--trace", "--csv"},
+            "--trace", "--csv", "--sym"},
         {"--json"});
     ProfileOptions options;
     if (!err && !parseCount(cmd.value("--iters"), 1, options.iters))
         err = "--iters expects a count >= 1";
     if (!err && !parseCount(cmd.value("--warmup"), 0, options.warmup))
         err = "--warmup expects a count >= 0";
+    for (const auto &assignment : cmd.values("--sym"))
+        if (auto parsed = parseSymbolAssignments(assignment, options.symbols); !err && !parsed)
+            err = parsed.error().message;
     if (err || cmd.positional().empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;

@@ -1,6 +1,6 @@
 // Executor overhead: runs one graph file through fxscope's LibTorch executor (runtime module, CPU, inputs
-// generated from meta) and prints the median time of a whole-graph run, without per-node timing, as JSON.
-// Driven by run.py, which times torch.fx.Interpreter and GraphModule on the same graph.
+// generated from meta, symbolic dims from --sym) and prints the median time of a whole-graph run, without per-node
+// timing, as JSON. Driven by run.py, which times torch.fx.Interpreter and GraphModule on the same graph.
 
 #include "io/loader.h"
 #include "runtime/runtime_library.h"
@@ -14,7 +14,7 @@
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: bench_exec GRAPH [--iters N] [--warmup N]\n");
+        std::fprintf(stderr, "usage: bench_exec GRAPH [--iters N] [--warmup N] [--sym SYMBOL=N]...\n");
         return 1;
     }
     fxs::ProfileOptions options;
@@ -27,6 +27,11 @@ int main(int argc, char **argv)
             options.iters = std::atoi(argv[i + 1]);
         else if (flag == "--warmup")
             options.warmup = std::atoi(argv[i + 1]);
+        else if (flag == "--sym")
+            if (auto parsed = fxs::parseSymbolAssignments(argv[i + 1], options.symbols); !parsed) {
+                std::fprintf(stderr, "%s\n", parsed.error().message.c_str());
+                return 1;
+            }
     }
     auto file = fxs::loadGraphFile(argv[1]);
     if (!file || file->graphs.empty()) {

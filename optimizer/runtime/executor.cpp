@@ -173,6 +173,12 @@ Result<c10::IValue> scalarOp(const std::string &op, const std::vector<c10::IValu
     if (a.size() == 1) {
         if (op == "neg")
             return ints ? c10::IValue(-a[0].toInt()) : c10::IValue(-scalarOf(a[0]));
+        if (op == "sym_int")
+            return ints ? a[0] : c10::IValue(int64_t(scalarOf(a[0])));
+        if (op == "sym_float")
+            return c10::IValue(scalarOf(a[0]));
+        if (op == "not_")
+            return c10::IValue(scalarOf(a[0]) == 0);
         return Error{{}, 0, 0, "unsupported unary operator." + op};
     }
     if (a.size() != 2)
@@ -191,6 +197,23 @@ Result<c10::IValue> scalarOp(const std::string &op, const std::vector<c10::IValu
             return c10::IValue(((x % y) + y) % y);
     }
     double x = scalarOf(a[0]), y = scalarOf(a[1]);
+    // Comparisons of sizes (guards and runtime asserts on symbols: u0 >= 0).
+    if (op == "eq")
+        return c10::IValue(x == y);
+    if (op == "ne")
+        return c10::IValue(x != y);
+    if (op == "lt")
+        return c10::IValue(x < y);
+    if (op == "le")
+        return c10::IValue(x <= y);
+    if (op == "gt")
+        return c10::IValue(x > y);
+    if (op == "ge")
+        return c10::IValue(x >= y);
+    if (op == "sym_max" || op == "sym_min") {
+        bool first = op == "sym_max" ? x >= y : x <= y;
+        return first ? a[0] : a[1];
+    }
     if (op == "add")
         return c10::IValue(x + y);
     if (op == "sub")
@@ -292,10 +315,64 @@ bool bindable(const Node &node, const std::vector<Argument> &args, const c10::Fu
         if (given ? !fits(*given, formal.type(), values) : !formal.default_value())
             return false;
     }
+    // torch.nn.functional's inplace=False has no aten argument: the out-of-place op is what it asks for.
+    const Argument *inplace = node.kwarg("inplace");
+    if (inplace && inplace->kind() == Argument::Kind::Bool && !inplace->toBool()
+        && !schema.argumentIndexWithName("inplace"))
+        ++kwargsUsed;
     return positional == args.size() && kwargsUsed == node.kwargs().size() && !schema.is_vararg();
 }
 
+// The aten op of a Python operator applied to tensors (operator.truediv -> aten::div).
+std::string atenNameOfOperator(const std::string &op)
+{
+    static const std::pair<const char *, const char *> table[]
+        = {{"truediv", "div"}, {"floordiv", "floor_divide"}, {"mod", "remainder"}, {"and_", "bitwise_and"},
+            {"or_", "bitwise_or"}, {"xor", "bitwise_xor"}, {"invert", "bitwise_not"}, {"inv", "bitwise_not"},
+            {"not_", "logical_not"}, {"lshift", "bitwise_left_shift"}, {"rshift", "bitwise_right_shift"}};
+    for (const auto &[python, aten] : table)
+        if (op == python)
+            return aten;
+    return op; // add, sub, mul, pow, neg, matmul, eq, ne, lt, le, gt, ge, abs
+}
+
+// The nested graph an argument names: a get_attr node of the graph whose target is one of its subgraphs.
+const Graph *nestedGraph(const Graph &graph, const Argument &arg)
+{
+    if (!arg.isNode() || arg.node()->op() != OpKind::GetAttr)
+        return nullptr;
+    return graph.subgraph(arg.node()->target());
+}
+
+bool isTarget(const std::string &target, const char *name)
+{
+    return target == name || target == std::string("torch.ops.") + name;
+}
+
 } // namespace
+
+Status Executor::planNested(const Node &node, Plan &plan, const std::vector<std::string> &graphs, size_t firstOperand)
+{
+    for (const auto &name : graphs) {
+        const Graph *sub = m_graph->subgraph(name);
+        if (!sub)
+            return nodeError(node, "no nested graph named '" + name + "' in the dump");
+        const Executor *found = nullptr;
+        for (const auto &e : m_nested)
+            if (e->m_graph == sub)
+                found = e.get();
+        if (!found) {
+            auto created = Executor::create(*sub, m_device);
+            if (!created)
+                return nodeError(node, "nested graph '" + name + "': " + created.error().message);
+            m_nested.push_back(std::make_shared<Executor>(std::move(created.value())));
+            found = m_nested.back().get();
+        }
+        plan.branches.push_back(found);
+    }
+    plan.firstOperand = firstOperand;
+    return Ok{};
+}
 
 Result<Executor> Executor::create(const Graph &graph, c10::Device device)
 {
@@ -311,7 +388,10 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
         Plan &plan = ex.m_plans[n->index()];
         switch (n->op()) {
         case OpKind::Placeholder:
-        case OpKind::GetAttr: plan.step = Step::Input; break;
+            plan.step = Step::Input;
+            plan.intInput = n->meta().val && n->meta().val->kind == ValueMeta::Kind::SymInt;
+            break;
+        case OpKind::GetAttr: plan.step = graph.subgraph(n->target()) ? Step::Skip : Step::Input; break;
         case OpKind::Output: plan.step = Step::Output; break;
         case OpKind::CallMethod: {
             // Tensor methods (Dynamo-level graphs): aten's op of the same name, overload chosen by the arguments.
@@ -327,10 +407,59 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
             break;
         }
         case OpKind::CallModule:
-            return nodeError(*n, "unsupported op kind call_module: the graph dump carries no module to run");
+            // A submodule whose graph the dump carries (print_readable's nested classes) runs as a nested graph.
+            if (n->target() == "_guards_fn" && n->users().empty()) {
+                // torch.export's input guard check: the inputs here are made from the meta it guards.
+                plan.step = Step::Skip;
+                break;
+            }
+            if (!graph.subgraph(n->target()))
+                return nodeError(*n, "unsupported op kind call_module: the graph dump carries no module to run");
+            if (auto planned = ex.planNested(*n, plan, {n->target()}, 0); !planned)
+                return planned.error();
+            plan.step = Step::Nested;
+            break;
         case OpKind::CallFunction: {
             const std::string &t = n->target();
-            if (t == "operator.getitem" || t == "_operator.getitem") {
+            std::string opName, opOverload;
+            const bool isOpTarget = t.rfind("torch.", 0) != 0 || t.rfind("torch.ops.", 0) == 0;
+            if (isOpTarget && splitOpTarget(t, opName, opOverload)
+                && (opName == "aten::sym_size" || opName == "aten::sym_numel" || opName == "aten::sym_stride"
+                    || opName == "aten::sym_storage_offset")) {
+                // Sizes as SymInts: LibTorch 1.x has no such ops, and they are facts of the tensor anyway.
+                plan.step = Step::TensorFact;
+                plan.scalarOp = opName.substr(6);
+            } else if (isOpTarget && splitOpTarget(t, opName, opOverload) && opName == "aten::_assert_scalar") {
+                plan.step = Step::AssertScalar; // LibTorch 1.x lacks it
+            } else if (isOpTarget && splitOpTarget(t, opName, opOverload)
+                && (opName == "aten::sym_constrain_range" || opName == "aten::sym_constrain_range_for_size")) {
+                plan.step = Step::Skip; // range hints for the compiler; nothing to compute
+            } else if (isTarget(t, "higher_order.cond")) {
+                // cond(pred, true_graph, false_graph, operands)
+                const Graph *onTrue = n->args().size() == 4 ? nestedGraph(graph, n->args()[1]) : nullptr;
+                const Graph *onFalse = n->args().size() == 4 ? nestedGraph(graph, n->args()[2]) : nullptr;
+                if (!onTrue || !onFalse)
+                    return nodeError(
+                        *n, "expected (pred, true_graph, false_graph, operands) with both graphs in the dump");
+                if (auto planned
+                    = ex.planNested(*n, plan, {n->args()[1].node()->target(), n->args()[2].node()->target()}, 3);
+                    !planned)
+                    return planned.error();
+                plan.step = Step::Cond;
+            } else if (isTarget(t, "higher_order.wrap") || isTarget(t, "higher_order.wrap_with_set_grad_enabled")) {
+                // wrap(body, *operands); wrap_with_set_grad_enabled(enabled, body, *operands): the run is in
+                // inference mode, so the grad mode changes nothing here.
+                const size_t body = isTarget(t, "higher_order.wrap") ? 0 : 1;
+                if (n->args().size() <= body || !nestedGraph(graph, n->args()[body]))
+                    return nodeError(*n, "expected the wrapped graph as argument " + std::to_string(body));
+                if (auto planned = ex.planNested(*n, plan, {n->args()[body].node()->target()}, body + 1); !planned)
+                    return planned.error();
+                plan.step = Step::Nested;
+            } else if (t == "torch.sym_max" || t == "torch.sym_min" || t == "torch.sym_int" || t == "torch.sym_float"
+                || t == "torch.sym_not") {
+                plan.step = Step::ScalarOp;
+                plan.scalarOp = t == "torch.sym_not" ? "not_" : t.substr(6);
+            } else if (t == "operator.getitem" || t == "_operator.getitem") {
                 plan.step = Step::GetItem;
             } else if (t.rfind("operator.", 0) == 0 || t.rfind("_operator.", 0) == 0) {
                 plan.step = Step::ScalarOp;
@@ -376,7 +505,7 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
 Status Executor::bind(const Node &node, Plan &plan) const
 {
     const c10::FunctionSchema &schema = plan.op->schema();
-    const std::vector<Argument> &args = plan.step == Step::Resolve ? plan.args : node.args();
+    const std::vector<Argument> &args = plan.candidates.empty() ? node.args() : plan.args;
     std::vector<c10::IValue> none;
     size_t positional = 0;
     plan.bindings.clear();
@@ -419,7 +548,17 @@ Result<c10::IValue> Executor::call(const Node &node, const Plan &plan, std::vect
             continue;
         }
         if (b.arg->kind() == Argument::Kind::NodeRef) {
-            stack.push_back(values[b.arg->node()->index()]);
+            const c10::IValue &v = values[b.arg->node()->index()];
+            if ((v.isInt() || v.isDouble()) && b.type->kind() == c10::TypeKind::TensorType) {
+                // A size computed in the graph (SymInt) where the schema takes a Tensor: a wrapped number, as
+                // PyTorch passes Python numbers.
+                at::Tensor t = v.isInt() ? at::scalar_tensor(v.toInt(), at::kLong)
+                                         : at::scalar_tensor(v.toDouble(), at::kDouble);
+                t.unsafeGetTensorImpl()->set_wrapped_number(true);
+                stack.push_back(c10::IValue(t));
+                continue;
+            }
+            stack.push_back(v);
             continue;
         }
         auto v = toIValue(*b.arg, b.type, values, m_device);
@@ -520,7 +659,108 @@ private:
 
 } // namespace
 
+Result<c10::IValue> Executor::resolveAndCall(const Node &node, std::vector<c10::IValue> &values) const
+{
+    const size_t i = node.index();
+    const Plan &plan = m_plans[i];
+    // The first overload the arguments fit, chosen on the first run and kept.
+    if (!plan.op) {
+        // As given, else with trailing ints as one list: x.view(2, 8) is view(x, [2, 8]) but
+        // x.transpose(0, 1) is transpose(x, 0, 1).
+        std::vector<std::vector<Argument>> forms = {plan.args};
+        bool trailingInts = plan.args.size() > 2;
+        for (size_t k = 1; k < plan.args.size(); ++k)
+            trailingInts = trailingInts && plan.args[k].kind() == Argument::Kind::Int;
+        if (trailingInts)
+            forms.push_back({plan.args[0], Argument::list({plan.args.begin() + 1, plan.args.end()})});
+        for (const auto &form : forms)
+            for (const auto &candidate : plan.candidates)
+                if (!plan.op && bindable(node, form, candidate.schema(), values)) {
+                    m_plans[i].op = candidate;
+                    m_plans[i].args = form;
+                }
+        if (plan.op)
+            if (auto bound = bind(node, m_plans[i]); !bound)
+                return bound.error();
+        if (!plan.op)
+            return nodeError(node,
+                "unsupported op: no overload of aten::" + std::string(plan.candidates.front().schema().name().substr(6))
+                    + " takes these arguments");
+    }
+    return call(node, plan, values);
+}
+
 Result<std::vector<at::Tensor>> Executor::run(
+    const std::unordered_map<std::string, at::Tensor> &inputs, std::vector<double> *nodeMicros, RunStats *stats) const
+{
+    auto result = execute(nullptr, inputs, nodeMicros, stats);
+    if (!result)
+        return result.error();
+    // The graph's tensor outputs, flattened in the order the output node lists them.
+    std::vector<at::Tensor> outputs;
+    std::vector<c10::IValue> pending{std::move(result.value())};
+    while (!pending.empty()) {
+        c10::IValue v = std::move(pending.back());
+        pending.pop_back();
+        if (v.isTensor())
+            outputs.push_back(v.toTensor());
+        else if (v.isTuple())
+            for (size_t k = v.toTupleRef().elements().size(); k-- > 0;)
+                pending.push_back(v.toTupleRef().elements()[k]);
+        else if (v.isTensorList())
+            for (const at::Tensor &t : v.toTensorVector())
+                outputs.push_back(t);
+    }
+    return outputs;
+}
+
+Result<c10::IValue> Executor::runNested(const Node &node, const Plan &plan, const std::vector<c10::IValue> &values,
+    const std::unordered_map<std::string, at::Tensor> &named) const
+{
+    std::vector<c10::IValue> operands;
+    auto add = [&](const Argument &a) -> Status {
+        auto v = toIValue(a, nullptr, values, m_device);
+        if (!v)
+            return nodeError(node, v.error().message);
+        operands.push_back(std::move(v.value()));
+        return Ok{};
+    };
+    const Executor *body = plan.branches.front();
+    if (plan.step == Step::Cond) {
+        const Argument &pred = node.args()[0];
+        bool taken = false;
+        if (pred.kind() == Argument::Kind::Bool) {
+            taken = pred.toBool();
+        } else if (pred.isNode()) {
+            const c10::IValue &p = values[pred.node()->index()];
+            if (p.isTensor() && p.toTensor().numel() == 1)
+                taken = p.toTensor().item<bool>();
+            else if (p.isBool() || p.isInt())
+                taken = p.isBool() ? p.toBool() : p.toInt() != 0;
+            else
+                return nodeError(node, "the predicate is not a bool or a one-element tensor");
+        } else {
+            return nodeError(node, "the predicate is not a bool or a node");
+        }
+        body = plan.branches[taken ? 0 : 1];
+        const Argument &list = node.args()[plan.firstOperand];
+        if (list.kind() != Argument::Kind::List && list.kind() != Argument::Kind::Tuple)
+            return nodeError(node, "expected the operands as a list or tuple");
+        for (const auto &a : list.items())
+            if (auto added = add(a); !added)
+                return added.error();
+    } else {
+        for (size_t k = plan.firstOperand; k < node.args().size(); ++k)
+            if (auto added = add(node.args()[k]); !added)
+                return added.error();
+    }
+    auto out = body->execute(&operands, named, nullptr, nullptr);
+    if (!out)
+        return nodeError(node, "in nested graph: " + out.error().message);
+    return out;
+}
+
+Result<c10::IValue> Executor::execute(const std::vector<c10::IValue> *positional,
     const std::unordered_map<std::string, at::Tensor> &inputs, std::vector<double> *nodeMicros, RunStats *stats) const
 {
     c10::optional<LiveBytes> live;
@@ -530,7 +770,8 @@ Result<std::vector<at::Tensor>> Executor::run(
     }
     const auto &nodes = m_graph->nodes();
     std::vector<c10::IValue> values(nodes.size());
-    std::vector<at::Tensor> outputs;
+    c10::IValue output;
+    size_t placeholder = 0;
     if (nodeMicros)
         nodeMicros->assign(nodes.size(), 0.0);
     // On a device other than the CPU, work is asynchronous: a node's time lasts until the device's stream drains.
@@ -555,39 +796,73 @@ Result<std::vector<at::Tensor>> Executor::run(
             start = std::chrono::steady_clock::now();
         switch (plan.step) {
         case Step::Input: {
+            if (positional && node.op() == OpKind::Placeholder) {
+                if (placeholder >= positional->size())
+                    return nodeError(node,
+                        "the nested graph was given " + std::to_string(positional->size())
+                            + " operands, fewer than its placeholders");
+                values[i] = (*positional)[placeholder++];
+                break;
+            }
             auto it = inputs.find(node.name());
             if (it == inputs.end())
                 return nodeError(node, "no input value given");
-            values[i] = it->second;
+            if (plan.intInput && it->second.dim() == 0)
+                values[i] = it->second.item<int64_t>();
+            else
+                values[i] = it->second;
+            break;
+        }
+        case Step::TensorFact: {
+            const Argument *self = node.args().empty() ? nullptr : &node.args()[0];
+            if (!self || !self->isNode() || !values[self->node()->index()].isTensor())
+                return nodeError(node, "expected a tensor as the first argument");
+            const at::Tensor &t = values[self->node()->index()].toTensor();
+            c10::optional<int64_t> dim;
+            if (node.args().size() > 1) {
+                const Argument &d = node.args()[1];
+                if (d.kind() == Argument::Kind::Int)
+                    dim = d.toInt();
+                else if (d.isNode() && values[d.node()->index()].isInt())
+                    dim = values[d.node()->index()].toInt();
+                else
+                    return nodeError(node, "expected an int dim");
+                if (*dim < -t.dim() || *dim >= std::max<int64_t>(t.dim(), 1))
+                    return nodeError(node,
+                        "dim " + std::to_string(*dim) + " out of range for a " + std::to_string(t.dim()) + "-d tensor");
+            }
+            if (plan.scalarOp == "sym_numel")
+                values[i] = t.numel();
+            else if (plan.scalarOp == "sym_storage_offset")
+                values[i] = t.storage_offset();
+            else if (plan.scalarOp == "sym_size")
+                values[i] = dim ? c10::IValue(t.size(*dim)) : c10::IValue(t.sizes().vec());
+            else
+                values[i] = dim ? c10::IValue(t.stride(*dim)) : c10::IValue(t.strides().vec());
+            break;
+        }
+        case Step::AssertScalar: {
+            auto v = node.args().empty() ? Result<c10::IValue>(c10::IValue())
+                                         : toIValue(node.args()[0], nullptr, values, m_device);
+            if (!v || !(v->isBool() || v->isInt() || v->isDouble()))
+                return nodeError(node, "expected a bool to assert");
+            if (scalarOf(v.value()) == 0)
+                return nodeError(node,
+                    node.args().size() > 1 && node.args()[1].kind() == Argument::Kind::String
+                        ? node.args()[1].text()
+                        : std::string("assertion failed"));
+            break;
+        }
+        case Step::Cond:
+        case Step::Nested: {
+            auto v = runNested(node, plan, values, inputs);
+            if (!v)
+                return v.error();
+            values[i] = std::move(v.value());
             break;
         }
         case Step::Resolve: {
-            // The first overload the arguments fit, chosen on the first run and kept.
-            if (!plan.op) {
-                // As given, else with trailing ints as one list: x.view(2, 8) is view(x, [2, 8]) but
-                // x.transpose(0, 1) is transpose(x, 0, 1).
-                std::vector<std::vector<Argument>> forms = {plan.args};
-                bool trailingInts = plan.args.size() > 2;
-                for (size_t k = 1; k < plan.args.size(); ++k)
-                    trailingInts = trailingInts && plan.args[k].kind() == Argument::Kind::Int;
-                if (trailingInts)
-                    forms.push_back({plan.args[0], Argument::list({plan.args.begin() + 1, plan.args.end()})});
-                for (const auto &form : forms)
-                    for (const auto &candidate : plan.candidates)
-                        if (!plan.op && bindable(node, form, candidate.schema(), values)) {
-                            m_plans[i].op = candidate;
-                            m_plans[i].args = form;
-                        }
-                if (plan.op)
-                    if (auto bound = bind(node, m_plans[i]); !bound)
-                        return bound.error();
-                if (!plan.op)
-                    return nodeError(node,
-                        "unsupported op: no overload of aten::"
-                            + std::string(plan.candidates.front().schema().name().substr(6))
-                            + " takes these arguments");
-            }
-            auto v = call(node, plan, values);
+            auto v = resolveAndCall(node, values);
             if (!v)
                 return v.error();
             values[i] = std::move(v.value());
@@ -671,6 +946,32 @@ Result<std::vector<at::Tensor>> Executor::run(
             break;
         }
         case Step::ScalarOp: {
+            // Python operators on tensors (Dynamo-level graphs: x + 1, a @ b) are aten ops.
+            bool onTensors = false;
+            for (const auto &a : node.args())
+                onTensors = onTensors || (a.isNode() && values[a.node()->index()].isTensor());
+            if (onTensors) {
+                if (plan.candidates.empty()) {
+                    // 2 * x is mul(x, 2), 1 - x is rsub(x, 1): aten's Scalar overloads take the tensor first.
+                    std::string name = atenNameOfOperator(plan.scalarOp);
+                    m_plans[i].args = node.args();
+                    const auto &a = node.args();
+                    if (a.size() == 2 && !(a[0].isNode() && values[a[0].node()->index()].isTensor())
+                        && (name == "add" || name == "mul" || name == "sub")) {
+                        m_plans[i].args = {a[1], a[0]};
+                        if (name == "sub")
+                            name = "rsub";
+                    }
+                    m_plans[i].candidates = atenOverloads(name);
+                    if (plan.candidates.empty())
+                        return nodeError(node, "unsupported op: operator." + plan.scalarOp + " on tensors");
+                }
+                auto v = resolveAndCall(node, values);
+                if (!v)
+                    return v.error();
+                values[i] = std::move(v.value());
+                break;
+            }
             std::vector<c10::IValue> operands;
             for (const auto &a : node.args()) {
                 auto v = toIValue(a, nullptr, values, m_device);
@@ -685,18 +986,30 @@ Result<std::vector<at::Tensor>> Executor::run(
             break;
         }
         case Step::Output: {
-            if (!node.args().empty())
-                node.args()[0].forEachNode([&](Node *n) {
-                    const c10::IValue &v = values[n->index()];
-                    if (v.isTensor())
-                        outputs.push_back(v.toTensor());
-                });
+            // The value the graph returns: a tuple of its items (a nested graph's `return (0,)` included).
+            if (node.args().empty())
+                break;
+            const Argument &ret = node.args()[0];
+            if (ret.kind() != Argument::Kind::List && ret.kind() != Argument::Kind::Tuple) {
+                auto v = toIValue(ret, nullptr, values, m_device);
+                if (!v)
+                    return nodeError(node, v.error().message);
+                output = std::move(v.value());
+                break;
+            }
+            std::vector<c10::IValue> items;
+            for (const auto &item : ret.items()) {
+                auto v = toIValue(item, nullptr, values, m_device);
+                items.push_back(v ? std::move(v.value()) : c10::IValue()); // a literal with no IValue: no output
+            }
+            output = c10::IValue(c10::ivalue::Tuple::create(std::move(items)));
             break;
         }
         case Step::Skip: break;
         }
         if (nodeMicros) {
-            if (plan.step == Step::Call || plan.step == Step::Resolve)
+            if (plan.step == Step::Call || plan.step == Step::Resolve || plan.step == Step::Cond
+                || plan.step == Step::Nested)
                 synchronize();
             (*nodeMicros)[i]
                 = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
@@ -716,7 +1029,7 @@ Result<std::vector<at::Tensor>> Executor::run(
             values[dead] = c10::IValue();
     }
     synchronize();
-    return outputs;
+    return output;
 }
 
 } // namespace fxs

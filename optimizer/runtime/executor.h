@@ -8,6 +8,7 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/ivalue.h>
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -34,7 +35,22 @@ public:
     c10::Device device() const { return m_device; }
 
 private:
-    enum class Step { Input, Call, Resolve, Sizes, Convert, Iota, GetItem, ScalarOp, Output, Skip };
+    enum class Step {
+        Input,
+        Call,
+        Resolve,
+        Sizes,
+        TensorFact, // aten.sym_size / sym_numel / sym_stride / sym_storage_offset
+        AssertScalar, // aten._assert_scalar: a runtime assertion on sizes (torch.export)
+        Convert,
+        Iota,
+        GetItem,
+        ScalarOp,
+        Cond, // torch.ops.higher_order.cond: one of two nested graphs
+        Nested, // higher_order.wrap (and wrap_with_set_grad_enabled), call_module of a nested graph
+        Output,
+        Skip // also get_attr of a nested graph: it has no value of its own
+    };
     // A schema argument's value: a constant converted once (literals, defaults), or read per run from `arg`.
     struct Binding {
         const Argument *arg = nullptr;
@@ -44,20 +60,34 @@ private:
     struct Plan {
         Step step = Step::Skip;
         c10::optional<c10::OperatorHandle> op; // Resolve: chosen from candidates on the first run
-        std::vector<c10::OperatorHandle> candidates; // Resolve: aten overloads of a method or torch.* function
+        std::vector<c10::OperatorHandle> candidates; // Resolve (and ScalarOp on tensors): aten overloads to choose from
         std::vector<Argument> args; // Resolve: the node's positional arguments as the schema takes them
         std::string scalarOp; // operator.add, ...
         std::vector<size_t> freeAfter; // node indices whose last use is this node
         std::vector<Binding> bindings; // Call and Resolve: the op's arguments in schema order
+        std::vector<const Executor *> branches; // Cond: true, false; Nested: the body
+        bool intInput = false; // Input: a SymInt placeholder, given as a 0-dim tensor and passed on as an int
+        size_t firstOperand = 0; // Cond, Nested: where the nested graph's arguments begin in the node's args
     };
     Executor(const Graph &graph, c10::Device device) : m_graph(&graph), m_device(device) { }
 
     Status bind(const Node &node, Plan &plan) const;
     Result<c10::IValue> call(const Node &node, const Plan &plan, std::vector<c10::IValue> &values) const;
     Result<c10::IValue> invoke(const Node &node, const Plan &plan, torch::jit::Stack stack) const;
+    // Resolve steps (and Python operators on tensors): picks the overload on the first run, then calls it.
+    Result<c10::IValue> resolveAndCall(const Node &node, std::vector<c10::IValue> &values) const;
+    Status planNested(const Node &node, Plan &plan, const std::vector<std::string> &graphs, size_t firstOperand);
+    // Runs the graph: placeholders take `positional` in order when given (a nested graph), else `named` by name
+    // (get_attr nodes always do). Returns the output node's value: a tuple when it returns several.
+    Result<c10::IValue> execute(const std::vector<c10::IValue> *positional,
+        const std::unordered_map<std::string, at::Tensor> &named, std::vector<double> *nodeMicros,
+        RunStats *stats) const;
+    Result<c10::IValue> runNested(const Node &node, const Plan &plan, const std::vector<c10::IValue> &values,
+        const std::unordered_map<std::string, at::Tensor> &named) const;
 
     const Graph *m_graph;
     c10::Device m_device;
+    std::vector<std::shared_ptr<Executor>> m_nested; // executors of the nested graphs this graph runs
     mutable std::vector<Plan> m_plans; // mutable: Resolve steps keep the overload their first run chose
     // Nodes found to need the float32 fallback, so later iterations skip the failing first attempt.
     mutable std::vector<char> m_upcast;

@@ -148,8 +148,11 @@ Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<Fuse
     return out;
 }
 
-Result<GraphRun> profileOne(const std::string &graphText, const std::map<std::string, at::Tensor> &given,
-    c10::Device device, int warmup, int iters, uint64_t seed, bool returnOutputs, bool nodeTimes = true)
+// Inputs generated here are added to `given`, so the fused graph (and the reference run) take the very same values
+// without generating them again (a LLaMA block's weights took seconds).
+Result<GraphRun> profileOne(const std::string &graphText, std::map<std::string, at::Tensor> &given,
+    const SymbolValues &symbols, c10::Device device, int warmup, int iters, uint64_t seed, bool returnOutputs,
+    bool nodeTimes = true)
 {
     auto file = parseFxscopeJson(graphText, "request");
     if (!file)
@@ -160,9 +163,11 @@ Result<GraphRun> profileOne(const std::string &graphText, const std::map<std::st
     auto executor = Executor::create(graph, device);
     if (!executor)
         return executor.error();
-    auto inputs = graphInputs(graph, given, device, seed);
+    auto inputs = graphInputs(graph, given, symbols, device, seed);
     if (!inputs)
         return inputs.error();
+    for (const auto &[name, tensor] : inputs.value())
+        given.emplace(name, tensor);
     std::vector<at::Tensor> outputs;
     resetDevicePeak(device);
     std::vector<std::vector<double>> perNode(graph.size());
@@ -264,9 +269,12 @@ Json runProfile(const Json &request)
                 return failure(read.error().toString());
             given = std::move(read.value());
         }
+        SymbolValues symbols;
+        for (const auto &member : request["symbols"].members())
+            symbols[member.first] = member.second.toInt();
         bool nodeTimes = !request["node_times"].isBool() || request["node_times"].toBool();
-        auto unfused
-            = profileOne(request["unfused"].toString(), given, device, warmup, iters, seed, returnOutputs, nodeTimes);
+        auto unfused = profileOne(
+            request["unfused"].toString(), given, symbols, device, warmup, iters, seed, returnOutputs, nodeTimes);
         if (!unfused)
             return failure("unfused graph: " + unfused.error().toString());
         Json root = Json::object({{"device", device.str()}, {"unfused", unfused->json}});
@@ -275,8 +283,8 @@ Json runProfile(const Json &request)
             return root;
         }
         if (request["fused"].isString()) {
-            auto fused
-                = profileOne(request["fused"].toString(), given, device, warmup, iters, seed, returnOutputs, nodeTimes);
+            auto fused = profileOne(
+                request["fused"].toString(), given, symbols, device, warmup, iters, seed, returnOutputs, nodeTimes);
             if (!fused) {
                 root.set("fused", Json());
                 root.set("error", "fused graph: " + fused.error().toString());
@@ -301,7 +309,7 @@ Json runProfile(const Json &request)
         // The same unfused graph once on a reference device (the CPU), to check the device's results.
         if (const std::string &name = request["reference_device"].toString(); !name.empty()) {
             c10::Device reference(name);
-            auto ref = profileOne(request["unfused"].toString(), given, reference, 0, 1, seed, false);
+            auto ref = profileOne(request["unfused"].toString(), given, symbols, reference, 0, 1, seed, false);
             if (!ref || !ref->error.empty())
                 return failure("unfused graph on " + name + ": " + (ref ? ref->error : ref.error().toString()));
             Comparison c = compare(unfused->outputs, ref->outputs);

@@ -104,6 +104,10 @@ Result<ProfileReport> runtimeProfile(
         {"seed", int64_t(options.seed)}, {"inputs", options.inputsPath},
         {"expected_outputs", options.expectedOutputsPath}, {"reference_device", options.referenceDevice},
         {"node_times", options.nodeTimes}, {"return_outputs", options.returnOutputs}});
+    Json symbols = Json::object();
+    for (const auto &[name, value] : options.symbols)
+        symbols.set(name, value);
+    request.set("symbols", std::move(symbols));
     auto json = Json::parse(call(request.dump().c_str()), "runtime");
     if (!json)
         return json.error();

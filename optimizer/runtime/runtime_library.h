@@ -3,6 +3,7 @@
 // torch-free: callers get our own types, and nothing of LibTorch is loaded until they ask.
 
 #include "device_info.h"
+#include "symbol_values.h"
 #include "util/json.h"
 #include "util/result.h"
 
@@ -40,6 +41,7 @@ struct ProfileOptions {
     std::string referenceDevice; // runs the unfused graph once there too (cpu) and checks the device's outputs
     bool returnOutputs = false; // copy every output value back (small graphs: tests)
     bool nodeTimes = true; // false: whole-graph times only, no per-node clock or liveness (overhead benchmarks)
+    SymbolValues symbols; // values of the symbols in symbolic dims (s0=128), for inputs generated from meta
     std::vector<std::string> devicePlugins; // loaded before the device is looked up (runtimeLoadDevicePlugins)
 };
 

@@ -84,8 +84,8 @@ Result<std::map<std::string, at::Tensor>> readSafetensors(const std::string &pat
     return out;
 }
 
-Result<std::unordered_map<std::string, at::Tensor>> graphInputs(
-    const Graph &graph, const std::map<std::string, at::Tensor> &given, c10::Device device, uint64_t seed)
+Result<std::unordered_map<std::string, at::Tensor>> graphInputs(const Graph &graph,
+    const std::map<std::string, at::Tensor> &given, const SymbolValues &symbols, c10::Device device, uint64_t seed)
 {
     at::Generator gen = at::detail::createCPUGenerator(seed);
     std::unordered_map<std::string, at::Tensor> out;
@@ -96,16 +96,34 @@ Result<std::unordered_map<std::string, at::Tensor>> graphInputs(
             out.emplace(node->name(), it->second.to(device));
             continue;
         }
+        if (node->op() == OpKind::GetAttr && graph.subgraph(node->target()))
+            continue; // a nested graph (cond's branches, wrap's body): the executor runs it
         const auto &val = node->meta().val;
+        if (val && val->kind == ValueMeta::Kind::SymInt) {
+            auto value = evaluateSymbolic(val->expr, symbols);
+            if (!value)
+                return Error{{}, node->meta().dumpLine, 0, "input '" + node->name() + "': " + value.error().message};
+            out.emplace(node->name(), at::scalar_tensor(value.value(), at::TensorOptions().dtype(at::kLong)));
+            continue;
+        }
         if (!val || val->kind != ValueMeta::Kind::Tensor)
             return Error{{}, node->meta().dumpLine, 0,
                 "input '" + node->name() + "': no value given and no tensor meta to generate one from"};
         std::vector<int64_t> shape;
         for (const auto &d : val->tensor.shape) {
-            if (!d.isConcrete())
+            if (d.isConcrete()) {
+                shape.push_back(d.value);
+                continue;
+            }
+            auto value = evaluateSymbolic(d.expr, symbols);
+            if (!value)
                 return Error{{}, node->meta().dumpLine, 0,
-                    "input '" + node->name() + "': symbolic dim " + d.expr + " needs a concrete value"};
-            shape.push_back(d.value);
+                    "input '" + node->name() + "': symbolic dim " + d.expr + ": " + value.error().message};
+            if (value.value() < 0)
+                return Error{{}, node->meta().dumpLine, 0,
+                    "input '" + node->name() + "': symbolic dim " + d.expr + " evaluates to "
+                        + std::to_string(value.value()) + ", expected a size >= 0"};
+            shape.push_back(value.value());
         }
         auto type = metaType(val->tensor.dtype.empty() ? "torch.float32" : val->tensor.dtype);
         if (!type)

@@ -1,0 +1,205 @@
+#include "symbol_values.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace fxs {
+
+namespace {
+
+// Recursive descent over one short expression; nesting is capped so no input can exhaust the stack.
+class SymbolicParser {
+public:
+    SymbolicParser(const std::string &text, const SymbolValues &values) : m_text(text), m_values(values) { }
+
+    Result<int64_t> parse()
+    {
+        auto v = sum(0);
+        if (v && (skipSpace(), m_pos != m_text.size()))
+            return fail("an operator", m_text.substr(m_pos, 1));
+        return v;
+    }
+
+private:
+    static constexpr int kMaxDepth = 64;
+
+    Result<int64_t> sum(int depth)
+    {
+        auto left = product(depth);
+        while (left) {
+            skipSpace();
+            char op = peek();
+            if (op != '+' && op != '-')
+                break;
+            ++m_pos;
+            auto right = product(depth);
+            if (!right)
+                return right;
+            left = op == '+' ? left.value() + right.value() : left.value() - right.value();
+        }
+        return left;
+    }
+
+    Result<int64_t> product(int depth)
+    {
+        auto left = unary(depth);
+        while (left) {
+            skipSpace();
+            std::string op;
+            if (m_text.compare(m_pos, 2, "//") == 0)
+                op = "//";
+            else if (peek() == '*' || peek() == '%')
+                op = std::string(1, peek());
+            else
+                break;
+            m_pos += op.size();
+            auto right = unary(depth);
+            if (!right)
+                return right;
+            if (op == "*") {
+                left = left.value() * right.value();
+            } else {
+                if (right.value() == 0)
+                    return fail("a non-zero divisor", "0");
+                left = op == "//" ? floorDiv(left.value(), right.value())
+                                  : left.value() - floorDiv(left.value(), right.value()) * right.value();
+            }
+        }
+        return left;
+    }
+
+    Result<int64_t> unary(int depth)
+    {
+        skipSpace();
+        if (peek() == '-') {
+            ++m_pos;
+            auto v = unary(depth + 1);
+            if (!v || depth + 1 > kMaxDepth)
+                return depth + 1 > kMaxDepth ? fail("a shallower expression", "deeper nesting") : v;
+            return -v.value();
+        }
+        return primary(depth);
+    }
+
+    Result<int64_t> primary(int depth)
+    {
+        if (depth > kMaxDepth)
+            return fail("a shallower expression", "deeper nesting");
+        skipSpace();
+        if (peek() == '(') {
+            ++m_pos;
+            auto v = sum(depth + 1);
+            if (v && !consume(')'))
+                return fail("')'", m_pos < m_text.size() ? m_text.substr(m_pos, 1) : "the end");
+            return v;
+        }
+        if (std::isdigit(static_cast<unsigned char>(peek()))) {
+            int64_t v = 0;
+            while (std::isdigit(static_cast<unsigned char>(peek())))
+                v = v * 10 + (m_text[m_pos++] - '0');
+            return v;
+        }
+        if (std::isalpha(static_cast<unsigned char>(peek())) || peek() == '_') {
+            size_t start = m_pos;
+            while (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_')
+                ++m_pos;
+            std::string name = m_text.substr(start, m_pos - start);
+            skipSpace();
+            if (peek() == '(')
+                return call(name, depth);
+            auto it = m_values.find(name);
+            if (it == m_values.end())
+                return Error{{}, 0, 0, "symbol " + name + " has no value (give one with --sym " + name + "=N)"};
+            return it->second;
+        }
+        return fail("a number, symbol or '('", m_pos < m_text.size() ? m_text.substr(m_pos, 1) : "the end");
+    }
+
+    Result<int64_t> call(const std::string &name, int depth)
+    {
+        if (name != "FloorDiv" && name != "Max" && name != "Min")
+            return fail("FloorDiv, Max or Min", name);
+        ++m_pos; // '('
+        auto a = sum(depth + 1);
+        if (!a)
+            return a;
+        if (!consume(','))
+            return fail("','", m_pos < m_text.size() ? m_text.substr(m_pos, 1) : "the end");
+        auto b = sum(depth + 1);
+        if (!b)
+            return b;
+        if (!consume(')'))
+            return fail("')'", m_pos < m_text.size() ? m_text.substr(m_pos, 1) : "the end");
+        if (name == "Max")
+            return std::max(a.value(), b.value());
+        if (name == "Min")
+            return std::min(a.value(), b.value());
+        if (b.value() == 0)
+            return fail("a non-zero divisor", "0");
+        return floorDiv(a.value(), b.value());
+    }
+
+    static int64_t floorDiv(int64_t a, int64_t b)
+    {
+        int64_t q = a / b;
+        return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+    }
+    char peek() const { return m_pos < m_text.size() ? m_text[m_pos] : '\0'; }
+    void skipSpace()
+    {
+        while (peek() == ' ')
+            ++m_pos;
+    }
+    bool consume(char c)
+    {
+        skipSpace();
+        if (peek() != c)
+            return false;
+        ++m_pos;
+        return true;
+    }
+    Error fail(const std::string &expected, const std::string &found) const
+    {
+        return Error{
+            {}, 0, int(m_pos) + 1, "in dim expression '" + m_text + "': expected " + expected + ", found " + found};
+    }
+
+    const std::string &m_text;
+    const SymbolValues &m_values;
+    size_t m_pos = 0;
+};
+
+} // namespace
+
+Result<int64_t> evaluateSymbolic(const std::string &expr, const SymbolValues &values)
+{
+    return SymbolicParser(expr, values).parse();
+}
+
+Status parseSymbolAssignments(const std::string &text, SymbolValues &values)
+{
+    size_t start = 0;
+    while (start <= text.size()) {
+        size_t end = text.find(',', start);
+        std::string item = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        size_t eq = item.find('=');
+        std::string name = eq == std::string::npos ? item : item.substr(0, eq);
+        std::string value = eq == std::string::npos ? std::string() : item.substr(eq + 1);
+        bool validName = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+        for (char c : name)
+            validName = validName && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+        bool validValue = !value.empty() && value.size() < 19;
+        for (char c : value)
+            validValue = validValue && std::isdigit(static_cast<unsigned char>(c));
+        if (!validName || !validValue)
+            return Error{
+                {}, 0, 0, "--sym: expected SYMBOL=N (a name and a non-negative integer), found '" + item + "'"};
+        values[name] = std::stoll(value);
+        if (end == std::string::npos)
+            break;
+        start = end + 1;
+    }
+    return Ok{};
+}
+
+} // namespace fxs
