@@ -16,6 +16,9 @@
 
 #include <set>
 
+#include <csignal>
+#include <sys/wait.h>
+
 using namespace fxs;
 
 namespace {
@@ -127,6 +130,24 @@ private Q_SLOTS:
         QVERIFY(crashed.error().message.find("40 boxes") != std::string::npos);
         // And the next layout works.
         QVERIFY(layoutFlat(isolatedInput()).ok());
+    }
+
+    // One server answers layout after layout (no fork per layout); killed from outside, it is forked again and
+    // the next layout still works.
+    void layoutServerIsReusedAndRestarted()
+    {
+        QVERIFY(layoutFlat(isolatedInput()).ok());
+        const int first = layoutServerProcess();
+        QVERIFY(first > 0);
+        QVERIFY(layoutFlat(isolatedInput()).ok());
+        QCOMPARE(layoutServerProcess(), first);
+        QCOMPARE(::kill(first, SIGKILL), 0);
+        siginfo_t info{};
+        QCOMPARE(waitid(P_PID, id_t(first), &info, WEXITED | WNOWAIT), 0); // dead, not yet reaped
+        auto again = layoutFlat(isolatedInput());
+        QVERIFY2(again.ok(), again.ok() ? "" : again.error().toString().c_str());
+        QVERIFY(layoutServerProcess() > 0);
+        QVERIFY(layoutServerProcess() != first);
     }
 
     void flatLayoutOfSmallGraph()

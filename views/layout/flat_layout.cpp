@@ -18,6 +18,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -74,22 +75,6 @@ struct GraphGuard {
         agclose(graph);
     }
 };
-
-} // namespace
-
-void warmUpGraphviz()
-{
-    // A two-box layout: the context and the dot layout plugin, which Graphviz loads lazily at the first gvLayout.
-    static const bool done = [] {
-        FlatLayoutInput input;
-        input.items = {{20, 10}, {20, 10}};
-        input.edges = {{0, 1, 1}};
-        return layoutFlat(input).ok();
-    }();
-    (void)done;
-}
-
-namespace {
 
 // The layout itself, in this process; the caller holds graphvizMutex().
 Result<FlatLayout> layoutFlatLocked(const FlatLayoutInput &input)
@@ -278,79 +263,228 @@ Result<FlatLayout> decode(const std::string &bytes, size_t expectedItems)
     return l;
 }
 
-// Runs the layout in a forked child, so that a crash inside Graphviz (2.43's dot_mincross has crashed on group
-// interiors) ends the child, not the GUI: the caller gets an error for this one group. The child inherits the
-// loaded Graphviz (warmUpGraphviz) and never takes a lock another thread could hold; a cancel kills it.
-Result<FlatLayout> layoutInChild(const FlatLayoutInput &input)
+// The request on the socket: the input as raw values, and whether to crash (tests: what a Graphviz crash does).
+std::string encodeRequest(const FlatLayoutInput &input, bool crash)
 {
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        return layoutFlatLocked(input);
-    const pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return layoutFlatLocked(input); // no process to spare: lay out here
+    Writer w;
+    w.put(int64_t(crash));
+    w.put(input.nodeSeparation), w.put(input.rankSeparation);
+    w.put(int64_t(input.items.size()));
+    for (const auto &item : input.items)
+        w.put(item.width), w.put(item.height);
+    w.put(int64_t(input.edges.size()));
+    for (const auto &e : input.edges)
+        w.put(int64_t(e.from)), w.put(int64_t(e.to)), w.put(int64_t(e.weight));
+    return w.m_bytes;
+}
+
+bool decodeRequest(const std::string &bytes, FlatLayoutInput &input, bool &crash)
+{
+    Reader r(bytes);
+    int64_t flag = 0, n = 0;
+    if (!r.get(flag) || !r.get(input.nodeSeparation) || !r.get(input.rankSeparation) || !r.get(n) || n < 0
+        || size_t(n) > bytes.size())
+        return false;
+    crash = flag != 0;
+    input.items.resize(size_t(n));
+    for (auto &item : input.items)
+        if (!r.get(item.width) || !r.get(item.height))
+            return false;
+    if (!r.get(n) || n < 0 || size_t(n) > bytes.size())
+        return false;
+    input.edges.resize(size_t(n));
+    for (auto &e : input.edges) {
+        int64_t from = 0, to = 0, weight = 0;
+        if (!r.get(from) || !r.get(to) || !r.get(weight))
+            return false;
+        e.from = int(from), e.to = int(to), e.weight = int(weight);
     }
-    if (pid == 0) {
-        close(fds[0]);
-        if (std::getenv("FXSCOPE_TEST_CRASH_LAYOUT"))
-            std::raise(SIGSEGV); // tests: what a Graphviz crash does
-        const std::string bytes = encode(layoutFlatLocked(input));
-        size_t done = 0;
-        while (done < bytes.size()) {
-            const ssize_t n = write(fds[1], bytes.data() + done, bytes.size() - done);
-            if (n <= 0)
-                _exit(3);
-            done += size_t(n);
+    return r.atEnd();
+}
+
+bool readExactly(int fd, char *data, size_t size)
+{
+    while (size > 0) {
+        const ssize_t n = read(fd, data, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        data += n, size -= size_t(n);
+    }
+    return true;
+}
+
+bool writeAll(int fd, const std::string &bytes)
+{
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = send(fd, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        done += size_t(n);
+    }
+    return true;
+}
+
+std::string framed(const std::string &body)
+{
+    const int64_t size = int64_t(body.size());
+    return std::string(reinterpret_cast<const char *>(&size), sizeof size) + body;
+}
+
+// The layout server's life: one request, one answer, until the GUI closes its end (or dies).
+[[noreturn]] void serveLayouts(int socket)
+{
+    // No PR_SET_PDEATHSIG: it fires when the forking thread ends, and a restart forks from a pool thread. The
+    // GUI's end of the socket closes when it exits or dies, and the read below then ends this process.
+    close_range(4, ~0U, 0); // keep only the socket (moved to 3) and stdio: no other process's pipe held open
+    for (;;) {
+        int64_t size = 0;
+        if (!readExactly(socket, reinterpret_cast<char *>(&size), sizeof size) || size < 0)
+            _exit(0);
+        std::string request(size_t(size), '\0');
+        if (!readExactly(socket, request.data(), request.size()))
+            _exit(0);
+        FlatLayoutInput input;
+        bool crash = false;
+        std::string answer;
+        if (!decodeRequest(request, input, crash)) {
+            answer = '\1' + std::string("the layout process received an unreadable request");
+        } else {
+            if (crash)
+                std::raise(SIGSEGV);
+            answer = encode(layoutFlatLocked(input));
         }
-        _exit(0);
+        if (!writeAll(socket, framed(answer)))
+            _exit(0);
     }
-    close(fds[1]);
+}
+
+// A process that only lays out, forked while the GUI is still small (warmUpGraphviz, at the canvas's creation):
+// a crash inside Graphviz (2.43's dot_mincross has crashed on group interiors) ends it, not the GUI, and forking
+// it once saves the fork and the copy-on-write faults of a child of the big process per layout. It is forked
+// again after a crash, a cancel or a stuck layout. Used under graphvizMutex() only.
+struct LayoutServer {
+    pid_t pid = -1;
+    int socket = -1;
+
+    bool running() const { return pid > 0; }
+
+    bool start()
+    {
+        int fds[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+            return false;
+        const pid_t child = fork();
+        if (child < 0) {
+            close(fds[0]);
+            close(fds[1]);
+            return false;
+        }
+        if (child == 0) {
+            if (fds[1] != 3 && dup2(fds[1], 3) < 0) // dup2 clears close-on-exec; the server never execs
+                _exit(4);
+            serveLayouts(3);
+        }
+        close(fds[1]);
+        pid = child;
+        socket = fds[0];
+        return true;
+    }
+
+    // Ends the server (killed unless it already died) and returns how it ended, for waitpid's macros.
+    int stop(bool kill)
+    {
+        int status = 0;
+        if (pid > 0) {
+            if (kill)
+                ::kill(pid, SIGKILL);
+            close(socket);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
+        }
+        pid = -1;
+        socket = -1;
+        return status;
+    }
+};
+
+LayoutServer &layoutServer()
+{
+    static LayoutServer server;
+    return server;
+}
+
+// Sends one layout to the server and waits for its answer, polling for a cancel (the server is killed and
+// forked again) and for a silent server past its deadline (killed; the layout is made here instead). The caller
+// holds graphvizMutex().
+Result<FlatLayout> layoutInServer(const FlatLayoutInput &input)
+{
+    LayoutServer &server = layoutServer();
+    int status = 0;
+    if (server.running() && waitpid(server.pid, &status, WNOHANG) == server.pid) {
+        close(server.socket); // it died between layouts (killed from outside): fork a fresh one
+        server.pid = -1, server.socket = -1;
+    }
+    if (!server.running() && !server.start())
+        return layoutFlatLocked(input); // no process to spare: lay out here
+    const bool crash = std::getenv("FXSCOPE_TEST_CRASH_LAYOUT") != nullptr;
+    if (!writeAll(server.socket, framed(encodeRequest(input, crash)))) {
+        // It died between requests (killed from outside): one more try with a fresh one.
+        server.stop(true);
+        if (!server.start() || !writeAll(server.socket, framed(encodeRequest(input, crash)))) {
+            server.stop(true);
+            return layoutFlatLocked(input);
+        }
+    }
     std::string bytes;
     char buffer[65536];
-    bool canceled = false, stuck = false;
-    // A child that forked while another thread held a lock it then needs would wait forever; dot lays out a few
-    // hundred boxes in well under a second, so one that is silent for this long is given up and the layout is
-    // made here instead.
+    // dot lays out a few hundred boxes in well under a second; a server silent for this long is given up.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20 + input.items.size() / 10);
+    int64_t expected = -1;
     for (;;) {
-        pollfd p{fds[0], POLLIN, 0};
+        if (expected < 0 && bytes.size() >= sizeof expected) {
+            std::memcpy(&expected, bytes.data(), sizeof expected);
+            if (expected < 0) {
+                server.stop(true);
+                return Error{"layout", 0, 0, "the layout process answered something unreadable"};
+            }
+        }
+        if (expected >= 0 && bytes.size() >= sizeof expected + size_t(expected))
+            return decode(bytes.substr(sizeof expected), input.items.size());
+        pollfd p{server.socket, POLLIN, 0};
         const int ready = poll(&p, 1, 50);
-        if (ready < 0 && errno != EINTR)
-            break;
+        if (ready < 0 && errno != EINTR) {
+            server.stop(true);
+            return Error{"layout", 0, 0, std::string("waiting for the layout process failed: ") + strerror(errno)};
+        }
         if (ready > 0) {
-            const ssize_t n = read(fds[0], buffer, sizeof buffer);
+            const ssize_t n = read(server.socket, buffer, sizeof buffer);
             if (n > 0) {
                 bytes.append(buffer, size_t(n));
                 continue;
             }
-            if (n == 0 || errno != EINTR)
-                break; // EOF: the child is done (or died)
+            if (n == 0 || errno != EINTR) {
+                // EOF: the server died in the middle of this layout.
+                status = server.stop(false);
+                if (WIFSIGNALED(status))
+                    return Error{"layout", 0, 0,
+                        "Graphviz crashed (" + std::string(strsignal(WTERMSIG(status))) + ") laying out "
+                            + std::to_string(input.items.size()) + " boxes; this part of the graph is not shown"};
+                return Error{"layout", 0, 0, "the layout process ended without an answer"};
+            }
         }
         if (progressCanceled()) {
-            kill(pid, SIGKILL);
-            canceled = true;
-            break;
+            server.stop(true);
+            return canceledError("layout");
         }
         if (bytes.empty() && std::chrono::steady_clock::now() > deadline) {
-            kill(pid, SIGKILL);
-            stuck = true;
-            break;
+            server.stop(true);
+            return layoutFlatLocked(input);
         }
     }
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
-    if (canceled)
-        return canceledError("layout");
-    if (stuck)
-        return layoutFlatLocked(input);
-    if (WIFSIGNALED(status))
-        return Error{"layout", 0, 0,
-            "Graphviz crashed (" + std::string(strsignal(WTERMSIG(status))) + ") laying out "
-                + std::to_string(input.items.size()) + " boxes; this part of the graph is not shown"};
-    return decode(bytes, input.items.size());
 }
 
 } // namespace
@@ -365,7 +499,29 @@ Result<FlatLayout> layoutFlat(const FlatLayoutInput &input)
     // Small layouts run here: forking costs more than they do, and they have not crashed Graphviz.
     if (input.items.size() < kIsolateFromItems || std::getenv("FXSCOPE_LAYOUT_IN_PROCESS"))
         return layoutFlatLocked(input);
-    return layoutInChild(input);
+    return layoutInServer(input);
+}
+
+int layoutServerProcess()
+{
+    std::lock_guard<std::mutex> lock(graphvizMutex());
+    return layoutServer().pid;
+}
+
+void warmUpGraphviz()
+{
+    // A two-box layout: the context and the dot layout plugin, which Graphviz loads lazily at the first gvLayout.
+    static const bool done = [] {
+        FlatLayoutInput input;
+        input.items = {{20, 10}, {20, 10}};
+        input.edges = {{0, 1, 1}};
+        const bool ok = layoutFlat(input).ok();
+        std::lock_guard<std::mutex> lock(graphvizMutex());
+        if (!layoutServer().running() && !std::getenv("FXSCOPE_LAYOUT_IN_PROCESS"))
+            layoutServer().start();
+        return ok;
+    }();
+    (void)done;
 }
 
 } // namespace fxs

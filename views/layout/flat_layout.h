@@ -33,8 +33,10 @@ struct FlatLayout {
     LayoutRect bounds; // contains every item and every edge point; starts at (0, 0)
 };
 
-// Layouts of this many boxes or more run in a forked child process: a crash inside Graphviz then costs that one
-// layout (an error), not the program, and cancelling kills the child. Smaller ones run in this process.
+// Layouts of this many boxes or more run in a layout server, a child process forked once (by warmUpGraphviz, while
+// this process is small) that answers layouts over a socket: a crash inside Graphviz then costs that one layout (an
+// error), not the program, and the server is forked again for the next one; cancelling kills it. Smaller layouts
+// run in this process.
 // FXSCOPE_LAYOUT_IN_PROCESS=1 runs every layout here.
 constexpr size_t kIsolateFromItems = 8;
 
@@ -45,6 +47,10 @@ Result<FlatLayout> layoutFlat(const FlatLayoutInput &input);
 // Lays out two boxes once, so Graphviz's context and dot plugin are loaded now (with dlopen, ~10 ms). Called once
 // before anything else loads a big library: a dlopen running LibTorch's static initialisers holds the loader lock for
 // half a second, and a first layout that needed the plugins then waited for it.
+// Also starts the layout server.
 void warmUpGraphviz();
+
+// The layout server's process id, or -1 when none runs (tests, diagnostics).
+int layoutServerProcess();
 
 } // namespace fxs
