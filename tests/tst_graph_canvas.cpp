@@ -11,6 +11,7 @@
 #include "scene_layout.h"
 
 #include "ir/graph.h"
+#include "rewrite/graph_editor.h"
 
 #include <QApplication>
 #include <QFile>
@@ -42,7 +43,8 @@ std::shared_ptr<const Graph> chain(size_t count)
     return g;
 }
 
-// chain(count) after a fusion step: op10 and op11 replaced by one node "fused" (inputs op9 and w10).
+// chain(count) after a fusion step: op10 and op11 replaced by one node "fused" (inputs op9 and w10), with the
+// provenance a replacement records.
 std::shared_ptr<const Graph> fusedChain(size_t count)
 {
     auto g = std::make_shared<Graph>();
@@ -55,6 +57,9 @@ std::shared_ptr<const Graph> fusedChain(size_t count)
             args.push_back(Argument::ofNode(g->append(OpKind::Placeholder, "w" + std::to_string(i), "w")));
         const std::string name = i == 10 ? "fused" : "op" + std::to_string(i);
         previous = g->append(OpKind::CallFunction, name, "torch.ops.aten.mul.Tensor", args);
+        if (i == 10)
+            previous->meta().extra = Json::object(
+                {{kProvenanceKey, Json::object({{"pattern", "p"}, {"replaced", Json::array({"op10", "op11"})}})}});
     }
     g->append(OpKind::Output, "output", "output", {Argument::tuple({Argument::ofNode(previous)})});
     return g;
@@ -176,8 +181,10 @@ private Q_SLOTS:
         const double kept = largestMove(was, now);
         qInfo("unchanged nodes moved at most %.1f pt (%.1f pt laid out from scratch)", kept, scratchMove);
         QVERIFY2(kept < 0.5, qPrintable(QString::number(kept)));
-        // The fused node lies between its input and its user, where op10 and op11 were.
+        // The fused node takes the place of one of the nodes it replaced (its provenance).
         const LayoutPoint fused = now.at("fused");
+        const auto at = [&](const LayoutPoint &p) { return std::hypot(fused.x - p.x, fused.y - p.y) < 0.5; };
+        QVERIFY(at(was.at("op10")) || at(was.at("op11")));
         QVERIFY(fused.y > now.at("op9").y && fused.y < now.at("op12").y);
         QVERIFY(canvas.nodeItem(QStringLiteral("fused")));
         QVERIFY(!canvas.nodeItem(QStringLiteral("op11")));

@@ -1,9 +1,11 @@
 #include "stable_positions.h"
 
 #include "ir/graph.h"
+#include "rewrite/graph_editor.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <unordered_map>
 
@@ -89,9 +91,44 @@ StablePositionsStats keepPreviousPositions(SceneLayout &next, const Graph &nextG
         kept[n] = true;
         ++stats.kept;
     }
-    // New nodes: at the mean of their kept inputs and users, a little below the inputs.
+    // New nodes first take the places of the nodes they replaced (their provenance), which the step freed: the
+    // j-th of m nodes made from the same nodes takes the j-th of those places from the top.
+    std::map<std::vector<std::string>, std::vector<size_t>> madeFrom;
     for (size_t n = 0; n < next.nodeItem.size() && n < nextGraph.size(); ++n) {
-        if (next.nodeItem[n] < 0 || kept[n])
+        const Json &extra = nextGraph.nodes()[n]->meta().extra;
+        const Json *provenance = extra.isObject() ? extra.find(kProvenanceKey) : nullptr;
+        if (next.nodeItem[n] < 0 || kept[n] || !provenance || !(*provenance)["replaced"].isArray())
+            continue;
+        std::vector<std::string> replaced;
+        for (const Json &name : (*provenance)["replaced"].items())
+            if (name.isString())
+                replaced.push_back(name.toString());
+        madeFrom[replaced].push_back(n);
+    }
+    std::vector<bool> placed(next.nodeItem.size(), false);
+    for (const auto &[replaced, made] : madeFrom) {
+        for (size_t j = 0; j < made.size(); ++j) {
+            const size_t n = made[j];
+            const SceneItem &item = next.items[size_t(next.nodeItem[n])];
+            const Place place = placeOf(next, nextGrouping, item);
+            if (place.frame.empty() && !flat)
+                continue;
+            std::vector<LayoutPoint> spots;
+            for (const std::string &name : replaced)
+                if (auto it = before.find(name); it != before.end() && it->second.first == place.frame)
+                    spots.push_back(it->second.second);
+            if (spots.empty())
+                continue;
+            std::sort(spots.begin(), spots.end(), [](LayoutPoint a, LayoutPoint b) { return a.y < b.y; });
+            const LayoutPoint spot = spots[std::min(spots.size() - 1, (2 * j + 1) * spots.size() / (2 * made.size()))];
+            moveTo(next.nodeItem[n], {spot.x + place.origin.x, spot.y + place.origin.y});
+            placed[n] = true;
+            ++stats.placed;
+        }
+    }
+    // The others: at the mean of their kept inputs and users.
+    for (size_t n = 0; n < next.nodeItem.size() && n < nextGraph.size(); ++n) {
+        if (next.nodeItem[n] < 0 || kept[n] || placed[n])
             continue;
         const Node &node = *nextGraph.nodes()[n];
         const int frame = next.items[size_t(next.nodeItem[n])].frame;
