@@ -209,7 +209,8 @@ void TestDiffView::nodeRowSelectsNode()
 }
 
 // After a step the node the eye rested on (the one nearest the middle of the view) is where it was on screen, and
-// the unchanged nodes around it move little. Prints the displacement of every unchanged node in view.
+// the unchanged nodes around it stay put (laid out from scratch they moved 159 px median, 336 px max). Prints the
+// displacement of every unchanged node in view.
 void TestDiffView::unchangedNodesKeepTheirPlace()
 {
     Loaded l;
@@ -264,6 +265,9 @@ void TestDiffView::unchangedNodesKeepTheirPlace()
     qInfo("unchanged nodes in view: %zu of %zu kept in view, displacement median %.1f px, max %.1f px", moved.size(),
         before.size(), moved.empty() ? 0.0 : moved[moved.size() / 2], moved.empty() ? 0.0 : moved.back());
     QVERIFY(moved.size() * 2 >= before.size()); // most of what was in view still is
+    // Scrolling to the anchor rounds to whole pixels; nothing else moves.
+    QVERIFY2(moved[moved.size() / 2] < 5, qPrintable(QString::number(moved[moved.size() / 2])));
+    QVERIFY2(moved.back() < 5, qPrintable(QString::number(moved.back())));
 }
 
 // The picture for docs/, taken only when FXSCOPE_SCREENSHOTS names a folder: the sample after two steps, the Diff

@@ -11,6 +11,7 @@
 #include "scene_layout.h"
 
 #include "ir/graph.h"
+#include "rewrite/graph_editor.h"
 
 #include <QApplication>
 #include <QFile>
@@ -19,6 +20,9 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
+#include <map>
 
 using namespace fxs;
 
@@ -37,6 +41,48 @@ std::shared_ptr<const Graph> chain(size_t count)
     }
     g->append(OpKind::Output, "output", "output", {Argument::tuple({Argument::ofNode(previous)})});
     return g;
+}
+
+// chain(count) after a fusion step: op10 and op11 replaced by one node "fused" (inputs op9 and w10), with the
+// provenance a replacement records.
+std::shared_ptr<const Graph> fusedChain(size_t count)
+{
+    auto g = std::make_shared<Graph>();
+    Node *previous = g->append(OpKind::Placeholder, "x", "x");
+    for (size_t i = 0; i < count; ++i) {
+        if (i == 11)
+            continue;
+        std::vector<Argument> args{Argument::ofNode(previous)};
+        if (i % 10 == 0)
+            args.push_back(Argument::ofNode(g->append(OpKind::Placeholder, "w" + std::to_string(i), "w")));
+        const std::string name = i == 10 ? "fused" : "op" + std::to_string(i);
+        previous = g->append(OpKind::CallFunction, name, "torch.ops.aten.mul.Tensor", args);
+        if (i == 10)
+            previous->meta().extra = Json::object(
+                {{kProvenanceKey, Json::object({{"pattern", "p"}, {"replaced", Json::array({"op10", "op11"})}})}});
+    }
+    g->append(OpKind::Output, "output", "output", {Argument::tuple({Argument::ofNode(previous)})});
+    return g;
+}
+
+// Per node name: the centre of its box in `layout`.
+std::map<std::string, LayoutPoint> centres(const SceneLayout &layout, const Graph &graph)
+{
+    std::map<std::string, LayoutPoint> out;
+    for (size_t n = 0; n < layout.nodeItem.size(); ++n)
+        if (layout.nodeItem[n] >= 0)
+            out[graph.nodes()[n]->name()] = layout.items[size_t(layout.nodeItem[n])].rect.center();
+    return out;
+}
+
+// The largest distance an unchanged node moved between `before` and `after`.
+double largestMove(const std::map<std::string, LayoutPoint> &before, const std::map<std::string, LayoutPoint> &after)
+{
+    double largest = 0;
+    for (const auto &[name, p] : after)
+        if (auto it = before.find(name); it != before.end())
+            largest = std::max(largest, std::hypot(p.x - it->second.x, p.y - it->second.y));
+    return largest;
 }
 
 bool waitForLayout(GraphCanvas &canvas)
@@ -104,6 +150,44 @@ private Q_SLOTS:
         QCOMPARE(finished.count(), 1);
         QCOMPARE(canvas.graph(), second.get());
         QCOMPARE(canvas.visibleNodeCount(), int(second->size()));
+    }
+
+    // A fusion step lays the new revision out again; the nodes the step did not touch stay where they were and
+    // the fused node takes the place of the nodes it replaced.
+    void unchangedNodesKeepTheirPlaceAfterAStep()
+    {
+        GraphCanvas canvas;
+        canvas.resize(900, 700);
+        canvas.show();
+        auto before = chain(30);
+        canvas.setGraph(before);
+        QVERIFY(waitForLayout(canvas));
+        const auto was = centres(*canvas.sceneLayout(), *before);
+
+        auto after = fusedChain(30);
+        // Laid out from scratch, the nodes below the fusion move up a rank: the movement this test guards against.
+        Grouping grouping = groupNodes(*after);
+        InteriorCache cache;
+        auto scratch = layoutScene(*after, grouping, std::vector<bool>(grouping.groups.size(), true), cache);
+        QVERIFY(scratch.ok());
+        const double scratchMove = largestMove(was, centres(scratch.value(), *after));
+        QVERIFY2(scratchMove > 10, qPrintable(QString::number(scratchMove)));
+
+        canvas.setGraphRevision(after);
+        QVERIFY(waitForLayout(canvas));
+        QCOMPARE(canvas.graph(), after.get());
+        const auto now = centres(*canvas.sceneLayout(), *after);
+        QCOMPARE(now.size(), after->size());
+        const double kept = largestMove(was, now);
+        qInfo("unchanged nodes moved at most %.1f pt (%.1f pt laid out from scratch)", kept, scratchMove);
+        QVERIFY2(kept < 0.5, qPrintable(QString::number(kept)));
+        // The fused node takes the place of one of the nodes it replaced (its provenance).
+        const LayoutPoint fused = now.at("fused");
+        const auto at = [&](const LayoutPoint &p) { return std::hypot(fused.x - p.x, fused.y - p.y) < 0.5; };
+        QVERIFY(at(was.at("op10")) || at(was.at("op11")));
+        QVERIFY(fused.y > now.at("op9").y && fused.y < now.at("op12").y);
+        QVERIFY(canvas.nodeItem(QStringLiteral("fused")));
+        QVERIFY(!canvas.nodeItem(QStringLiteral("op11")));
     }
 
     void expandAndCollapseChangeItems()

@@ -15,6 +15,7 @@
 #include "node_label.h"
 #include "scene_export.h"
 #include "scene_layout.h"
+#include "stable_positions.h"
 
 #include "ir/graph.h"
 #include "util/progress.h"
@@ -205,9 +206,12 @@ void GraphCanvas::setGraphRevision(std::shared_ptr<const Graph> graph)
             }
         }
     }
+    PreviousRevision previous{m_graph, m_grouping, m_layout};
     setGraph(std::move(graph));
     if (!m_graph || !hadView)
         return;
+    if (previous.graph && previous.grouping && previous.layout)
+        m_previousRevision = std::move(previous);
     // The same zoom, and the groups open now open again: only what the step changed moves.
     m_firstView = false;
     setTransform(transform);
@@ -268,10 +272,11 @@ void GraphCanvas::requestLayout(std::vector<bool> expanded, int anchorGroup, std
     }
     auto state = std::make_shared<Job>();
     m_job = state;
+    PreviousRevision previous = std::exchange(m_previousRevision, PreviousRevision{});
 
     auto future = QtConcurrent::run(
         [graph = m_graph, grouping = m_grouping, expanded = std::move(expanded), interiors = m_interiors, state,
-            expandedLabels = std::move(expandedLabels)]() mutable -> Outcome {
+            expandedLabels = std::move(expandedLabels), previous = std::move(previous)]() mutable -> Outcome {
             Outcome out;
             QElapsedTimer timer;
             timer.start();
@@ -292,7 +297,11 @@ void GraphCanvas::requestLayout(std::vector<bool> expanded, int anchorGroup, std
                 InteriorCache cache = interiors ? *interiors : InteriorCache{};
                 auto scene = layoutScene(*graph, *grouping, expanded, cache);
                 if (scene.ok()) {
-                    out.layout = std::make_shared<const SceneLayout>(std::move(scene).value());
+                    SceneLayout layout = std::move(scene).value();
+                    if (previous.layout)
+                        keepPreviousPositions(
+                            layout, *graph, *grouping, *previous.layout, *previous.graph, *previous.grouping);
+                    out.layout = std::make_shared<const SceneLayout>(std::move(layout));
                     out.grouping = grouping;
                     out.expanded = std::move(expanded);
                     out.interiors = std::make_shared<const InteriorCache>(std::move(cache));

@@ -188,6 +188,13 @@ private:
     QStringList m_pendingGroups;
     QString m_revisionAnchor; // setGraphRevision: the node kept at m_revisionAnchorPos (viewport) by the next layout
     QPointF m_revisionAnchorPos;
+    // setGraphRevision: the revision before, whose unchanged nodes the next layout keeps in place.
+    struct PreviousRevision {
+        std::shared_ptr<const Graph> graph;
+        std::shared_ptr<const Grouping> grouping;
+        std::shared_ptr<const SceneLayout> layout;
+    };
+    PreviousRevision m_previousRevision;
 
     quint64 m_lastJob = 0;
     quint64 m_currentJob = 0;
