@@ -620,6 +620,45 @@ private Q_SLOTS:
         }
     }
 
+    // A runtime error points at the dump: FILE:LINE:COL of the node (its name on its line), both for an op LibTorch
+    // lacks (found before running) and for a node whose kernel fails while running.
+    void profileCliErrorPointsAtDump_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unsupported op") << QByteArray("torch.ops.aten.frobnicate.default(a)")
+                                        << QStringLiteral(":4:9: unfused graph: node 'frob' "
+                                                          "(torch.ops.aten.frobnicate.default): unsupported op");
+        QTest::newRow("failing kernel") << QByteArray("torch.ops.aten.mm.default(a, w)")
+                                        << QStringLiteral(":4:9: unfused graph: node 'frob' "
+                                                          "(torch.ops.aten.mm.default): mat1 and mat2 shapes");
+    }
+
+    void profileCliErrorPointsAtDump()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(QString, expected);
+        QString path = m_dir.filePath(QStringLiteral("located.py"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("class GraphModule(torch.nn.Module):\n"
+                "    def forward(self, x: \"f32[4, 8][8, 1]cpu\", w: \"f32[4, 8][8, 1]cpu\"):\n"
+                "        a: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.relu.default(x)\n"
+                "        frob: \"f32[4, 8][8, 1]cpu\" = "
+            + line
+            + "\n"
+              "        return (frob,)\n");
+        f.close();
+        QProcess cli;
+        cli.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"),
+            {QStringLiteral("profile"), path, QStringLiteral("--iters"), QStringLiteral("1"),
+                QStringLiteral("--warmup"), QStringLiteral("0")});
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 3);
+        QString err = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(err.startsWith(path + expected), qPrintable(err));
+    }
+
     // DESIGN.md's `profile` contract on the LLaMA block sample with the built-in patterns (float16 on CPU).
     void profileCliJson()
     {
