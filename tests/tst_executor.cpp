@@ -620,6 +620,29 @@ private Q_SLOTS:
         }
     }
 
+    // Generated integer inputs stay inside what they index: token-type ids through slice and expand into a 2-row
+    // embedding (BERT's), an index_select over 3 rows, an index over a 3-wide dim; with ids in [0, 8) each fails.
+    void generatedIndicesStayInRange()
+    {
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, w: \"f32[2, 4]\", ids: \"i64[1, 64]\", table: \"f32[3, 4]\", rows: \"i64[32]\", "
+            "grid: \"f32[5, 3]\", cols: \"i64[32]\"):\n"
+            "        slice_1: \"i64[1, 64]\" = torch.ops.aten.slice.Tensor(ids, 0, 0, 9223372036854775807)\n"
+            "        expand: \"i64[1, 64]\" = torch.ops.aten.expand.default(slice_1, [1, 64])\n"
+            "        embedding: \"f32[1, 64, 4]\" = torch.ops.aten.embedding.default(w, expand)\n"
+            "        index_select: \"f32[32, 4]\" = torch.ops.aten.index_select.default(table, 0, rows)\n"
+            "        index: \"f32[5, 32]\" = torch.ops.aten.index.Tensor(grid, [None, cols])\n"
+            "        return (embedding, index_select, index)\n");
+        QVERIFY(g);
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        QCOMPARE(report->unfused.outputs.size(), size_t(3));
+    }
+
     // A runtime error points at the dump: FILE:LINE:COL of the node (its name on its line), both for an op LibTorch
     // lacks (found before running) and for a node whose kernel fails while running.
     void profileCliErrorPointsAtDump_data()
