@@ -735,6 +735,7 @@ quint64 Document::profile(const QString &device, int iters, int warmup)
     options.device = device.toStdString();
     options.iters = std::max(1, iters);
     options.warmup = std::max(0, warmup);
+    options.sourceFile = m_file->path;
     struct Outcome {
         std::shared_ptr<const ProfileReport> report;
         std::shared_ptr<const GraphDiff> diff;

@@ -620,6 +620,68 @@ private Q_SLOTS:
         }
     }
 
+    // Generated integer inputs stay inside what they index: token-type ids through slice and expand into a 2-row
+    // embedding (BERT's), an index_select over 3 rows, an index over a 3-wide dim; with ids in [0, 8) each fails.
+    void generatedIndicesStayInRange()
+    {
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, w: \"f32[2, 4]\", ids: \"i64[1, 64]\", table: \"f32[3, 4]\", rows: \"i64[32]\", "
+            "grid: \"f32[5, 3]\", cols: \"i64[32]\"):\n"
+            "        slice_1: \"i64[1, 64]\" = torch.ops.aten.slice.Tensor(ids, 0, 0, 9223372036854775807)\n"
+            "        expand: \"i64[1, 64]\" = torch.ops.aten.expand.default(slice_1, [1, 64])\n"
+            "        embedding: \"f32[1, 64, 4]\" = torch.ops.aten.embedding.default(w, expand)\n"
+            "        index_select: \"f32[32, 4]\" = torch.ops.aten.index_select.default(table, 0, rows)\n"
+            "        index: \"f32[5, 32]\" = torch.ops.aten.index.Tensor(grid, [None, cols])\n"
+            "        return (embedding, index_select, index)\n");
+        QVERIFY(g);
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        QCOMPARE(report->unfused.outputs.size(), size_t(3));
+    }
+
+    // A runtime error points at the dump: FILE:LINE:COL of the node (its name on its line), both for an op LibTorch
+    // lacks (found before running) and for a node whose kernel fails while running.
+    void profileCliErrorPointsAtDump_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unsupported op") << QByteArray("torch.ops.aten.frobnicate.default(a)")
+                                        << QStringLiteral(":4:9: unfused graph: node 'frob' "
+                                                          "(torch.ops.aten.frobnicate.default): unsupported op");
+        QTest::newRow("failing kernel") << QByteArray("torch.ops.aten.mm.default(a, w)")
+                                        << QStringLiteral(":4:9: unfused graph: node 'frob' "
+                                                          "(torch.ops.aten.mm.default): mat1 and mat2 shapes");
+    }
+
+    void profileCliErrorPointsAtDump()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(QString, expected);
+        QString path = m_dir.filePath(QStringLiteral("located.py"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("class GraphModule(torch.nn.Module):\n"
+                "    def forward(self, x: \"f32[4, 8][8, 1]cpu\", w: \"f32[4, 8][8, 1]cpu\"):\n"
+                "        a: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.relu.default(x)\n"
+                "        frob: \"f32[4, 8][8, 1]cpu\" = "
+            + line
+            + "\n"
+              "        return (frob,)\n");
+        f.close();
+        QProcess cli;
+        cli.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"),
+            {QStringLiteral("profile"), path, QStringLiteral("--iters"), QStringLiteral("1"),
+                QStringLiteral("--warmup"), QStringLiteral("0")});
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 3);
+        QString err = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(err.startsWith(path + expected), qPrintable(err));
+    }
+
     // DESIGN.md's `profile` contract on the LLaMA block sample with the built-in patterns (float16 on CPU).
     void profileCliJson()
     {

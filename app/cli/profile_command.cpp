@@ -121,6 +121,7 @@ int runProfile(const std::vector<std::string> &args)
     if (!selected)
         return exitCode;
     const NamedGraph *named = &selected->named();
+    options.sourceFile = selected->file.path;
 
     // The fused graph is the session's last revision with every pattern applied to the end.
     std::optional<Session> session;

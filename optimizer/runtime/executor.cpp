@@ -530,6 +530,9 @@ Status Executor::bind(const Node &node, Plan &plan) const
             b.constant = std::move(v.value());
         } else {
             b.type = formal.type();
+            b.tensorParam = b.type->kind() == c10::TypeKind::TensorType;
+            if (b.arg->kind() == Argument::Kind::NodeRef)
+                b.value = b.arg->node()->index();
         }
         plan.bindings.push_back(std::move(b));
     }
@@ -540,16 +543,17 @@ Status Executor::bind(const Node &node, Plan &plan) const
 
 Result<c10::IValue> Executor::call(const Node &node, const Plan &plan, std::vector<c10::IValue> &values) const
 {
-    torch::jit::Stack stack;
-    stack.reserve(plan.bindings.size());
+    // One stack for every call: its capacity stays, so a call allocates no vector.
+    torch::jit::Stack &stack = m_stack;
+    stack.clear();
     for (const Binding &b : plan.bindings) {
         if (!b.type) {
             stack.push_back(b.constant);
             continue;
         }
-        if (b.arg->kind() == Argument::Kind::NodeRef) {
-            const c10::IValue &v = values[b.arg->node()->index()];
-            if ((v.isInt() || v.isDouble()) && b.type->kind() == c10::TypeKind::TensorType) {
+        if (b.value != Binding::kNoValue) {
+            const c10::IValue &v = values[b.value];
+            if ((v.isInt() || v.isDouble()) && b.tensorParam) {
                 // A size computed in the graph (SymInt) where the schema takes a Tensor: a wrapped number, as
                 // PyTorch passes Python numbers.
                 at::Tensor t = v.isInt() ? at::scalar_tensor(v.toInt(), at::kLong)
@@ -566,15 +570,18 @@ Result<c10::IValue> Executor::call(const Node &node, const Plan &plan, std::vect
             return nodeError(node, v.error().message);
         stack.push_back(std::move(v.value()));
     }
-    return invoke(node, plan, std::move(stack));
+    auto out = invoke(node, plan, stack);
+    stack.clear(); // holds no tensor past the call (liveness, freeing after last use)
+    return out;
 }
 
-Result<c10::IValue> Executor::invoke(const Node &node, const Plan &plan, torch::jit::Stack stack) const
+Result<c10::IValue> Executor::invoke(const Node &node, const Plan &plan, torch::jit::Stack &stack) const
 {
     // LibTorch 1.x has no CPU kernels for many half-precision ops (mm, bmm): those run in float32 and are cast
     // back, as the device would compute them in its own reduced precision (also on a device that forwards to CPU). A
     // node that needed it once skips the failing attempt afterwards.
-    bool upcast = m_upcast[node.index()] != 0;
+    const size_t index = size_t(&plan - m_plans.data()); // not node.index(): no visit to the node's memory
+    bool upcast = m_upcast[index] != 0;
     if (!upcast) {
         bool reduced = false;
         for (auto &v : stack)
@@ -588,7 +595,7 @@ Result<c10::IValue> Executor::invoke(const Node &node, const Plan &plan, torch::
             std::string what = e.what_without_backtrace();
             if (!reduced || what.find("not implemented for") == std::string::npos)
                 return nodeError(node, what);
-            m_upcast[node.index()] = 1;
+            m_upcast[index] = 1;
             upcast = true;
             stack = std::move(saved);
         }

@@ -53,9 +53,14 @@ private:
     };
     // A schema argument's value: a constant converted once (literals, defaults), or read per run from `arg`.
     struct Binding {
+        static constexpr size_t kNoValue = size_t(-1);
         const Argument *arg = nullptr;
         c10::TypePtr type; // set when arg refers to nodes
         c10::IValue constant;
+        // arg is one node: the index of its value, so a run reads it without touching the node (a cache miss
+        // per argument on large graphs); tensorParam: the schema takes a Tensor there.
+        size_t value = kNoValue;
+        bool tensorParam = false;
     };
     struct Plan {
         Step step = Step::Skip;
@@ -73,7 +78,7 @@ private:
 
     Status bind(const Node &node, Plan &plan) const;
     Result<c10::IValue> call(const Node &node, const Plan &plan, std::vector<c10::IValue> &values) const;
-    Result<c10::IValue> invoke(const Node &node, const Plan &plan, torch::jit::Stack stack) const;
+    Result<c10::IValue> invoke(const Node &node, const Plan &plan, torch::jit::Stack &stack) const;
     // Resolve steps (and Python operators on tensors): picks the overload on the first run, then calls it.
     Result<c10::IValue> resolveAndCall(const Node &node, std::vector<c10::IValue> &values) const;
     Status planNested(const Node &node, Plan &plan, const std::vector<std::string> &graphs, size_t firstOperand);
@@ -88,6 +93,7 @@ private:
     const Graph *m_graph;
     c10::Device m_device;
     std::vector<std::shared_ptr<Executor>> m_nested; // executors of the nested graphs this graph runs
+    mutable torch::jit::Stack m_stack; // call's argument stack, reused
     mutable std::vector<Plan> m_plans; // mutable: Resolve steps keep the overload their first run chose
     // Nodes found to need the float32 fallback, so later iterations skip the failing first attempt.
     mutable std::vector<char> m_upcast;

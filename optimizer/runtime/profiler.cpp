@@ -3,6 +3,7 @@
 #include "device_plugins.h"
 #include "executor.h"
 #include "io/fxscope_json.h"
+#include "node_positions.h"
 #include "npu_reference_kernels.h"
 #include "tensor_inputs.h"
 
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 namespace fxs {
 
@@ -94,7 +96,7 @@ struct GraphRun {
     Json json;
     std::vector<at::Tensor> outputs;
     std::vector<FusedRegion> regions;
-    std::string error; // the run failed; json holds what ran before the failing node
+    std::optional<Error> error; // the run failed; json holds what ran before the failing node
 };
 
 std::vector<FusedRegion> regionsOf(const Graph &graph)
@@ -150,22 +152,26 @@ Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<Fuse
 
 // Inputs generated here are added to `given`, so the fused graph (and the reference run) take the very same values
 // without generating them again (a LLaMA block's weights took seconds).
-Result<GraphRun> profileOne(const std::string &graphText, std::map<std::string, at::Tensor> &given,
-    const SymbolValues &symbols, c10::Device device, int warmup, int iters, uint64_t seed, bool returnOutputs,
-    bool nodeTimes = true)
+// `positions` (nodePositions) put the dump's lines back on the nodes, so errors read FILE:LINE:COL.
+Result<GraphRun> profileOne(const std::string &graphText, const Json &positions, const std::string &dumpPath,
+    std::map<std::string, at::Tensor> &given, const SymbolValues &symbols, c10::Device device, int warmup, int iters,
+    uint64_t seed, bool returnOutputs, bool nodeTimes = true)
 {
     auto file = parseFxscopeJson(graphText, "request");
     if (!file)
         return file.error();
     if (file->graphs.empty())
         return Error{{}, 0, 0, "the request holds no graph"};
+    NodePositions located;
+    located.dumpPath = dumpPath;
+    located.apply(*file->graphs.front().graph, positions);
     const Graph &graph = *file->graphs.front().graph;
     auto executor = Executor::create(graph, device);
     if (!executor)
-        return executor.error();
+        return located.locate(executor.error());
     auto inputs = graphInputs(graph, given, symbols, device, seed);
     if (!inputs)
-        return inputs.error();
+        return located.locate(inputs.error());
     for (const auto &[name, tensor] : inputs.value())
         given.emplace(name, tensor);
     std::vector<at::Tensor> outputs;
@@ -197,10 +203,10 @@ Result<GraphRun> profileOne(const std::string &graphText, std::map<std::string, 
             for (size_t n = 0; n < stats.completed; ++n)
                 perNode[n].push_back(micros[n]);
             GraphRun failed;
-            failed.error = out.error().toString();
+            failed.error = located.locate(out.error());
             failed.json = Json::object({{"graph", file->graphs.front().name}, {"nodes", nodeRows(stats.completed)},
                 {"failed_node", stats.completed < graph.size() ? graph.nodes()[stats.completed]->name() : ""},
-                {"error", failed.error}});
+                {"error", failed.error->toString()}});
             return failed;
         }
         peakIntermediateBytes = std::max(peakIntermediateBytes, stats.peakIntermediateBytes);
@@ -242,6 +248,19 @@ Json failure(const std::string &text)
     return Json::object({{"error", text}});
 }
 
+// The error's message after `prefix`, and where in the dump it points ("error_at": file, line, column), so the
+// caller rebuilds FILE:LINE:COL: PREFIX MESSAGE.
+void setError(Json &root, const std::string &prefix, const Error &error)
+{
+    if (error.line <= 0) {
+        root.set("error", prefix + error.toString());
+        return;
+    }
+    root.set("error", prefix + error.message);
+    root.set("error_at",
+        Json::object({{"file", error.file}, {"line", int64_t(error.line)}, {"column", int64_t(error.column)}}));
+}
+
 } // namespace
 
 Json runProfile(const Json &request)
@@ -273,26 +292,30 @@ Json runProfile(const Json &request)
         for (const auto &member : request["symbols"].members())
             symbols[member.first] = member.second.toInt();
         bool nodeTimes = !request["node_times"].isBool() || request["node_times"].toBool();
-        auto unfused = profileOne(
-            request["unfused"].toString(), given, symbols, device, warmup, iters, seed, returnOutputs, nodeTimes);
-        if (!unfused)
-            return failure("unfused graph: " + unfused.error().toString());
+        const std::string &dumpPath = request["source_file"].toString();
+        auto unfused = profileOne(request["unfused"].toString(), request["unfused_positions"], dumpPath, given, symbols,
+            device, warmup, iters, seed, returnOutputs, nodeTimes);
+        if (!unfused) {
+            Json root = Json::object();
+            setError(root, "unfused graph: ", unfused.error());
+            return root;
+        }
         Json root = Json::object({{"device", device.str()}, {"unfused", unfused->json}});
-        if (!unfused->error.empty()) {
-            root.set("error", "unfused graph: " + unfused->error);
+        if (unfused->error) {
+            setError(root, "unfused graph: ", *unfused->error);
             return root;
         }
         if (request["fused"].isString()) {
-            auto fused = profileOne(
-                request["fused"].toString(), given, symbols, device, warmup, iters, seed, returnOutputs, nodeTimes);
+            auto fused = profileOne(request["fused"].toString(), request["fused_positions"], dumpPath, given, symbols,
+                device, warmup, iters, seed, returnOutputs, nodeTimes);
             if (!fused) {
                 root.set("fused", Json());
-                root.set("error", "fused graph: " + fused.error().toString());
+                setError(root, "fused graph: ", fused.error());
                 return root;
             }
-            if (!fused->error.empty()) {
+            if (fused->error) {
                 root.set("fused", fused->json);
-                root.set("error", "fused graph: " + fused->error);
+                setError(root, "fused graph: ", *fused->error);
                 return root;
             }
             double a = unfused->json["median_ms"].toDouble(), b = fused->json["median_ms"].toDouble();
@@ -309,9 +332,13 @@ Json runProfile(const Json &request)
         // The same unfused graph once on a reference device (the CPU), to check the device's results.
         if (const std::string &name = request["reference_device"].toString(); !name.empty()) {
             c10::Device reference(name);
-            auto ref = profileOne(request["unfused"].toString(), given, symbols, reference, 0, 1, seed, false);
-            if (!ref || !ref->error.empty())
-                return failure("unfused graph on " + name + ": " + (ref ? ref->error : ref.error().toString()));
+            auto ref = profileOne(request["unfused"].toString(), request["unfused_positions"], dumpPath, given, symbols,
+                reference, 0, 1, seed, false);
+            if (!ref || ref->error) {
+                Json root = Json::object();
+                setError(root, "unfused graph on " + name + ": ", ref ? *ref->error : ref.error());
+                return root;
+            }
             Comparison c = compare(unfused->outputs, ref->outputs);
             Json check = Json::object({{"device", reference.str()}, {"outputs_match", c.match},
                 {"max_abs_diff", c.maxAbsDiff}, {"max_rel_diff", c.maxRelDiff}});

@@ -2,6 +2,7 @@
 
 #include "io/fxscope_json.h"
 #include "ir/graph_file.h"
+#include "node_positions.h"
 #include "util/json.h"
 
 #include <cstdlib>
@@ -103,7 +104,9 @@ Result<ProfileReport> runtimeProfile(
         {"device", options.device}, {"iters", options.iters}, {"warmup", options.warmup},
         {"seed", int64_t(options.seed)}, {"inputs", options.inputsPath},
         {"expected_outputs", options.expectedOutputsPath}, {"reference_device", options.referenceDevice},
-        {"node_times", options.nodeTimes}, {"return_outputs", options.returnOutputs}});
+        {"node_times", options.nodeTimes}, {"return_outputs", options.returnOutputs},
+        {"source_file", options.sourceFile}, {"unfused_positions", nodePositions(unfused, options.sourceFile)},
+        {"fused_positions", fused ? nodePositions(*fused, options.sourceFile) : Json()}});
     Json symbols = Json::object();
     for (const auto &[name, value] : options.symbols)
         symbols.set(name, value);
@@ -115,7 +118,8 @@ Result<ProfileReport> runtimeProfile(
     if (r["error"].isString()) {
         if (partial)
             *partial = r;
-        return Error{{}, 0, 0, r["error"].toString()};
+        const Json &at = r["error_at"];
+        return Error{at["file"].toString(), int(at["line"].toInt()), int(at["column"].toInt()), r["error"].toString()};
     }
     ProfileReport report;
     report.device = r["device"].toString();

@@ -43,6 +43,7 @@ struct ProfileOptions {
     bool nodeTimes = true; // false: whole-graph times only, no per-node clock or liveness (overhead benchmarks)
     SymbolValues symbols; // values of the symbols in symbolic dims (s0=128), for inputs generated from meta
     std::vector<std::string> devicePlugins; // loaded before the device is looked up (runtimeLoadDevicePlugins)
+    std::string sourceFile; // the dump the graph was read from: runtime errors then read FILE:LINE:COL
 };
 
 struct NodeProfile {

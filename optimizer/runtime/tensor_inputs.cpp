@@ -2,12 +2,16 @@
 
 #include "io/loader.h"
 #include "util/json.h"
+#include "util/text.h"
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <set>
+#include <vector>
 
 namespace fxs {
 
@@ -34,6 +38,113 @@ c10::optional<c10::ScalarType> metaType(const std::string &dtype)
         if (dtype == n)
             return t;
     return c10::nullopt;
+}
+
+// The op a call names, whatever the graph's level: torch.ops.aten.embedding.default, aten.index_select.default,
+// torch.nn.functional.embedding, torch.gather, a method "expand", <built-in function getitem> -> the bare name.
+std::string opName(const Node &node)
+{
+    std::string t = node.target();
+    if (auto builtin = t.find("function "); builtin != std::string::npos && t.back() == '>')
+        return t.substr(builtin + 9, t.size() - builtin - 10);
+    if (startsWith(t, "torch.ops."))
+        t = t.substr(10);
+    std::vector<std::string> parts;
+    for (size_t at = 0;;) {
+        size_t dot = t.find('.', at);
+        parts.push_back(t.substr(at, dot == std::string::npos ? std::string::npos : dot - at));
+        if (dot == std::string::npos)
+            break;
+        at = dot + 1;
+    }
+    // namespace.op.overload (aten.embedding.default) or a Python path (torch.nn.functional.embedding).
+    bool opOverload = parts.size() == 3 && parts[0] != "torch" && parts[0] != "operator";
+    return opOverload ? parts[1] : parts.back();
+}
+
+const Argument *argAt(const Node &node, size_t position, std::string_view keyword)
+{
+    if (position < node.args().size())
+        return &node.args()[position];
+    return node.kwarg(keyword);
+}
+
+// Size of dim `dim` of the tensor `arg` stands for (from its meta); nullopt when unknown.
+std::optional<int64_t> dimSize(const Argument *arg, int64_t dim, const SymbolValues &symbols)
+{
+    if (!arg || !arg->isNode() || !arg->node()->meta().val || arg->node()->meta().val->kind != ValueMeta::Kind::Tensor)
+        return std::nullopt;
+    const auto &shape = arg->node()->meta().val->tensor.shape;
+    if (dim < 0)
+        dim += int64_t(shape.size());
+    if (dim < 0 || dim >= int64_t(shape.size()))
+        return std::nullopt;
+    const SymInt &d = shape[size_t(dim)];
+    if (d.isConcrete())
+        return d.value;
+    auto value = evaluateSymbolic(d.expr, symbols);
+    return value ? std::optional<int64_t>(value.value()) : std::nullopt;
+}
+
+int64_t intArg(const Argument *arg, int64_t otherwise)
+{
+    return arg && arg->kind() == Argument::Kind::Int ? arg->toInt() : otherwise;
+}
+
+// How many rows an integer input may index without going out of range: the smallest indexed dim over every
+// embedding, index_select, gather, index or nll_loss it reaches, directly or through views and copies (BERT's
+// token-type ids pass slice and expand into a 2-row embedding). nullopt when it indexes nothing.
+std::optional<int64_t> indexBound(const Node &input, const SymbolValues &symbols)
+{
+    static const std::set<std::string> passThrough = {"slice", "select", "expand", "view", "_unsafe_view", "reshape",
+        "unsqueeze", "squeeze", "permute", "transpose", "t", "clone", "contiguous", "_to_copy", "to", "long", "int",
+        "flatten", "alias", "detach", "repeat", "getitem", "expand_as", "view_as", "reshape_as"};
+    std::optional<int64_t> bound;
+    auto limit = [&](std::optional<int64_t> rows) {
+        if (rows && *rows > 0)
+            bound = bound ? std::min(*bound, *rows) : *rows;
+    };
+    std::vector<const Node *> pending{&input};
+    std::set<const Node *> seen{&input};
+    while (!pending.empty()) {
+        const Node *value = pending.back();
+        pending.pop_back();
+        for (const Node *user : value->users()) {
+            if (user->op() != OpKind::CallFunction && user->op() != OpKind::CallMethod)
+                continue;
+            auto is = [&](const Argument *arg) { return arg && arg->isNode() && arg->node() == value; };
+            const std::string op = opName(*user);
+            bool functional = startsWith(user->target(), "torch.nn.functional.");
+            if (op == "embedding") {
+                // aten: (weight, indices); torch.nn.functional: (input, weight).
+                const Argument *indices = functional ? argAt(*user, 0, "input") : argAt(*user, 1, "indices");
+                const Argument *weight = functional ? argAt(*user, 1, "weight") : argAt(*user, 0, "weight");
+                if (is(indices))
+                    limit(dimSize(weight, 0, symbols));
+            } else if (op == "index_select" || op == "gather") {
+                if (is(argAt(*user, 2, "index")))
+                    limit(dimSize(argAt(*user, 0, op == "gather" ? "input" : "self"), intArg(argAt(*user, 1, "dim"), 0),
+                        symbols));
+            } else if (op == "index") {
+                if (const Argument *indices = argAt(*user, 1, "indices"); indices && indices->isSequence())
+                    for (size_t k = 0; k < indices->items().size(); ++k)
+                        if (is(&indices->items()[k]))
+                            limit(dimSize(argAt(*user, 0, "self"), int64_t(k), symbols));
+            } else if (op == "nll_loss" || op == "nll_loss_forward" || op == "nll_loss2d_forward"
+                || op == "cross_entropy") {
+                if (is(argAt(*user, 1, "target"))) {
+                    const Argument *self = argAt(*user, 0, "input");
+                    bool batched = self && self->isNode() && self->node()->meta().val
+                        && self->node()->meta().val->tensor.shape.size() >= 2;
+                    limit(dimSize(self, batched ? 1 : 0, symbols));
+                }
+            } else if (passThrough.count(op) && !user->args().empty() && is(&user->args()[0])
+                && seen.insert(user).second) {
+                pending.push_back(user);
+            }
+        }
+    }
+    return bound;
 }
 
 } // namespace
@@ -137,7 +248,9 @@ Result<std::unordered_map<std::string, at::Tensor>> graphInputs(const Graph &gra
         } else if (*type == at::kBool) {
             t = at::randint(0, 2, shape, gen, at::TensorOptions().dtype(at::kLong)).to(at::kBool);
         } else {
-            t = at::randint(0, 8, shape, gen, at::TensorOptions().dtype(*type));
+            // Indices stay inside what they index (a 2-row token-type embedding takes 0 and 1).
+            int64_t high = std::min<int64_t>(8, indexBound(*node, symbols).value_or(8));
+            t = at::randint(0, high, shape, gen, at::TensorOptions().dtype(*type));
         }
         out.emplace(node->name(), t.to(device));
     }
