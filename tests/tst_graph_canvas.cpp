@@ -5,6 +5,7 @@
 #include "canvas_group_item.h"
 #include "canvas_minimap.h"
 #include "canvas_node_item.h"
+#include "canvas_style.h"
 #include "graph_canvas.h"
 #include "gui_test_paths.h"
 #include "node_grouping.h"
@@ -21,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -260,6 +262,75 @@ private Q_SLOTS:
             canvas.viewport(), Qt::LeftButton, {}, canvas.mapFromScene(item->sceneBoundingRect().center()));
         QCOMPARE(selected.count(), 1);
         QCOMPARE(selected.first().first().toString(), name);
+    }
+
+    // Zoomed far out the node items are skipped; the candidate's nodes, the selected node and the times are drawn
+    // over the overview instead, and a click on a box there still selects its node.
+    void overviewShowsMarksAndTakesClicks()
+    {
+        GraphCanvas canvas;
+        canvas.resize(900, 700);
+        canvas.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+        auto graph = chain(600);
+        canvas.setGraph(graph);
+        QVERIFY(waitForLayout(canvas));
+        canvas.expandAll();
+        QVERIFY(waitForLayout(canvas));
+        canvas.fitToView();
+        canvas.viewport()->repaint();
+        QVERIFY(canvas.zoom() < 0.08);
+        QVERIFY(canvas.isOverviewShown());
+        QCOMPARE(canvas.overviewMarkCount(), 0);
+        CanvasNodeItem *marked = canvas.nodeItem(QStringLiteral("op300"));
+        QVERIFY(marked);
+        QCOMPARE(marked->effectiveOpacity(), 0.0); // drawn by the overview, not by itself
+
+        // The colour at a box's centre in a grab of the view, and how far it is from `expected` (largest channel).
+        auto distance = [&canvas](const QString &node, const QColor &expected) {
+            const QPoint at = canvas.mapFromScene(canvas.nodeItem(node)->sceneBoundingRect().center());
+            const QColor c = canvas.viewport()->grab().toImage().pixelColor(at);
+            return std::max({std::abs(c.red() - expected.red()), std::abs(c.green() - expected.green()),
+                std::abs(c.blue() - expected.blue())});
+        };
+        const QColor accepted = canvas::matchAccepted();
+        QVERIFY(distance(QStringLiteral("op300"), accepted) > 60);
+        // Far enough apart not to share a pixel at this zoom (neighbours do: the one drawn last shows).
+        const qreal zoom = canvas.zoom();
+        canvas.setMatchMarks(
+            {{QStringLiteral("op300"), CanvasMatchMark::Matched}, {QStringLiteral("op350"), CanvasMatchMark::Tried}},
+            QStringLiteral("op300"), true);
+        QVERIFY(waitForLayout(canvas));
+        QCOMPARE(canvas.zoom(), zoom); // in sight already: the view stays fitted
+        QVERIFY(canvas.isOverviewShown());
+        QCOMPARE(canvas.overviewMarkCount(), 2);
+        QVERIFY(distance(QStringLiteral("op300"), accepted) < 40);
+        QVERIFY(distance(QStringLiteral("op350"), canvas::matchTried()) < 40);
+
+        // A click on op100's box, zoomed in a little but still in the overview.
+        canvas.setTransform(QTransform::fromScale(0.06, 0.06));
+        CanvasNodeItem *target = canvas.nodeItem(QStringLiteral("op100"));
+        canvas.centerOn(target);
+        canvas.viewport()->repaint();
+        QVERIFY(canvas.isOverviewShown());
+        QCOMPARE(target->effectiveOpacity(), 0.0);
+        QSignalSpy selected(&canvas, &GraphCanvas::nodeSelected);
+        QTest::mouseClick(
+            canvas.viewport(), Qt::LeftButton, {}, canvas.mapFromScene(target->sceneBoundingRect().center()));
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.first().first().toString(), QStringLiteral("op100"));
+        QCOMPARE(canvas.selectedNode(), QStringLiteral("op100"));
+        QCOMPARE(canvas.overviewMarkCount(), 3);
+        QVERIFY(distance(QStringLiteral("op100"), canvas::selection()) < 40);
+        // Between two boxes there is nothing to select.
+        const QRectF box = target->sceneBoundingRect();
+        QTest::mouseClick(
+            canvas.viewport(), Qt::LeftButton, {}, canvas.mapFromScene(box.right() + 200, box.center().y()));
+        QCOMPARE(selected.count(), 1);
+
+        // The time colours, for the timed nodes only.
+        canvas.setNodeTimes({{"op5", 1.0}, {"op6", 100.0}});
+        QCOMPARE(canvas.overviewMarkCount(), 5);
     }
 
     void clickSelectsNode()

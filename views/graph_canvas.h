@@ -26,6 +26,7 @@ class CanvasFrameContent;
 class CanvasFrameOverview;
 class CanvasGroupItem;
 class CanvasMinimap;
+class CanvasOverviewMarks;
 class CanvasNodeItem;
 class Graph;
 struct Grouping;
@@ -99,6 +100,10 @@ public:
         bool centreOnlyIfHidden = false);
     void clearMatchMarks();
     CanvasMatchMark matchMark(const QString &name) const;
+    // Zoomed far out (below 8 %) groups show overview pictures instead of node items; these tell a test which.
+    bool isOverviewShown() const { return m_overview; }
+    // The boxes drawn over the overviews: timed, marked by the candidate, selected (0 without any).
+    int overviewMarkCount() const;
 
 public Q_SLOTS:
     void fitToView();
@@ -149,6 +154,10 @@ private:
     void centreOnItem(QGraphicsItem *item);
     void applyMatchMarks();
     void applyHeat();
+    // Redraws the marks over the overviews from m_heat, m_marks and m_currentNode.
+    void updateOverviewMarks();
+    // Zoomed far out: the scene item index of the node whose laid-out box holds `scenePos`, else -1.
+    int overviewNodeAt(QPointF scenePos) const;
     int sceneItemAt(const QPoint &viewPos) const;
     void scaleBy(qreal factor);
     void updateMinimapRect();
@@ -170,6 +179,7 @@ private:
     std::vector<CanvasFrameContent *> m_frameContents;
     std::vector<CanvasFrameOverview *> m_frameOverviews;
     bool m_overview = false;
+    CanvasOverviewMarks *m_overviewMarks = nullptr;
     std::vector<QGraphicsItem *> m_highlighted;
     std::vector<CanvasEdgeItem *> m_highlightedEdges;
     int m_hovered = -1;
