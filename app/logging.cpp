@@ -7,6 +7,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <mutex>
 
 namespace fxs {
@@ -45,6 +46,32 @@ void forwardQtMessage(QtMsgType type, const QMessageLogContext &context, const Q
 }
 
 } // namespace
+
+std::shared_ptr<LogSink> logSink()
+{
+    static const auto sink = std::make_shared<LogSink>();
+    return sink;
+}
+
+void installLogSink()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        uiLogger(); // registers "ui" and applies SPDLOG_LEVEL first
+        const auto sink = logSink();
+        auto attach = [&sink](const std::shared_ptr<spdlog::logger> &logger) {
+            auto &sinks = logger->sinks();
+            if (std::find(sinks.begin(), sinks.end(), sink) != sinks.end())
+                return;
+            for (auto &existing : sinks)
+                existing->set_level(std::max(existing->level(), logger->level()));
+            sinks.push_back(sink);
+            logger->set_level(spdlog::level::trace);
+        };
+        spdlog::apply_all(attach);
+        attach(spdlog::default_logger()); // the default logger is not always in the registry's list
+    });
+}
 
 void installQtMessageBridge()
 {

@@ -13,6 +13,7 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("fxscope"));
     QApplication::setApplicationName(QStringLiteral("fxscope"));
     QApplication::setApplicationVersion(QStringLiteral(FXSCOPE_VERSION));
+    fxs::installLogSink();
     fxs::installQtMessageBridge();
 
     QCommandLineParser parser;

@@ -6,6 +6,7 @@
 
 #include "diff_widget.h"
 #include "graph_canvas.h"
+#include "log_widget.h"
 #include "node_grouping.h"
 #include "node_inspector.h"
 #include "node_list_widget.h"
@@ -171,6 +172,7 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
     resizeDocks({m_inspectorDock, m_nodesDock}, {560, 320}, Qt::Vertical);
 
     createProfiling();
+    createLogDock();
     createMenus();
     createStepping();
     createStatusBar();
@@ -300,6 +302,7 @@ void MainWindow::createMenus()
     view->addAction(m_timelineDock->toggleViewAction());
     view->addAction(m_diffDock->toggleViewAction());
     view->addAction(m_profileDock->toggleViewAction());
+    view->addAction(m_logDock->toggleViewAction());
     QAction *findCandidate = view->addAction(tr("Filter &Candidates"), this, [this] {
         m_patternsDock->show();
         m_patternsDock->raise();
@@ -366,6 +369,17 @@ void MainWindow::createStepping()
     menu->addSeparator();
     menu->addAction(m_timelineDock->toggleViewAction());
     m_timeline->setUndoStack(m_document->undoStack());
+}
+
+void MainWindow::createLogDock()
+{
+    // Every logger's records, startup ones included (logSink() kept them); behind the other right-hand tabs.
+    m_log = new LogWidget(logSink(), this);
+    m_logDock = new QDockWidget(tr("Log"), this);
+    m_logDock->setObjectName(QStringLiteral("logDock"));
+    m_logDock->setWidget(m_log);
+    tabifyDockWidget(m_profileDock, m_logDock);
+    m_nodesDock->raise();
 }
 
 void MainWindow::createProfiling()

@@ -33,6 +33,7 @@ class NodeInspector;
 class NodeListWidget;
 class PatternGraphWidget;
 class ProfileWidget;
+class LogWidget;
 class PatternsWidget;
 class TimelineWidget;
 
@@ -58,6 +59,8 @@ public:
     DiffWidget *diffView() const { return m_diff; }
     ProfileWidget *profileView() const { return m_profile; }
     QDockWidget *profileDock() const { return m_profileDock; }
+    LogWidget *logView() const { return m_log; }
+    QDockWidget *logDock() const { return m_logDock; }
     QDockWidget *diffDock() const { return m_diffDock; }
     QDockWidget *timelineDock() const { return m_timelineDock; }
     QToolBar *steppingToolBar() const { return m_steppingBar; }
@@ -116,6 +119,7 @@ private:
     void onRevisionChanged(const QString &description);
     void applyStepMarks();
     void createProfiling();
+    void createLogDock();
     void applyProfileOverlay();
     void connectViews();
     void connectDocument();
@@ -152,6 +156,8 @@ private:
     QDockWidget *m_diffDock;
     ProfileWidget *m_profile = nullptr;
     QDockWidget *m_profileDock = nullptr;
+    LogWidget *m_log = nullptr;
+    QDockWidget *m_logDock = nullptr;
     QToolBar *m_steppingBar = nullptr;
     QStringList m_stepAdded; // the nodes the last step added, marked on the canvas until a candidate is shown
     QWidget *m_graphRow;
