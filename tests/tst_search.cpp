@@ -12,8 +12,11 @@
 #include "node_list_widget.h"
 #include "node_search_query.h"
 #include "node_table_model.h"
+#include "pattern_filter_proxy_model.h"
+#include "patterns_widget.h"
 
 #include "ir/graph.h"
+#include "match/match_report.h"
 
 #include <QAction>
 #include <QLabel>
@@ -85,6 +88,7 @@ private Q_SLOTS:
     void badRegexLeavesListWhole();
     void nextPreviousWrap();
     void stepReachesCanvasAndInspector();
+    void patternChoiceShowsOnePattern();
 
 private:
     QTemporaryDir m_dir;
@@ -243,6 +247,39 @@ void TestSearch::stepReachesCanvasAndInspector()
     findPrevious->trigger(); // wraps to the last match
     QCOMPARE(window.canvas()->selectedNode(), last);
     QCOMPARE(window.inspector()->currentNode(), last);
+}
+
+void TestSearch::patternChoiceShowsOnePattern()
+{
+    Document doc;
+    MainWindow window(&doc);
+    QSignalSpy matched(&doc, &Document::matchReportChanged);
+    window.show();
+    doc.openBundledSample();
+    QVERIFY(matched.wait(kTimeoutMs));
+    const std::shared_ptr<const MatchReport> report = doc.matchReport();
+    QVERIFY(report);
+    // The pattern with the most candidates, so that other patterns' candidates are there to hide.
+    const PatternReport *chosen = nullptr;
+    size_t total = 0;
+    for (const PatternReport &p : report->patterns) {
+        total += p.candidates.size();
+        if (!chosen || p.candidates.size() > chosen->candidates.size())
+            chosen = &p;
+    }
+    QVERIFY(chosen && !chosen->candidates.empty());
+    QVERIFY(total > chosen->candidates.size());
+    PatternsWidget *patterns = window.patternsView();
+    QCOMPARE(patterns->proxyModel()->visibleCandidateCount(), int(total));
+    patterns->filterEdit()->setText(QStringLiteral("pattern:") + QString::fromStdString(chosen->name));
+    QCOMPARE(patterns->proxyModel()->rowCount(), 1);
+    QCOMPARE(patterns->proxyModel()->index(0, 0).data().toString(), QString::fromStdString(chosen->name));
+    QCOMPARE(patterns->proxyModel()->visibleCandidateCount(), int(chosen->candidates.size()));
+    // The exact name only: a prefix of it shows nothing.
+    patterns->filterEdit()->setText(QStringLiteral("pattern:") + QString::fromStdString(chosen->name).chopped(1));
+    QCOMPARE(patterns->proxyModel()->visibleCandidateCount(), 0);
+    patterns->filterEdit()->clear();
+    QCOMPARE(patterns->proxyModel()->visibleCandidateCount(), int(total));
 }
 
 QTEST_MAIN(TestSearch)
