@@ -89,6 +89,7 @@ private Q_SLOTS:
     void nextPreviousWrap();
     void stepReachesCanvasAndInspector();
     void patternChoiceShowsOnePattern();
+    void screenshot();
 
 private:
     QTemporaryDir m_dir;
@@ -280,6 +281,28 @@ void TestSearch::patternChoiceShowsOnePattern()
     QCOMPARE(patterns->proxyModel()->visibleCandidateCount(), 0);
     patterns->filterEdit()->clear();
     QCOMPARE(patterns->proxyModel()->visibleCandidateCount(), int(total));
+}
+
+// Under Xvfb with FXSCOPE_SCREENSHOTS set: the window after stepping to the second shape-wildcard match.
+void TestSearch::screenshot()
+{
+    const QString folder = qEnvironmentVariable("FXSCOPE_SCREENSHOTS");
+    if (folder.isEmpty())
+        QSKIP("set FXSCOPE_SCREENSHOTS to a folder to take the picture");
+    Document doc;
+    MainWindow window(&doc);
+    QSignalSpy laidOut(window.canvas(), &GraphCanvas::layoutFinished);
+    window.setGeometry(0, 0, 1600, 1000);
+    window.show();
+    doc.openBundledSample();
+    QVERIFY(laidOut.wait(kTimeoutMs));
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    NodeListWidget *list = window.nodeList();
+    list->filterEdit()->setText(QStringLiteral("op:call_function target:/mul|silu/"));
+    list->findNext();
+    list->findNext();
+    QTest::qWait(800);
+    QVERIFY(window.grab().save(folder + QStringLiteral("/fxscope-search.png")));
 }
 
 QTEST_MAIN(TestSearch)
