@@ -315,6 +315,11 @@ void MainWindow::createMenus()
         m_nodeList->focusFilter();
     });
     find->setShortcut(QKeySequence::Find);
+    // Step through the node search's matches: the node list selection drives canvas and inspector.
+    QAction *findNext = view->addAction(tr("Find &Next Node"), m_nodeList, &NodeListWidget::findNext);
+    findNext->setShortcut(QKeySequence(Qt::Key_F3));
+    QAction *findPrevious = view->addAction(tr("Find &Previous Node"), m_nodeList, &NodeListWidget::findPrevious);
+    findPrevious->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About fxscope"), this, [this] {

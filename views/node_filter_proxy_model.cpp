@@ -59,19 +59,19 @@ void NodeFilterProxyModel::setFilterText(const QString &text)
     if (text == m_filterText)
         return;
     m_filterText = text;
-    m_terms = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    Result<NodeSearchQuery> query = NodeSearchQuery::parse(text);
+    m_filterError = query ? QString() : QString::fromStdString(query.error().toString());
+    m_query = query ? std::move(query).value() : NodeSearchQuery();
     invalidateFilter();
 }
 
 bool NodeFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
-    if (m_terms.isEmpty())
+    if (m_query.isEmpty())
         return true;
-    const QString haystack = sourceModel()->index(sourceRow, 0, sourceParent).data(filterRole()).toString();
-    for (const QString &term : m_terms)
-        if (!haystack.contains(term, Qt::CaseInsensitive))
-            return false;
-    return true;
+    const auto *model = static_cast<const NodeTableModel *>(sourceModel());
+    const Node *node = model->node(model->index(sourceRow, 0, sourceParent));
+    return node && m_query.matches(*node);
 }
 
 bool NodeFilterProxyModel::lessThan(const QModelIndex &left, const QModelIndex &right) const

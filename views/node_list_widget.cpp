@@ -4,6 +4,7 @@
 #include "node_table_model.h"
 
 #include <QAction>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -31,7 +32,10 @@ NodeListWidget::NodeListWidget(QWidget *parent)
 {
     m_proxy->setSourceModel(m_model);
 
-    m_filter->setPlaceholderText(tr("Filter by name or target (all words must match)"));
+    m_filter->setPlaceholderText(tr("Search: words, op:call_function, target:/regex/, shape:*,4096, name:"));
+    m_filter->setToolTip(tr("All terms must match. A word matches the name or target; op: the op kind; name: and "
+                            "target: a text or a /regex/; shape: the dimensions, * for any one. Enter goes to the "
+                            "next match, Shift+Enter to the previous."));
     m_filter->setClearButtonEnabled(true);
     m_filter->setObjectName(QStringLiteral("nodeFilter"));
     auto *clear = new QAction(m_filter);
@@ -39,6 +43,12 @@ NodeListWidget::NodeListWidget(QWidget *parent)
     clear->setShortcutContext(Qt::WidgetShortcut);
     connect(clear, &QAction::triggered, m_filter, &QLineEdit::clear);
     m_filter->addAction(clear);
+    connect(m_filter, &QLineEdit::returnPressed, this, [this] {
+        if (QGuiApplication::keyboardModifiers() & Qt::ShiftModifier)
+            findPrevious();
+        else
+            findNext();
+    });
 
     m_count->setObjectName(QStringLiteral("nodeCount"));
     m_count->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -93,6 +103,7 @@ NodeListWidget::NodeListWidget(QWidget *parent)
     updateCount();
     connect(
         m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+            updateCount();
             if (m_selecting || !current.isValid())
                 return;
             Q_EMIT nodeSelected(current.data(NodeTableModel::NodeNameRole).toString());
@@ -190,15 +201,62 @@ void NodeListWidget::applyFilter()
 {
     m_filterDelay->stop();
     m_proxy->setFilterText(m_filter->text());
+    const QString error = m_proxy->filterError();
+    m_filter->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #d33; }"));
+    m_count->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLabel { color: #d33; }"));
     updateCount();
+}
+
+void NodeListWidget::findNext()
+{
+    step(1);
+}
+
+void NodeListWidget::findPrevious()
+{
+    step(-1);
+}
+
+void NodeListWidget::step(int delta)
+{
+    if (m_filterDelay->isActive())
+        applyFilter();
+    const int rows = m_proxy->rowCount();
+    if (rows == 0)
+        return;
+    const QModelIndex current = m_table->currentIndex();
+    // Without a current row, next starts at the first match and previous at the last.
+    const int row = current.isValid() ? (current.row() + delta + rows) % rows : (delta > 0 ? 0 : rows - 1);
+    const QModelIndex index = m_proxy->index(row, NodeTableModel::NameColumn);
+    m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    // Not under m_selecting: the step is the user's, so nodeSelected drives the canvas and inspector.
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+QString NodeListWidget::countText() const
+{
+    return m_count->text();
 }
 
 void NodeListWidget::updateCount()
 {
+    const QString error = m_proxy->filterError();
+    m_count->setToolTip(error);
+    if (!error.isEmpty()) {
+        // The label has little room; the tool tip and the field's red border carry the rest.
+        m_count->setText(error.section(QLatin1String(": "), 1));
+        return;
+    }
     const int total = m_model->rowCount();
     const int shown = m_proxy->rowCount();
     const QString nodes = total == 1 ? tr("1 node") : tr("%L1 nodes").arg(total);
-    m_count->setText(shown == total ? nodes : tr("%L1 of %2").arg(shown).arg(nodes));
+    const QModelIndex current = m_table->currentIndex();
+    if (shown == total)
+        m_count->setText(nodes);
+    else if (current.isValid())
+        m_count->setText(tr("%L1 of %L2 matches").arg(current.row() + 1).arg(shown));
+    else
+        m_count->setText(tr("%L1 of %2").arg(shown).arg(nodes));
 }
 
 } // namespace fxs

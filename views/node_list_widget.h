@@ -1,6 +1,6 @@
 #pragma once
-// The node list: a filter line over a sortable table of one graph's nodes. It shows the graph it is
-// given and reports nothing back but the user's own filtering.
+// The node list: a search line over a sortable table of one graph's nodes. It shows the graph it is
+// given and reports the rows the user selects or steps to (Enter, findNext, findPrevious).
 
 #include <QWidget>
 
@@ -39,8 +39,15 @@ public:
     bool selectNode(const QString &name);
     QString currentNode() const;
 
+    // "3 of 17 matches", "17 of 1,234 nodes", or the filter's parse error.
+    QString countText() const;
+
 public Q_SLOTS:
     void focusFilter();
+    // Makes the next (previous) row the current one, wrapping at the ends, and emits nodeSelected so the
+    // canvas and inspector follow. Nothing happens when no row is shown.
+    void findNext();
+    void findPrevious();
 
 Q_SIGNALS:
     // The user made another node the current row.
@@ -48,6 +55,7 @@ Q_SIGNALS:
 
 private:
     void applyFilter();
+    void step(int delta);
     void fitColumnsToSample();
     void updateCount();
 

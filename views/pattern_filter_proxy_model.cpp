@@ -32,6 +32,14 @@ void PatternFilterProxyModel::setStage(const QString &stage)
     invalidateFilter();
 }
 
+void PatternFilterProxyModel::setPattern(const QString &pattern)
+{
+    if (pattern == m_pattern)
+        return;
+    m_pattern = pattern;
+    invalidateFilter();
+}
+
 void PatternFilterProxyModel::setFilterText(const QString &text)
 {
     if (text == m_text)
@@ -44,6 +52,8 @@ bool PatternFilterProxyModel::candidatePasses(int pattern, int candidate) const
 {
     const PatternTreeModel *model = tree();
     const PatternReport &p = model->report()->patterns[size_t(pattern)];
+    if (!m_pattern.isEmpty() && m_pattern != QString::fromStdString(p.name))
+        return false;
     const Verdict &v = p.candidates[size_t(candidate)];
     if ((m_verdicts == Verdicts::Accepted && !v.accepted) || (m_verdicts == Verdicts::Rejected && v.accepted))
         return false;

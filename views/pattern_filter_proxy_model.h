@@ -1,7 +1,7 @@
 #pragma once
 // Narrows the pattern tree to the candidates a person is looking for: accepted or rejected ones, those
-// decided at one stage, and those whose pattern, anchor or reasons contain a text. A pattern stays while any
-// of its candidates does; a shown candidate keeps all its reasons.
+// decided at one stage, those of one pattern, and those whose pattern, anchor or reasons contain a text. A pattern
+// stays while any of its candidates does; a shown candidate keeps all its reasons.
 
 #include <QSortFilterProxyModel>
 
@@ -21,10 +21,16 @@ public:
     // A matchStageName ("generic", "extra_check", ...); empty for any stage.
     void setStage(const QString &stage);
     QString stage() const { return m_stage; }
+    // One pattern's exact name: only its candidates stay; empty for every pattern.
+    void setPattern(const QString &pattern);
+    QString pattern() const { return m_pattern; }
     // Case-insensitive substring of the pattern name, the anchor or any reason line.
     void setFilterText(const QString &text);
     QString filterText() const { return m_text; }
-    bool isFiltering() const { return m_verdicts != Verdicts::All || !m_stage.isEmpty() || !m_text.isEmpty(); }
+    bool isFiltering() const
+    {
+        return m_verdicts != Verdicts::All || !m_stage.isEmpty() || !m_pattern.isEmpty() || !m_text.isEmpty();
+    }
 
     // Candidates passing the filter, over every pattern.
     int visibleCandidateCount() const;
@@ -38,6 +44,7 @@ private:
 
     Verdicts m_verdicts = Verdicts::All;
     QString m_stage;
+    QString m_pattern;
     QString m_text;
 };
 

@@ -121,7 +121,7 @@ PatternsWidget::PatternsWidget(QWidget *parent)
     m_proxy->setSourceModel(m_model);
 
     m_filter->setObjectName(QStringLiteral("patternFilter"));
-    m_filter->setPlaceholderText(tr("Filter by pattern, anchor or reason"));
+    m_filter->setPlaceholderText(tr("Filter by pattern, anchor or reason; pattern:NAME for one pattern"));
     m_filter->setClearButtonEnabled(true);
     auto *clear = new QAction(m_filter);
     clear->setShortcut(Qt::Key_Escape);
@@ -322,7 +322,17 @@ void PatternsWidget::applyFilter()
 {
     m_proxy->setVerdicts(PatternFilterProxyModel::Verdicts(m_verdict->currentData().toInt()));
     m_proxy->setStage(m_stage->currentData().toString());
-    m_proxy->setFilterText(m_filter->text().trimmed());
+    // A "pattern:NAME" term keeps one pattern's candidates; the rest of the text filters as before.
+    QStringList rest;
+    QString pattern;
+    for (const QString &term : m_filter->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (term.startsWith(QLatin1String("pattern:"), Qt::CaseInsensitive))
+            pattern = term.mid(int(qstrlen("pattern:")));
+        else
+            rest << term;
+    }
+    m_proxy->setPattern(pattern);
+    m_proxy->setFilterText(rest.join(QLatin1Char(' ')));
     if (m_proxy->isFiltering())
         m_tree->expandToDepth(0); // patterns the filter brought back open again
     updateSummary();
