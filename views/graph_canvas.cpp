@@ -162,6 +162,7 @@ void GraphCanvas::setGraph(std::shared_ptr<const Graph> graph)
     m_legend->hide();
     m_layout.reset();
     scene()->clear();
+    m_overviewMarks = nullptr; // deleted with the scene (a dangling one crashed the next paint)
     m_items.clear();
     m_edges.clear();
     m_edgesOfItem.clear();
