@@ -66,8 +66,6 @@ namespace {
 // Loads shorter than this finish without the progress indicator flashing up.
 constexpr int kProgressDelayMs = 250;
 constexpr int kStatusMessageMs = 8000;
-constexpr OpKind kOpOrder[] = {
-    OpKind::Placeholder, OpKind::GetAttr, OpKind::CallFunction, OpKind::CallMethod, OpKind::CallModule, OpKind::Output};
 
 QString displayName(const QString &path)
 {
@@ -892,16 +890,16 @@ void MainWindow::updateStatus()
 
     QString counts;
     if (named && shown) {
-        std::array<size_t, std::size(kOpOrder)> byOp{};
+        std::array<size_t, std::size(kAllOpKinds)> byOp{};
         for (const auto &node : shown->nodes())
             for (size_t i = 0; i < byOp.size(); ++i)
-                if (node->op() == kOpOrder[i])
+                if (node->op() == kAllOpKinds[i])
                     ++byOp[i];
         QStringList parts;
         for (size_t i = 0; i < byOp.size(); ++i)
             if (byOp[i])
                 parts << QStringLiteral("%1 %2").arg(
-                    QLocale().toString(qulonglong(byOp[i])), QLatin1String(opKindName(kOpOrder[i])));
+                    QLocale().toString(qulonglong(byOp[i])), QLatin1String(opKindName(kAllOpKinds[i])));
         counts
             = tr("%1 nodes: %2").arg(QLocale().toString(qulonglong(shown->size())), parts.join(QStringLiteral(" · ")));
         if (m_document->revision() > 0)

@@ -51,8 +51,13 @@ Result<SessionState> SessionState::fromJson(std::string_view text, const std::st
         const auto [line, column] = position.lineColumn(at.offset());
         return Error{fileName, line, column, what};
     };
+    // What was found instead, as JSON text, cut short so one bad value can't flood the message.
+    auto shown = [](const Json &value) {
+        std::string text = value.dump();
+        return text.size() > 40 ? text.substr(0, 37) + "..." : text;
+    };
     if (!root.isObject())
-        return error(root, "expected a JSON object (an fxscope session), found another value");
+        return error(root, "expected a JSON object (an fxscope session), found " + shown(root));
     const Json *version = root.find("fxscope_session");
     if (!version || !version->isInt())
         return error(version ? *version : root, "expected \"fxscope_session\": 1, found none");
@@ -68,7 +73,7 @@ Result<SessionState> SessionState::fromJson(std::string_view text, const std::st
             return Ok{};
         }
         if (!v->isString())
-            return error(*v, std::string("expected \"") + key + "\" to be a string, found another value");
+            return error(*v, std::string("expected \"") + key + "\" to be a string, found " + shown(*v));
         out = QString::fromStdString(v->toString());
         return Ok{};
     };
@@ -77,10 +82,10 @@ Result<SessionState> SessionState::fromJson(std::string_view text, const std::st
         if (!v)
             return Ok{};
         if (!v->isArray())
-            return error(*v, std::string("expected \"") + key + "\" to be a list of strings, found another value");
+            return error(*v, std::string("expected \"") + key + "\" to be a list of strings, found " + shown(*v));
         for (const Json &item : v->items()) {
             if (!item.isString())
-                return error(item, std::string("expected a string in \"") + key + "\", found another value");
+                return error(item, std::string("expected a string in \"") + key + "\", found " + shown(item));
             out << QString::fromStdString(item.toString());
         }
         return Ok{};
@@ -95,7 +100,7 @@ Result<SessionState> SessionState::fromJson(std::string_view text, const std::st
         return s.error();
     if (const Json *r = root.find("revision")) {
         if (!r->isInt() || r->toInt() < 0 || r->toInt() > 1000000)
-            return error(*r, "expected \"revision\" to be a step count (0 or more), found another value");
+            return error(*r, "expected \"revision\" to be a step count (0 or more), found " + shown(*r));
         state.revision = int(r->toInt());
     }
     if (auto s = text_(root, "selected_node", state.selectedNode, false); !s)
@@ -113,12 +118,12 @@ Result<SessionState> SessionState::fromJson(std::string_view text, const std::st
             return error(*v, "expected \"view\" to be an object with \"zoom\", \"centre\" and \"expanded_groups\"");
         if (const Json *z = v->find("zoom")) {
             if (!z->isNumber() || z->toDouble() < 0 || z->toDouble() > 1000)
-                return error(*z, "expected \"zoom\" to be a number between 0 and 1000, found another value");
+                return error(*z, "expected \"zoom\" to be a number between 0 and 1000, found " + shown(*z));
             state.zoom = z->toDouble();
         }
         if (const Json *c = v->find("centre")) {
             if (!c->isArray() || c->size() != 2 || !c->items()[0].isNumber() || !c->items()[1].isNumber())
-                return error(*c, "expected \"centre\" to be [x, y], found another value");
+                return error(*c, "expected \"centre\" to be [x, y], found " + shown(*c));
             state.centreX = c->items()[0].toDouble();
             state.centreY = c->items()[1].toDouble();
         }

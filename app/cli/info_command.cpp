@@ -12,9 +12,6 @@ namespace fxs::cli {
 
 namespace {
 
-const OpKind kOpOrder[] = {
-    OpKind::Placeholder, OpKind::GetAttr, OpKind::CallFunction, OpKind::CallMethod, OpKind::CallModule, OpKind::Output};
-
 std::vector<std::string> outputNames(const Graph &graph)
 {
     std::vector<std::string> names;
@@ -46,7 +43,7 @@ Json graphInfo(const NamedGraph &named)
     for (const auto &n : g.nodes())
         ++counts[n->op()];
     Json ops = Json::object();
-    for (OpKind op : kOpOrder)
+    for (OpKind op : kAllOpKinds)
         if (counts[op])
             ops.set(opKindName(op), counts[op]);
     Json inputs = Json::array();

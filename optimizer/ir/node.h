@@ -21,6 +21,9 @@ class Node;
 size_t refreshNodeIndex(const Node &node);
 
 enum class OpKind { Placeholder, GetAttr, CallFunction, CallMethod, CallModule, Output };
+// Every kind, in the order counts and tables list them.
+inline constexpr OpKind kAllOpKinds[] = {
+    OpKind::Placeholder, OpKind::GetAttr, OpKind::CallFunction, OpKind::CallMethod, OpKind::CallModule, OpKind::Output};
 
 const char *opKindName(OpKind op); // "placeholder", "call_function", ...
 std::optional<OpKind> opKindFromName(std::string_view name);
