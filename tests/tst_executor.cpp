@@ -115,6 +115,47 @@ private Q_SLOTS:
         QCOMPARE(report->json["unfused"]["peak_intermediate_bytes"].toInt(), int64_t(48));
     }
 
+    // Later iterations write outputs into buffers freed earlier in the run (out= variants) and hold Python
+    // numbers in the other operand's dtype. Neither may change a value: a graph output that is a view of an
+    // intermediate keeps that buffer out of reuse, and numbers of another kind still promote (int * 0.5 is float).
+    void buffersAndNumbersAcrossIterations()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[2, 3][3, 1]cpu\"):\n"
+                            "        a: \"f32[2, 3]\" = torch.ops.aten.mul.Tensor(x, 0.1)\n"
+                            "        b: \"f32[2, 3]\" = torch.ops.aten.add.Tensor(a, x)\n"
+                            "        v: \"f32[6]\" = torch.ops.aten.view.default(b, [6])\n"
+                            "        c: \"f32[2, 3]\" = torch.ops.aten.mul.Tensor(b, 3)\n"
+                            "        d: \"f32[2, 3]\" = torch.ops.aten.sub.Tensor(c, a)\n"
+                            "        e: \"f32[2, 3]\" = torch.ops.aten.neg.default(d)\n"
+                            "        i: \"i32[2, 3]\" = torch.ops.aten._to_copy.default(x, dtype = torch.int32)\n"
+                            "        j: \"i32[2, 3]\" = torch.ops.aten.add.Tensor(i, 1)\n"
+                            "        k: \"f32[2, 3]\" = torch.ops.aten.mul.Tensor(i, 0.5)\n"
+                            "        return (v, e, j, k)\n");
+        QVERIFY(g);
+        std::vector<float> xs = {1.5f, -2.25f, 3, 7.75f, -5, 0.3f};
+        QString inputs = m_dir.filePath(QStringLiteral("reuse.safetensors"));
+        writeSafetensors(inputs, {{"x", xs}}, {{2, 3}});
+        ProfileOptions options;
+        options.iters = 3;
+        options.warmup = 1;
+        options.inputsPath = inputs.toStdString();
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const auto &out = report->unfused.outputs;
+        QCOMPARE(out.size(), size_t(4));
+        QCOMPARE(out[2].dtype, std::string("Int"));
+        QCOMPARE(out[3].dtype, std::string("Float"));
+        for (size_t n = 0; n < xs.size(); ++n) {
+            const float a = xs[n] * float(0.1), b = a + xs[n], e = -(b * 3.0f - a);
+            QCOMPARE(out[0].values[n], double(b));
+            QCOMPARE(out[1].values[n], double(e));
+            QCOMPARE(out[2].values[n], double(int32_t(xs[n]) + 1));
+            QCOMPARE(out[3].values[n], double(int32_t(xs[n])) * 0.5);
+        }
+    }
+
     // prims.iota (GPT-2's post-grad position ids) runs as arange, with the graph's device replaced by the run's.
     void primsIota()
     {

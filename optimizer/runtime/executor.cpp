@@ -488,6 +488,7 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
                             + " is not registered in LibTorch's dispatcher");
                 plan.step = Step::Call;
                 plan.op = *handle;
+                plan.outOp = OutputBufferPool::outVariant(*handle, device);
                 if (auto bound = ex.bind(*n, plan); !bound)
                     return bound.error();
             }
@@ -528,6 +529,11 @@ Status Executor::bind(const Node &node, Plan &plan) const
             if (!v)
                 return nodeError(node, "argument '" + formal.name() + "': " + v.error().message);
             b.constant = std::move(v.value());
+            if (m_device.is_cpu() && b.constant.isTensor()
+                && b.constant.toTensor().unsafeGetTensorImpl()->is_wrapped_number()) {
+                b.wrappedNumber = b.constant;
+                plan.hasWrappedNumbers = true;
+            }
         } else {
             b.type = formal.type();
             b.tensorParam = b.type->kind() == c10::TypeKind::TensorType;
@@ -541,8 +547,46 @@ Status Executor::bind(const Node &node, Plan &plan) const
     return Ok{};
 }
 
+void Executor::convertWrappedNumbers(Plan &plan, const std::vector<c10::IValue> &values) const
+{
+    // The dtype of the op's tensor operands, when they share one.
+    c10::optional<c10::ScalarType> dtype;
+    bool shared = true;
+    for (const Binding &b : plan.bindings)
+        if (b.value != Binding::kNoValue && values[b.value].isTensor()) {
+            c10::ScalarType t = values[b.value].toTensor().scalar_type();
+            shared = shared && (!dtype || *dtype == t);
+            dtype = t;
+        }
+    if (!shared)
+        dtype = c10::nullopt;
+    if (dtype == plan.wrappedNumbersAs)
+        return;
+    plan.wrappedNumbersAs = dtype;
+    for (Binding &b : plan.bindings) {
+        if (!b.wrappedNumber.isTensor())
+            continue;
+        const at::Tensor &number = b.wrappedNumber.toTensor();
+        // A number of the operands' kind takes their dtype in type promotion: TensorIterator would convert it to
+        // exactly that, per call. Another kind (x_int * 0.5) promotes, so it stays as it is; half-precision
+        // operands may run upcast (invoke), so their numbers stay too.
+        const bool sameKind = dtype && *dtype != at::kHalf && *dtype != at::kBFloat16
+            && ((c10::isFloatingType(*dtype) && c10::isFloatingType(number.scalar_type()))
+                || (c10::isIntegralType(*dtype, false) && c10::isIntegralType(number.scalar_type(), false)));
+        if (!sameKind) {
+            b.constant = b.wrappedNumber;
+            continue;
+        }
+        at::Tensor converted = number.to(*dtype);
+        converted.unsafeGetTensorImpl()->set_wrapped_number(true);
+        b.constant = converted;
+    }
+}
+
 Result<c10::IValue> Executor::call(const Node &node, const Plan &plan, std::vector<c10::IValue> &values) const
 {
+    if (plan.hasWrappedNumbers)
+        convertWrappedNumbers(m_plans[size_t(&plan - m_plans.data())], values);
     // One stack for every call: its capacity stays, so a call allocates no vector.
     torch::jit::Stack &stack = m_stack;
     stack.clear();
@@ -570,8 +614,40 @@ Result<c10::IValue> Executor::call(const Node &node, const Plan &plan, std::vect
             return nodeError(node, v.error().message);
         stack.push_back(std::move(v.value()));
     }
+    if (plan.outDtype) {
+        // A buffer freed earlier in this run, of the output's shape: the out= variant writes into it.
+        if (at::Tensor buffer = m_buffers.take(plan.outSizes, *plan.outDtype, m_device); buffer.defined()) {
+            stack.push_back(std::move(buffer));
+            try {
+                plan.outOp->callBoxed(stack);
+            } catch (const c10::Error &e) {
+                return nodeError(node, e.what_without_backtrace());
+            }
+            c10::IValue result = std::move(stack[0]);
+            stack.clear();
+            return result;
+        }
+    }
+    const bool firstRun = plan.outOp && !plan.outDtype && !m_upcast[size_t(&plan - m_plans.data())];
+    std::vector<const void *> inputStorages;
+    if (firstRun)
+        for (const auto &v : stack)
+            if (v.isTensor() && v.toTensor().has_storage())
+                inputStorages.push_back(v.toTensor().storage().unsafeGetStorageImpl());
     auto out = invoke(node, plan, stack);
     stack.clear(); // holds no tensor past the call (liveness, freeing after last use)
+    if (firstRun && out && out->isTensor() && !m_upcast[size_t(&plan - m_plans.data())]) {
+        // Later runs may write this node's output into a freed buffer, if it is a fresh dense tensor: an op
+        // that returned (a view of) an input keeps allocating.
+        const at::Tensor &t = out->toTensor();
+        const void *storage = t.has_storage() ? t.storage().unsafeGetStorageImpl() : nullptr;
+        if (storage && t.is_contiguous() && t.storage_offset() == 0 && t.device().type() == m_device.type()
+            && std::find(inputStorages.begin(), inputStorages.end(), storage) == inputStorages.end()) {
+            Plan &mutablePlan = m_plans[size_t(&plan - m_plans.data())];
+            mutablePlan.outSizes = t.sizes().vec();
+            mutablePlan.outDtype = t.scalar_type();
+        }
+    }
     return out;
 }
 
@@ -1033,9 +1109,14 @@ Result<c10::IValue> Executor::execute(const std::vector<c10::IValue> *positional
             stats->peakIntermediateBytes = live->peak();
         }
         for (size_t dead : plan.freeAfter)
-            values[dead] = c10::IValue();
+            if (values[dead].isTensor())
+                m_buffers.give(std::move(values[dead]).toTensor());
+            else
+                values[dead] = c10::IValue();
     }
     synchronize();
+    // Freed buffers live no longer than the run: between runs the memory is the allocator's again.
+    m_buffers.clear();
     return output;
 }
 

@@ -3,6 +3,7 @@
 // its FX arguments normalised against that schema. Internal to the runtime module (torch types inside).
 
 #include "ir/graph.h"
+#include "output_buffer_pool.h"
 #include "util/result.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
@@ -61,6 +62,9 @@ private:
         // per argument on large graphs); tensorParam: the schema takes a Tensor there.
         size_t value = kNoValue;
         bool tensorParam = false;
+        // A Python number passed where the schema takes a Tensor (a wrapped number), as first converted; on the
+        // CPU `constant` then holds it in the dtype of the other operands (convertWrappedNumbers).
+        c10::IValue wrappedNumber;
     };
     struct Plan {
         Step step = Step::Skip;
@@ -73,11 +77,19 @@ private:
         std::vector<const Executor *> branches; // Cond: true, false; Nested: the body
         bool intInput = false; // Input: a SymInt placeholder, given as a 0-dim tensor and passed on as an int
         size_t firstOperand = 0; // Cond, Nested: where the nested graph's arguments begin in the node's args
+        // Call: the op's out= variant, and the output's shape and dtype from the first run, which had no buffer
+        // to write into (set only when that output was dense and owned by nobody else).
+        c10::optional<c10::OperatorHandle> outOp;
+        std::vector<int64_t> outSizes;
+        c10::optional<c10::ScalarType> outDtype;
+        bool hasWrappedNumbers = false; // some binding has a wrappedNumber
+        c10::optional<c10::ScalarType> wrappedNumbersAs; // the dtype they are held in now
     };
     Executor(const Graph &graph, c10::Device device) : m_graph(&graph), m_device(device) { }
 
     Status bind(const Node &node, Plan &plan) const;
     Result<c10::IValue> call(const Node &node, const Plan &plan, std::vector<c10::IValue> &values) const;
+    void convertWrappedNumbers(Plan &plan, const std::vector<c10::IValue> &values) const;
     Result<c10::IValue> invoke(const Node &node, const Plan &plan, torch::jit::Stack &stack) const;
     // Resolve steps (and Python operators on tensors): picks the overload on the first run, then calls it.
     Result<c10::IValue> resolveAndCall(const Node &node, std::vector<c10::IValue> &values) const;
@@ -94,6 +106,7 @@ private:
     c10::Device m_device;
     std::vector<std::shared_ptr<Executor>> m_nested; // executors of the nested graphs this graph runs
     mutable torch::jit::Stack m_stack; // call's argument stack, reused
+    mutable OutputBufferPool m_buffers; // intermediates freed during a run, for out= variants to write into
     mutable std::vector<Plan> m_plans; // mutable: Resolve steps keep the overload their first run chose
     // Nodes found to need the float32 fallback, so later iterations skip the failing first attempt.
     mutable std::vector<char> m_upcast;
