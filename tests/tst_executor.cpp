@@ -6,6 +6,7 @@
 #include "ir/graph.h"
 #include "runtime/runtime_library.h"
 #include "util/json.h"
+#include "util/progress.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -15,6 +16,8 @@
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
 
 #include <cstring>
 
@@ -154,6 +157,46 @@ private Q_SLOTS:
             QCOMPARE(out[2].values[n], double(int32_t(xs[n]) + 1));
             QCOMPARE(out[3].values[n], double(int32_t(xs[n])) * 0.5);
         }
+    }
+
+    // The progress callback sees the job advance every few hundred nodes and to its end; returning false stops
+    // the run within those nodes and the profile fails as canceled, not as an error of the graph.
+    void progressAndCancel()
+    {
+        std::string code = "class GraphModule(torch.nn.Module):\n    def forward(self, x: \"f32[4][1]cpu\"):\n";
+        std::string previous = "x";
+        for (int k = 0; k < 2000; ++k) {
+            code += "        v" + std::to_string(k) + ": \"f32[4]\" = torch.ops.aten."
+                + (k % 2 ? "neg.default(" : "relu.default(") + previous + ")\n";
+            previous = "v" + std::to_string(k);
+        }
+        code += "        return (" + previous + ",)\n";
+        auto g = parseGraph(code);
+        QVERIFY(g);
+        std::vector<double> seen;
+        ProfileOptions options;
+        options.iters = 2;
+        options.warmup = 1;
+        options.progress = [&](double fraction) {
+            seen.push_back(fraction);
+            return true;
+        };
+        auto report = runtimeProfile(*g, g.get(), options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        QVERIFY(seen.size() >= 2 * 3 * 7); // two graphs, three runs, a report every 256 of 2,002 nodes
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        QCOMPARE(seen.back(), 1.0);
+        QVERIFY(seen.front() >= 0);
+
+        seen.clear();
+        options.progress = [&](double fraction) {
+            seen.push_back(fraction);
+            return fraction < 0.3;
+        };
+        report = runtimeProfile(*g, g.get(), options);
+        QVERIFY(!report);
+        QVERIFY2(isCanceled(report.error()), report.error().toString().c_str());
+        QVERIFY(seen.back() >= 0.3 && seen.back() < 0.4); // stopped at the first report past 0.3
     }
 
     // prims.iota (GPT-2's post-grad position ids) runs as arange, with the graph's device replaced by the run's.

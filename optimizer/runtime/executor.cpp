@@ -1,5 +1,7 @@
 #include "executor.h"
 
+#include "util/progress.h"
+
 #include <ATen/ATen.h>
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/InferenceMode.h>
@@ -872,6 +874,8 @@ Result<c10::IValue> Executor::execute(const std::vector<c10::IValue> *positional
             device->synchronizeStream(device->getStream(device->getDevice()));
     };
     for (size_t i = 0; i < nodes.size(); ++i) {
+        if (m_checkpoint && i % kCheckpointNodes == 0 && i > 0 && !m_checkpoint(i))
+            return canceledError({});
         const Node &node = *nodes[i];
         const Plan &plan = m_plans[i];
         std::chrono::steady_clock::time_point start;

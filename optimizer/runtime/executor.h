@@ -9,6 +9,7 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/ivalue.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -31,6 +32,11 @@ public:
     // receives each node's wall time (µs), in graph order; stats, what else was measured.
     Result<std::vector<at::Tensor>> run(const std::unordered_map<std::string, at::Tensor> &inputs,
         std::vector<double> *nodeMicros = nullptr, RunStats *stats = nullptr) const;
+
+    // Called every kCheckpointNodes nodes of a run with the number of nodes run so far; false stops the run
+    // with canceledError (util/progress.h).
+    static constexpr size_t kCheckpointNodes = 256;
+    void setCheckpoint(std::function<bool(size_t)> checkpoint) { m_checkpoint = std::move(checkpoint); }
 
     const Graph &graph() const { return *m_graph; }
     c10::Device device() const { return m_device; }
@@ -106,6 +112,7 @@ private:
     c10::Device m_device;
     std::vector<std::shared_ptr<Executor>> m_nested; // executors of the nested graphs this graph runs
     mutable torch::jit::Stack m_stack; // call's argument stack, reused
+    std::function<bool(size_t)> m_checkpoint;
     mutable OutputBufferPool m_buffers; // intermediates freed during a run, for out= variants to write into
     mutable std::vector<Plan> m_plans; // mutable: Resolve steps keep the overload their first run chose
     // Nodes found to need the float32 fallback, so later iterations skip the failing first attempt.

@@ -6,6 +6,7 @@
 #include "node_positions.h"
 #include "npu_reference_kernels.h"
 #include "tensor_inputs.h"
+#include "util/progress.h"
 
 #include <ATen/ATen.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
@@ -99,6 +100,27 @@ struct GraphRun {
     std::optional<Error> error; // the run failed; json holds what ran before the failing node
 };
 
+// The job's progress over its phases (the unfused graph's runs, the fused graph's, the reference run), for the
+// caller's callback; false from it cancels.
+class JobProgress {
+public:
+    JobProgress(const std::function<bool(double)> &callback, int phases) : m_callback(callback), m_phases(phases) { }
+    // Run `run` of `runs` in the current phase has run `nodes` of its graph's `graphNodes`.
+    bool report(int run, int runs, size_t nodes, size_t graphNodes)
+    {
+        if (!m_callback)
+            return true;
+        const double inPhase = (run + double(nodes) / double(std::max<size_t>(graphNodes, 1))) / std::max(runs, 1);
+        return m_callback(std::min(1.0, (m_phase + inPhase) / m_phases));
+    }
+    void nextPhase() { ++m_phase; }
+
+private:
+    const std::function<bool(double)> &m_callback;
+    int m_phases;
+    int m_phase = 0;
+};
+
 std::vector<FusedRegion> regionsOf(const Graph &graph)
 {
     std::vector<FusedRegion> regions;
@@ -155,7 +177,7 @@ Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<Fuse
 // `positions` (nodePositions) put the dump's lines back on the nodes, so errors read FILE:LINE:COL.
 Result<GraphRun> profileOne(const std::string &graphText, const Json &positions, const std::string &dumpPath,
     std::map<std::string, at::Tensor> &given, const SymbolValues &symbols, c10::Device device, int warmup, int iters,
-    uint64_t seed, bool returnOutputs, bool nodeTimes = true)
+    uint64_t seed, bool returnOutputs, bool nodeTimes, JobProgress &progress)
 {
     auto file = parseFxscopeJson(graphText, "request");
     if (!file)
@@ -190,13 +212,21 @@ Result<GraphRun> profileOne(const std::string &graphText, const Json &positions,
         }
         return nodes;
     };
-    for (int i = 0; i < warmup + std::max(iters, 1); ++i) {
+    const int runs = warmup + std::max(iters, 1);
+    int run = 0;
+    executor->setCheckpoint([&](size_t nodes) { return progress.report(run, runs, nodes, graph.size()); });
+    for (int i = 0; i < runs; ++i) {
+        run = i;
+        if (!progress.report(i, runs, 0, graph.size()))
+            return canceledError({});
         std::vector<double> micros;
         Executor::RunStats stats;
         auto start = std::chrono::steady_clock::now();
         // Without node times the run is the executor alone (its overhead is what bench/exec measures).
         auto out = nodeTimes ? executor->run(inputs.value(), &micros, &stats) : executor->run(inputs.value());
         double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (!out && isCanceled(out.error()))
+            return out.error();
         if (!out) {
             // What ran before the failing node, with its times in this run, stays in the report.
             perNode.assign(graph.size(), {});
@@ -217,6 +247,7 @@ Result<GraphRun> profileOne(const std::string &graphText, const Json &positions,
         for (size_t n = 0; n < micros.size(); ++n)
             perNode[n].push_back(micros[n]);
     }
+    progress.report(runs, runs, 0, graph.size());
     Json nodes = nodeRows(graph.size());
     Json json = Json::object(
         {{"graph", file->graphs.front().name}, {"median_ms", median(totals)}, {"iterations", int64_t(totals.size())},
@@ -248,6 +279,11 @@ Json failure(const std::string &text)
     return Json::object({{"error", text}});
 }
 
+Json canceled()
+{
+    return Json::object({{"error", "profiling canceled"}, {"canceled", true}});
+}
+
 // The error's message after `prefix`, and where in the dump it points ("error_at": file, line, column), so the
 // caller rebuilds FILE:LINE:COL: PREFIX MESSAGE.
 void setError(Json &root, const std::string &prefix, const Error &error)
@@ -263,7 +299,7 @@ void setError(Json &root, const std::string &prefix, const Error &error)
 
 } // namespace
 
-Json runProfile(const Json &request)
+Json runProfile(const Json &request, const std::function<bool(double)> &progress)
 {
     try {
         if (auto loaded = loadConfiguredDevicePlugins(); !loaded)
@@ -293,8 +329,12 @@ Json runProfile(const Json &request)
             symbols[member.first] = member.second.toInt();
         bool nodeTimes = !request["node_times"].isBool() || request["node_times"].toBool();
         const std::string &dumpPath = request["source_file"].toString();
+        const std::string &referenceName = request["reference_device"].toString();
+        JobProgress job(progress, 1 + request["fused"].isString() + !referenceName.empty());
         auto unfused = profileOne(request["unfused"].toString(), request["unfused_positions"], dumpPath, given, symbols,
-            device, warmup, iters, seed, returnOutputs, nodeTimes);
+            device, warmup, iters, seed, returnOutputs, nodeTimes, job);
+        if (!unfused && isCanceled(unfused.error()))
+            return canceled();
         if (!unfused) {
             Json root = Json::object();
             setError(root, "unfused graph: ", unfused.error());
@@ -306,8 +346,11 @@ Json runProfile(const Json &request)
             return root;
         }
         if (request["fused"].isString()) {
+            job.nextPhase();
             auto fused = profileOne(request["fused"].toString(), request["fused_positions"], dumpPath, given, symbols,
-                device, warmup, iters, seed, returnOutputs, nodeTimes);
+                device, warmup, iters, seed, returnOutputs, nodeTimes, job);
+            if (!fused && isCanceled(fused.error()))
+                return canceled();
             if (!fused) {
                 root.set("fused", Json());
                 setError(root, "fused graph: ", fused.error());
@@ -330,10 +373,13 @@ Json runProfile(const Json &request)
                 root.set("outputs_detail", c.why);
         }
         // The same unfused graph once on a reference device (the CPU), to check the device's results.
-        if (const std::string &name = request["reference_device"].toString(); !name.empty()) {
+        if (const std::string &name = referenceName; !name.empty()) {
             c10::Device reference(name);
+            job.nextPhase();
             auto ref = profileOne(request["unfused"].toString(), request["unfused_positions"], dumpPath, given, symbols,
-                reference, 0, 1, seed, false);
+                reference, 0, 1, seed, false, true, job);
+            if (!ref && isCanceled(ref.error()))
+                return canceled();
             if (!ref || ref->error) {
                 Json root = Json::object();
                 setError(root, "unfused graph on " + name + ": ", ref ? *ref->error : ref.error());

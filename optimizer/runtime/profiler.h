@@ -4,11 +4,14 @@
 
 #include "util/json.h"
 
+#include <functional>
+
 namespace fxs {
 
 // request: {"unfused": fxscope JSON text, "fused": text or null, "device", "iters", "warmup", "seed",
 // "inputs": safetensors path, "expected_outputs": safetensors path, "return_outputs": bool}.
-// Result: DESIGN.md's `profile` object, or {"error": text}.
-Json runProfile(const Json &request);
+// Result: DESIGN.md's `profile` object, or {"error": text} ({"canceled": true} too when `progress` returned false).
+// progress: the fraction of the job done, every few hundred nodes; false cancels.
+Json runProfile(const Json &request, const std::function<bool(double)> &progress = {});
 
 } // namespace fxs

@@ -37,13 +37,17 @@ extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_op
     return text.c_str();
 }
 
-// Profiles a graph and its fused form (fxs::runProfile's request and result, as JSON text). The returned text
-// lives until the next call.
-extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_profile(const char *requestJson)
+// Profiles a graph and its fused form (fxs::runProfile's request and result, as JSON text). progress (may be
+// null) receives the fraction done and returns 0 to cancel. The returned text lives until the next call.
+extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_profile(
+    const char *requestJson, int (*progress)(void *context, double fraction), void *context)
 {
     static std::string text;
     auto request = fxs::Json::parse(requestJson ? requestJson : "", "request");
-    text = request ? fxs::runProfile(request.value()).dump()
+    std::function<bool(double)> report;
+    if (progress)
+        report = [progress, context](double fraction) { return progress(context, fraction) != 0; };
+    text = request ? fxs::runProfile(request.value(), report).dump()
                    : fxs::Json::object({{"error", request.error().toString()}}).dump();
     return text.c_str();
 }

@@ -4,6 +4,7 @@
 #include "ir/graph_file.h"
 #include "node_positions.h"
 #include "util/json.h"
+#include "util/progress.h"
 
 #include <cstdlib>
 #include <dlfcn.h>
@@ -96,7 +97,8 @@ Result<ProfileReport> runtimeProfile(
         return handle.error();
     if (auto loaded = runtimeLoadDevicePlugins(options.devicePlugins); !loaded)
         return loaded.error();
-    using Profile = const char *(*)(const char *);
+    using Progress = int (*)(void *context, double fraction);
+    using Profile = const char *(*)(const char *, Progress, void *);
     auto call = reinterpret_cast<Profile>(dlsym(handle.value(), "fxscope_runtime_profile"));
     if (!call)
         return Error{{}, 0, 0, "the LibTorch runtime lacks fxscope_runtime_profile"};
@@ -111,10 +113,19 @@ Result<ProfileReport> runtimeProfile(
     for (const auto &[name, value] : options.symbols)
         symbols.set(name, value);
     request.set("symbols", std::move(symbols));
-    auto json = Json::parse(call(request.dump().c_str()), "runtime");
+    // The callback crosses the module boundary as a C function and its context.
+    Progress progress = [](void *context, double fraction) {
+        return (*static_cast<const std::function<bool(double)> *>(context))(fraction) ? 1 : 0;
+    };
+    auto json = Json::parse(options.progress
+            ? call(request.dump().c_str(), progress, const_cast<std::function<bool(double)> *>(&options.progress))
+            : call(request.dump().c_str(), nullptr, nullptr),
+        "runtime");
     if (!json)
         return json.error();
     const Json &r = json.value();
+    if (r["canceled"].toBool())
+        return canceledError(options.sourceFile);
     if (r["error"].isString()) {
         if (partial)
             *partial = r;

@@ -8,6 +8,7 @@
 #include "util/result.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,9 @@ struct ProfileOptions {
     SymbolValues symbols; // values of the symbols in symbolic dims (s0=128), for inputs generated from meta
     std::vector<std::string> devicePlugins; // loaded before the device is looked up (runtimeLoadDevicePlugins)
     std::string sourceFile; // the dump the graph was read from: runtime errors then read FILE:LINE:COL
+    // Called from the profiling thread with the fraction of the job done, every few hundred nodes; returning
+    // false stops the run at the next node, and runtimeProfile fails with canceledError (util/progress.h).
+    std::function<bool(double)> progress;
 };
 
 struct NodeProfile {
