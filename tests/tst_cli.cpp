@@ -246,6 +246,41 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("after the following passes: ['dce', 'cse']"));
     }
 
+    // A mistyped pass, built-in pattern, pattern or command: the error lists what exists and names the one meant.
+    void mistypedNamesSuggestTheClosest_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("expected"); // the end of stderr's first part; empty: no suggestion
+        const QString llama = QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py");
+        QTest::newRow("pass") << QStringList{"passes", llama, "--pass", "noop_views"} << 1
+                              << "did you mean 'remove_noop_views'?";
+        QTest::newRow("pass case") << QStringList{"passes", llama, "--pass", "DCE"} << 1 << "did you mean 'dce'?";
+        QTest::newRow("pass far") << QStringList{"passes", llama, "--pass", "xyz"} << 1 << "";
+        QTest::newRow("builtin") << QStringList{"match", llama, "--patterns", "builtin:rms_nrm"} << 2
+                                 << "did you mean 'rms_norm'?";
+        QTest::newRow("--pattern") << QStringList{"match", llama, "--patterns", "builtin", "--pattern", "swiglo"} << 1
+                                   << "did you mean 'swiglu'?";
+        QTest::newRow("command") << QStringList{"mach", llama} << 1 << "did you mean 'match'?";
+    }
+
+    void mistypedNamesSuggestTheClosest()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, expected);
+        Run r = cli(args);
+        QCOMPARE(r.exitCode, exitCode);
+        const QString err = QString::fromUtf8(r.err);
+        const QString first = err.left(err.indexOf(QLatin1String("\n\n"))).trimmed(); // before the usage text
+        if (expected.isEmpty())
+            QVERIFY2(!err.contains(QLatin1String("did you mean")), qPrintable(err));
+        else
+            QVERIFY2(first.endsWith(expected), qPrintable(err));
+        if (args.contains(QLatin1String("--pass")))
+            QVERIFY2(err.contains(QLatin1String("known: dce, cse, remove_noop_views")), qPrintable(err));
+    }
+
     void devicesAlwaysHasCpu()
     {
         Run r = cli({"devices", "--json"});

@@ -5,6 +5,7 @@
 #include "match/matcher.h"
 #include "match/subgraph_matcher.h"
 #include "patterns/pattern_file.h"
+#include "util/closest_name.h"
 
 #include "patterns/op_schema_table.h"
 
@@ -145,10 +146,15 @@ int runMatch(const std::vector<std::string> &args)
     MatcherOptions options;
     if (auto name = cmd.value("--pattern")) {
         if (!registry.find(*name)) {
-            std::string names;
-            for (const auto &e : registry.entries())
-                names += "\n  " + e->name;
-            std::fprintf(stderr, "no pattern '%s'; the patterns are:%s\n", name->c_str(), names.c_str());
+            std::string list;
+            std::vector<std::string> names;
+            for (const auto &e : registry.entries()) {
+                list += "\n  " + e->name;
+                names.push_back(e->name);
+            }
+            std::fprintf(stderr, "no pattern '%s'; the patterns are:%s\n", name->c_str(), list.c_str());
+            if (const std::string meant = closestName(*name, names); !meant.empty())
+                std::fprintf(stderr, "did you mean '%s'?\n", meant.c_str());
             return UsageError;
         }
         options.onlyPattern = *name;

@@ -3,6 +3,7 @@
 #include "extra_checks.h"
 #include "io/readable_parser.h"
 #include "retrace_cache.h"
+#include "util/closest_name.h"
 
 #include <spdlog/spdlog.h>
 
@@ -328,10 +329,14 @@ Status registerBuiltinPatterns(PatternRegistry &registry, const std::string &nam
             return st;
     }
     if (!found) {
-        std::string names;
-        for (const auto &s : sources())
-            names += (names.empty() ? "" : ", ") + s.info.name;
-        return Error{"", 0, 0, "no built-in pattern '" + name + "'; the built-ins are: " + names};
+        std::string list;
+        std::vector<std::string> names;
+        for (const auto &s : sources()) {
+            list += (list.empty() ? "" : ", ") + s.info.name;
+            names.push_back(s.info.name);
+        }
+        return Error{
+            "", 0, 0, "no built-in pattern '" + name + "'; the built-ins are: " + list + didYouMean(name, names)};
     }
     return Ok{};
 }
