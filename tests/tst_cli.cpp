@@ -246,6 +246,31 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("after the following passes: ['dce', 'cse']"));
     }
 
+    // Built-in (aten) patterns on GPT-J's Dynamo graph: one warning saying why nothing can match, in --json and
+    // first in the table.
+    void matchWarnsOnDynamoGraph()
+    {
+        const QString gptj
+            = corpus("readable/learn_torch_compile__hf_GPTJForCausalLM_inference_cpu__dynamo_captured_graph.py");
+        Run r = cli({"match", gptj, "--patterns", "builtin", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray warnings = json(r)["warnings"].toArray();
+        QCOMPARE(warnings.size(), 1);
+        QVERIFY2(warnings[0].toString().startsWith("this graph is Dynamo-level (1305 torch.* / call_method / "
+                                                   "call_module nodes, no aten ops)"),
+            qPrintable(warnings[0].toString()));
+        QVERIFY(warnings[0].toString().contains("TORCH_LOGS=post_grad_graphs"));
+        Run table = cli({"match", gptj, "--patterns", "builtin"});
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY2(table.out.startsWith("warning: this graph is Dynamo-level"), table.out.left(300).constData());
+        // The post-grad graph of the same kind of model: no such warning.
+        Run postGrad
+            = cli({"match", corpus("readable/learn_torch_compile__tb_hf_GPT2_inference_cpu__after_post_grad.py"),
+                "--patterns", "builtin", "--json"});
+        QCOMPARE(postGrad.exitCode, 0);
+        QCOMPARE(json(postGrad)["warnings"].toArray().size(), 0);
+    }
+
     // A mistyped pass, built-in pattern, pattern or command: the error lists what exists and names the one meant.
     void mistypedNamesSuggestTheClosest_data()
     {

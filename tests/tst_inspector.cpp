@@ -89,6 +89,7 @@ private Q_SLOTS:
     void patternFileAddsPatterns();
     void badPatternFileFails();
     void patternFileWarningsReachTheDock();
+    void dynamoGraphWarningReachesTheDock();
     void acceptedCandidateMarksNodes();
     void rejectedCandidateMarksDisagreement();
     void filterBarNarrowsTree();
@@ -205,6 +206,25 @@ void TestInspector::patternFileWarningsReachTheDock()
     QVERIFY(row);
     QVERIFY(row->isVisible());
     QVERIFY(row->text().contains(QLatin1String("_register_more_patterns")));
+}
+
+// A Dynamo-level graph under the built-in (aten) patterns: the dock's warnings row says why nothing matches.
+void TestInspector::dynamoGraphWarningReachesTheDock()
+{
+    Loaded l;
+    QVERIFY(openSample(l));
+    auto *row = l.window->patternsView()->findChild<QLabel *>(QStringLiteral("patternFileWarnings"));
+    QVERIFY(row);
+    QVERIFY(!row->isVisible()); // the sample is a post-grad graph
+    QSignalSpy matched(l.doc.get(), &Document::matchReportChanged);
+    l.doc->open(QStringLiteral(
+        FXSCOPE_CORPUS_DIR "/readable/depyf__aot_eager_dynamic_with_grad__compiled_fn_3_dynamo_graph.py"));
+    QVERIFY(matched.wait(kTimeoutMs));
+    QVERIFY(row->isVisible());
+    QVERIFY2(row->text().contains(QLatin1String("1 match warning")), qPrintable(row->text()));
+    QVERIFY2(row->text().contains(QLatin1String("this graph is Dynamo-level (2 torch.* / call_method / call_module "
+                                                "nodes, no aten ops)")),
+        qPrintable(row->text()));
 }
 
 void TestInspector::badPatternFileFails()
