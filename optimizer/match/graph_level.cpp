@@ -1,6 +1,5 @@
 #include "graph_level.h"
 
-#include "patterns/op_schema.h"
 #include "util/text.h"
 
 namespace fxs {
@@ -9,14 +8,17 @@ namespace {
 
 // Other torch.ops namespaces count for neither level: Dynamo keeps custom ops (torch.ops.npu.*, collectives) as
 // they are, and post-grad graphs hold them next to aten ones.
-bool isAtenTarget(const std::string &target)
+// Prefix tests rather than canonicalTarget: this runs on every node of every match, and allocates nothing.
+bool isAtenTarget(std::string_view target)
 {
-    const std::string canonical = canonicalTarget(target);
-    return startsWith(canonical, "aten.") || startsWith(canonical, "prims.");
+    constexpr std::string_view kTorchOps = "torch.ops.";
+    if (startsWith(target, kTorchOps))
+        target.remove_prefix(kTorchOps.size());
+    return startsWith(target, "aten.") || startsWith(target, "prims.");
 }
 
 // torch.nn.functional.linear, torch.matmul; print(gm.graph) spells Dynamo's builtins "<built-in method cat ...>".
-bool isTorchFunction(const std::string &target)
+bool isTorchFunction(std::string_view target)
 {
     return (startsWith(target, "torch.") && !startsWith(target, "torch.ops."))
         || startsWith(target, "<built-in method ") || startsWith(target, "<function ");
@@ -54,6 +56,8 @@ std::string dynamoLevelWarning(const Graph &graph, const PatternRegistry &regist
     for (const PatternEntryPtr &e : registry.entries())
         atenPatterns += e->searchGraph && hasAtenCall(*e->searchGraph);
     if (atenPatterns == 0)
+        return {};
+    if (hasAtenCall(graph)) // most graphs matched are aten-level: the first aten call settles it
         return {};
     const GraphLevel level = graphLevel(graph);
     if (!level.isDynamoLevel())
