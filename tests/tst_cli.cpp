@@ -269,6 +269,17 @@ private Q_SLOTS:
                 "--patterns", "builtin", "--json"});
         QCOMPARE(postGrad.exitCode, 0);
         QCOMPARE(json(postGrad)["warnings"].toArray().size(), 0);
+        // A TORCH_TRACE log's Dynamo graph: the log's aten-level graphs are named, to pick with --graph.
+        const QString log = corpus("torch_trace/tlparse__simple.log");
+        Run trace = cli({"match", log, "--graph", "0", "--patterns", "builtin", "--json"});
+        QCOMPARE(trace.exitCode, 0);
+        const QJsonArray traceWarnings = json(trace)["warnings"].toArray();
+        QCOMPARE(traceWarnings.size(), 2);
+        QVERIFY(traceWarnings[0].toString().startsWith("this graph is Dynamo-level"));
+        QCOMPARE(traceWarnings[1].toString(),
+            log
+                + " also holds aten-level graphs: --graph 1 ([0/0] aot_inference_graph), --graph 2 ([0/0] "
+                  "inductor_post_grad_graph)");
     }
 
     // A mistyped pass, built-in pattern, pattern or command: the error lists what exists and names the one meant.

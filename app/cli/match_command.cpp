@@ -2,6 +2,7 @@
 
 #include "command_inputs.h"
 #include "command_line.h"
+#include "match/graph_level.h"
 #include "match/matcher.h"
 #include "match/subgraph_matcher.h"
 #include "patterns/pattern_file.h"
@@ -62,6 +63,18 @@ void printTable(const MatchReport &report, double ms)
         std::printf("\n");
     }
     std::fprintf(stderr, "%zu nodes, %zu anchors, matched in %.2f ms\n", report.graphNodes, report.anchorsVisited, ms);
+}
+
+// A Dynamo-level graph picked from a file that also holds aten-level ones (a TORCH_TRACE log has the AOT and
+// post-grad graphs beside it): which --graph to match instead. Empty when the file has none.
+std::string atenGraphsHint(const SelectedGraph &selected)
+{
+    std::string graphs;
+    for (size_t i = 0; i < selected.file.graphs.size(); ++i)
+        if (i != selected.index && graphLevel(*selected.file.graphs[i].graph).atenCalls > 0)
+            graphs += (graphs.empty() ? "" : ", ") + std::string("--graph ") + std::to_string(i) + " ("
+                + selected.file.graphs[i].name + ")";
+    return graphs.empty() ? std::string() : selected.file.path + " also holds aten-level graphs: " + graphs;
 }
 
 // --subgraph: each pattern's search graph through torch.fx's SubgraphMatcher as replace_pattern uses it
@@ -174,6 +187,9 @@ int runMatch(const std::vector<std::string> &args)
         std::fprintf(stderr, "%s\n", report.error().toString().c_str());
         return RuntimeFailure;
     }
+    if (!dynamoLevelWarning(*named->graph, registry).empty())
+        if (std::string hint = atenGraphsHint(*selected); !hint.empty())
+            report->warnings.push_back(std::move(hint));
     if (cmd.flag("--json")) {
         Json root = report->toJson();
         root.set("graph", named->name);
