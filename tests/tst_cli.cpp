@@ -247,7 +247,7 @@ private Q_SLOTS:
     }
 
     // Built-in (aten) patterns on GPT-J's Dynamo graph: one warning saying why nothing can match, in --json and
-    // first in the table.
+    // first in the table, and in apply's --json.
     void matchWarnsOnDynamoGraph()
     {
         const QString gptj
@@ -263,6 +263,11 @@ private Q_SLOTS:
         Run table = cli({"match", gptj, "--patterns", "builtin"});
         QCOMPARE(table.exitCode, 0);
         QVERIFY2(table.out.startsWith("warning: this graph is Dynamo-level"), table.out.left(300).constData());
+        // apply says the same about its 0 steps.
+        Run applied = cli({"apply", gptj, "--patterns", "builtin", "--json"});
+        QCOMPARE(applied.exitCode, 0);
+        QCOMPARE(json(applied)["steps"].toArray().size(), 0);
+        QCOMPARE(json(applied)["warnings"].toArray(), warnings);
         // The post-grad graph of the same kind of model: no such warning.
         Run postGrad
             = cli({"match", corpus("readable/learn_torch_compile__tb_hf_GPT2_inference_cpu__after_post_grad.py"),
