@@ -769,7 +769,7 @@ void MainWindow::logPatternWarnings(const MatchReport &report)
     for (const std::string &w : report.warnings)
         if (!m_loggedPatternWarnings.contains(QString::fromStdString(w))) {
             m_loggedPatternWarnings.insert(QString::fromStdString(w));
-            uiLogger()->warn("pattern file: {}", w);
+            uiLogger()->warn("match: {}", w); // a pattern file's load warning, or the graph's (Dynamo-level)
         }
     for (const PatternReport &p : report.patterns)
         for (const std::string &w : p.warnings) {

@@ -246,6 +246,82 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("after the following passes: ['dce', 'cse']"));
     }
 
+    // Built-in (aten) patterns on GPT-J's Dynamo graph: one warning saying why nothing can match, in --json and
+    // first in the table, and in apply's --json.
+    void matchWarnsOnDynamoGraph()
+    {
+        const QString gptj
+            = corpus("readable/learn_torch_compile__hf_GPTJForCausalLM_inference_cpu__dynamo_captured_graph.py");
+        Run r = cli({"match", gptj, "--patterns", "builtin", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray warnings = json(r)["warnings"].toArray();
+        QCOMPARE(warnings.size(), 1);
+        QVERIFY2(warnings[0].toString().startsWith("this graph is Dynamo-level (1305 torch.* / call_method / "
+                                                   "call_module nodes, no aten ops)"),
+            qPrintable(warnings[0].toString()));
+        QVERIFY(warnings[0].toString().contains("TORCH_LOGS=post_grad_graphs"));
+        Run table = cli({"match", gptj, "--patterns", "builtin"});
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY2(table.out.startsWith("warning: this graph is Dynamo-level"), table.out.left(300).constData());
+        // apply says the same about its 0 steps.
+        Run applied = cli({"apply", gptj, "--patterns", "builtin", "--json"});
+        QCOMPARE(applied.exitCode, 0);
+        QCOMPARE(json(applied)["steps"].toArray().size(), 0);
+        QCOMPARE(json(applied)["warnings"].toArray(), warnings);
+        // The post-grad graph of the same kind of model: no such warning.
+        Run postGrad
+            = cli({"match", corpus("readable/learn_torch_compile__tb_hf_GPT2_inference_cpu__after_post_grad.py"),
+                "--patterns", "builtin", "--json"});
+        QCOMPARE(postGrad.exitCode, 0);
+        QCOMPARE(json(postGrad)["warnings"].toArray().size(), 0);
+        // A TORCH_TRACE log's Dynamo graph: the log's aten-level graphs are named, to pick with --graph.
+        const QString log = corpus("torch_trace/tlparse__simple.log");
+        Run trace = cli({"match", log, "--graph", "0", "--patterns", "builtin", "--json"});
+        QCOMPARE(trace.exitCode, 0);
+        const QJsonArray traceWarnings = json(trace)["warnings"].toArray();
+        QCOMPARE(traceWarnings.size(), 2);
+        QVERIFY(traceWarnings[0].toString().startsWith("this graph is Dynamo-level"));
+        QCOMPARE(traceWarnings[1].toString(),
+            log
+                + " also holds aten-level graphs: --graph 1 ([0/0] aot_inference_graph), --graph 2 ([0/0] "
+                  "inductor_post_grad_graph)");
+    }
+
+    // A mistyped pass, built-in pattern, pattern or command: the error lists what exists and names the one meant.
+    void mistypedNamesSuggestTheClosest_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("expected"); // the end of stderr's first part; empty: no suggestion
+        const QString llama = QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py");
+        QTest::newRow("pass") << QStringList{"passes", llama, "--pass", "noop_views"} << 1
+                              << "did you mean 'remove_noop_views'?";
+        QTest::newRow("pass case") << QStringList{"passes", llama, "--pass", "DCE"} << 1 << "did you mean 'dce'?";
+        QTest::newRow("pass far") << QStringList{"passes", llama, "--pass", "xyz"} << 1 << "";
+        QTest::newRow("builtin") << QStringList{"match", llama, "--patterns", "builtin:rms_nrm"} << 2
+                                 << "did you mean 'rms_norm'?";
+        QTest::newRow("--pattern") << QStringList{"match", llama, "--patterns", "builtin", "--pattern", "swiglo"} << 1
+                                   << "did you mean 'swiglu'?";
+        QTest::newRow("command") << QStringList{"mach", llama} << 1 << "did you mean 'match'?";
+    }
+
+    void mistypedNamesSuggestTheClosest()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, expected);
+        Run r = cli(args);
+        QCOMPARE(r.exitCode, exitCode);
+        const QString err = QString::fromUtf8(r.err);
+        const QString first = err.left(err.indexOf(QLatin1String("\n\n"))).trimmed(); // before the usage text
+        if (expected.isEmpty())
+            QVERIFY2(!err.contains(QLatin1String("did you mean")), qPrintable(err));
+        else
+            QVERIFY2(first.endsWith(expected), qPrintable(err));
+        if (args.contains(QLatin1String("--pass")))
+            QVERIFY2(err.contains(QLatin1String("known: dce, cse, remove_noop_views")), qPrintable(err));
+    }
+
     void devicesAlwaysHasCpu()
     {
         Run r = cli({"devices", "--json"});

@@ -7,7 +7,7 @@
 #include "document.h"
 #include "graph_canvas.h"
 #include "graph_diff_model.h"
-#include "gui_test_paths.h"
+#include "gui_test_support.h"
 #include "mainwindow.h"
 
 #include "ir/graph.h"
@@ -21,8 +21,6 @@
 #include <QGraphicsScene>
 #include <QLabel>
 #include <QLineF>
-#include <QProcess>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTreeView>
@@ -32,35 +30,12 @@
 #include <map>
 
 using namespace fxs;
+using namespace fxs::test;
 
 namespace {
 
-constexpr int kTimeoutMs = 30000;
-
-struct Loaded {
-    std::unique_ptr<Document> doc;
-    std::unique_ptr<MainWindow> window;
-};
-
-bool openSample(Loaded &l)
-{
-    l.doc = std::make_unique<Document>();
-    l.window = std::make_unique<MainWindow>(l.doc.get());
-    l.window->setGeometry(0, 0, 1600, 1000);
-    QSignalSpy matched(l.doc.get(), &Document::matchReportChanged);
-    l.window->show();
-    l.doc->openBundledSample();
-    return matched.wait(kTimeoutMs) && l.doc->matchReport();
-}
-
-bool settle(Document *doc)
-{
-    QSignalSpy idle(doc, &Document::steppingChanged);
-    while (doc->isStepping())
-        if (!idle.wait(kTimeoutMs))
-            return false;
-    return true;
-}
+// Wide, and not waiting for the first layout: the dock compares revisions whether or not the canvas has drawn them.
+constexpr SampleOptions kWideMatched{/*wide=*/true, /*waitForLayout=*/false};
 
 // The rows of one section of the model, by node name.
 QStringList sectionNames(const GraphDiffModel *model, GraphDiffModel::Section section)
@@ -99,16 +74,13 @@ private:
 void TestDiffView::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
-    QCoreApplication::setOrganizationName(QStringLiteral("fxscope-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_diff_view"));
+    useTemporarySettings(m_dir, QStringLiteral("tst_diff_view"));
 }
 
 void TestDiffView::modelPassesTester()
 {
     Loaded l;
-    QVERIFY(openSample(l));
+    QVERIFY(openSample(l, kWideMatched));
     l.doc->runToEnd();
     QVERIFY(settle(l.doc.get()));
     QVERIFY(l.doc->revision() >= 2);
@@ -146,7 +118,7 @@ void TestDiffView::modelPassesTester()
 void TestDiffView::comparesAnyTwoRevisions()
 {
     Loaded l;
-    QVERIFY(openSample(l));
+    QVERIFY(openSample(l, kWideMatched));
     DiffWidget *view = l.window->diffView();
     QCOMPARE(view->fromBox()->count(), 1);
     QCOMPARE(view->model()->rowCount(), 0);
@@ -192,7 +164,7 @@ void TestDiffView::comparesAnyTwoRevisions()
 void TestDiffView::nodeRowSelectsNode()
 {
     Loaded l;
-    QVERIFY(openSample(l));
+    QVERIFY(openSample(l, kWideMatched));
     l.doc->step();
     QVERIFY(settle(l.doc.get()));
     DiffWidget *view = l.window->diffView();
@@ -214,12 +186,9 @@ void TestDiffView::nodeRowSelectsNode()
 void TestDiffView::unchangedNodesKeepTheirPlace()
 {
     Loaded l;
-    QVERIFY(openSample(l));
+    QVERIFY(openSample(l, kWideMatched));
     GraphCanvas *canvas = l.window->canvas();
-    if (canvas->isLayoutRunning()) {
-        QSignalSpy done(canvas, &GraphCanvas::layoutFinished);
-        QVERIFY(done.wait(kTimeoutMs));
-    }
+    QVERIFY(laidOut(canvas));
     // Look at the first candidate the step will fuse.
     l.window->showCandidate(1, 1); // rms_norm_cast at mul_7, accepted
     QTest::qWait(50);
@@ -278,7 +247,7 @@ void TestDiffView::screenshot()
     if (folder.isEmpty())
         QSKIP("set FXSCOPE_SCREENSHOTS to a folder to take the pictures");
     Loaded l;
-    QVERIFY(openSample(l));
+    QVERIFY(openSample(l, kWideMatched));
     QVERIFY(QTest::qWaitForWindowExposed(l.window.get()));
     l.doc->step();
     l.doc->step();
@@ -288,10 +257,7 @@ void TestDiffView::screenshot()
     l.window->resizeDocks({l.window->inspectorDock(), l.window->diffDock()}, {260, 720}, Qt::Vertical);
     QTRY_VERIFY(l.window->diffView()->model()->diff() != nullptr);
     QTest::qWait(1500);
-    const QString path = QDir(folder).filePath(QStringLiteral("fxscope-diff.png"));
-    if (QGuiApplication::platformName() != QLatin1String("xcb")
-        || QProcess::execute(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), path}) != 0)
-        QVERIFY(l.window->grab().save(path));
+    QVERIFY(saveScreenshot(l.window.get(), QDir(folder).filePath(QStringLiteral("fxscope-diff.png"))));
 }
 
 QTEST_MAIN(TestDiffView)

@@ -4,7 +4,7 @@
 
 #include "document.h"
 #include "graph_canvas.h"
-#include "gui_test_paths.h"
+#include "gui_test_support.h"
 #include "mainwindow.h"
 #include "node_inspector.h"
 #include "node_list_widget.h"
@@ -20,9 +20,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProcess>
 #include <QScrollBar>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -33,10 +31,9 @@
 #include <QtTest>
 
 using namespace fxs;
+using namespace fxs::test;
 
 namespace {
-
-constexpr int kTimeoutMs = 30000;
 
 // SiLU·mul with an extra_check: a pattern file of the user's kind.
 constexpr char kPatternFile[] = R"(import torch
@@ -54,25 +51,6 @@ def last_dim_is_7168(match):
 t = torch.empty(2, 8, dtype=torch.float16)
 register_replacement(search, replace, [t, t], fwd_only, [], extra_check=last_dim_is_7168)
 )";
-
-struct Loaded {
-    std::unique_ptr<Document> doc;
-    std::unique_ptr<MainWindow> window;
-};
-
-// The window with the bundled sample loaded, matched and laid out.
-bool openSample(Loaded &l)
-{
-    l.doc = std::make_unique<Document>();
-    l.window = std::make_unique<MainWindow>(l.doc.get());
-    QSignalSpy matched(l.doc.get(), &Document::matchReportChanged);
-    QSignalSpy laidOut(l.window->canvas(), &GraphCanvas::layoutFinished);
-    l.window->show();
-    l.doc->openBundledSample();
-    if (!matched.wait(kTimeoutMs) || !l.doc->matchReport())
-        return false;
-    return !laidOut.isEmpty() || laidOut.wait(kTimeoutMs);
-}
 
 // Where a link to `node` is drawn in the inspector's page, in viewport coordinates; null when absent.
 QPoint linkPosition(QTextBrowser *browser, const QString &node)
@@ -111,6 +89,7 @@ private Q_SLOTS:
     void patternFileAddsPatterns();
     void badPatternFileFails();
     void patternFileWarningsReachTheDock();
+    void dynamoGraphWarningReachesTheDock();
     void acceptedCandidateMarksNodes();
     void rejectedCandidateMarksDisagreement();
     void filterBarNarrowsTree();
@@ -125,10 +104,7 @@ private:
 void TestInspector::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
-    QCoreApplication::setOrganizationName(QStringLiteral("fxscope-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_inspector"));
+    useTemporarySettings(m_dir, QStringLiteral("tst_inspector"));
 }
 
 void TestInspector::init()
@@ -230,6 +206,25 @@ void TestInspector::patternFileWarningsReachTheDock()
     QVERIFY(row);
     QVERIFY(row->isVisible());
     QVERIFY(row->text().contains(QLatin1String("_register_more_patterns")));
+}
+
+// A Dynamo-level graph under the built-in (aten) patterns: the dock's warnings row says why nothing matches.
+void TestInspector::dynamoGraphWarningReachesTheDock()
+{
+    Loaded l;
+    QVERIFY(openSample(l));
+    auto *row = l.window->patternsView()->findChild<QLabel *>(QStringLiteral("patternFileWarnings"));
+    QVERIFY(row);
+    QVERIFY(!row->isVisible()); // the sample is a post-grad graph
+    QSignalSpy matched(l.doc.get(), &Document::matchReportChanged);
+    l.doc->open(QStringLiteral(
+        FXSCOPE_CORPUS_DIR "/readable/depyf__aot_eager_dynamic_with_grad__compiled_fn_3_dynamo_graph.py"));
+    QVERIFY(matched.wait(kTimeoutMs));
+    QVERIFY(row->isVisible());
+    QVERIFY2(row->text().contains(QLatin1String("1 match warning")), qPrintable(row->text()));
+    QVERIFY2(row->text().contains(QLatin1String("this graph is Dynamo-level (2 torch.* / call_method / call_module "
+                                                "nodes, no aten ops)")),
+        qPrintable(row->text()));
 }
 
 void TestInspector::badPatternFileFails()
@@ -402,11 +397,7 @@ void TestInspector::screenshots()
     const MatchReport &report = *l.doc->matchReport();
     auto take = [&](const QString &name) {
         QTest::qWait(800);
-        const QString path = QDir(folder).filePath(name);
-        if (QGuiApplication::platformName() != QLatin1String("xcb")
-            || QProcess::execute(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), path})
-                != 0)
-            QVERIFY(l.window->grab().save(path));
+        QVERIFY(saveScreenshot(l.window.get(), QDir(folder).filePath(name)));
     };
     auto show = [&](const char *pattern, bool accepted, const QString &name) {
         const int p = findPattern(report, pattern);

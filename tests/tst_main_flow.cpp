@@ -6,7 +6,7 @@
 #include "canvas_style.h"
 #include "document.h"
 #include "graph_canvas.h"
-#include "gui_test_paths.h"
+#include "gui_test_support.h"
 #include "mainwindow.h"
 #include "pattern_filter_proxy_model.h"
 #include "pattern_graph_widget.h"
@@ -23,7 +23,6 @@
 #include <QFile>
 #include <QImage>
 #include <QMessageBox>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
@@ -32,28 +31,7 @@
 #include <QtTest>
 
 using namespace fxs;
-
-namespace {
-constexpr int kTimeoutMs = 30000;
-
-bool settle(Document *doc)
-{
-    QSignalSpy idle(doc, &Document::steppingChanged);
-    while (doc->isStepping())
-        if (!idle.wait(kTimeoutMs))
-            return false;
-    return true;
-}
-
-bool laidOut(GraphCanvas *canvas)
-{
-    QSignalSpy done(canvas, &GraphCanvas::layoutFinished);
-    while (canvas->isLayoutRunning())
-        if (!done.wait(kTimeoutMs))
-            return false;
-    return canvas->sceneLayout() != nullptr;
-}
-} // namespace
+using namespace fxs::test;
 
 class TestMainFlow : public QObject {
     Q_OBJECT
@@ -71,10 +49,7 @@ private:
 void TestMainFlow::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
-    QCoreApplication::setOrganizationName(QStringLiteral("fxscope-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_main_flow"));
+    useTemporarySettings(m_dir, QStringLiteral("tst_main_flow"));
 }
 
 void TestMainFlow::openMatchSelectStepUndoExport()
@@ -83,10 +58,7 @@ void TestMainFlow::openMatchSelectStepUndoExport()
     MainWindow window(&doc);
     window.setGeometry(0, 0, 1600, 1000);
     window.show();
-    // Open.
-    QSignalSpy matched(&doc, &Document::matchReportChanged);
-    doc.openBundledSample();
-    QVERIFY(matched.wait(kTimeoutMs));
+    QVERIFY(openSampleAndMatch(&doc));
     QVERIFY(laidOut(window.canvas()));
     const std::string loaded = printCanonical(*doc.currentGraphShared());
 
@@ -162,9 +134,7 @@ void TestMainFlow::exportErrors()
     QVERIFY(!window.exportImage(m_dir.filePath(QStringLiteral("empty.svg")), false));
     QVERIFY(window.errorBox());
     QVERIFY(window.errorBox()->informativeText().contains(QStringLiteral("empty.svg")));
-    QSignalSpy matched(&doc, &Document::matchReportChanged);
-    doc.openBundledSample();
-    QVERIFY(matched.wait(kTimeoutMs));
+    QVERIFY(openSampleAndMatch(&doc));
     QVERIFY(laidOut(window.canvas()));
     // A format it cannot write, and a folder that does not exist: errors naming the file, nothing written.
     const QString jpg = m_dir.filePath(QStringLiteral("view.jpg"));
@@ -181,12 +151,10 @@ void TestMainFlow::cancelMatchKeepsReport()
     Document doc;
     MainWindow window(&doc);
     window.show();
-    QSignalSpy matched(&doc, &Document::matchReportChanged);
-    doc.openBundledSample();
-    QVERIFY(matched.wait(kTimeoutMs));
+    QVERIFY(openSampleAndMatch(&doc));
     const auto report = doc.matchReport();
     QSignalSpy canceled(&doc, &Document::matchCanceled);
-    matched.clear();
+    QSignalSpy matched(&doc, &Document::matchReportChanged);
     doc.rematch();
     QVERIFY(doc.isMatching());
     doc.cancelMatch();
@@ -211,9 +179,7 @@ void TestMainFlow::darkAndLightPalettes()
         window.setAutosavePath({});
         window.setGeometry(0, 0, 1600, 1000);
         window.show();
-        QSignalSpy matched(&doc, &Document::matchReportChanged);
-        doc.openBundledSample();
-        QVERIFY(matched.wait(kTimeoutMs));
+        QVERIFY(openSampleAndMatch(&doc));
         QVERIFY(laidOut(window.canvas()));
         window.setTheme(Theme::Light);
         QImage light = window.canvas()->viewport()->grab().toImage();

@@ -37,6 +37,14 @@ std::vector<std::string> targets(const Graph &g)
     return out;
 }
 
+// Matches `registry` on the first graph of a loaded dump; a load error comes back as the error.
+Result<MatchReport> matchFirstGraph(const PatternRegistry &registry, const Result<GraphFile> &file)
+{
+    if (!file)
+        return file.error();
+    return Matcher(registry).run(*file->graphs.front().graph);
+}
+
 std::string join(const std::vector<std::string> &v)
 {
     std::string s;
@@ -105,10 +113,8 @@ void TestPatternFilePy::exampleMatches()
 {
     PatternRegistry registry;
     QVERIFY(loadPatternSpec(kExample, registry));
-    auto file = loadGraphFile(kGraph);
-    QVERIFY2(file, file ? "" : file.error().toString().c_str());
-    auto report = Matcher(registry).run(*file->graphs.front().graph);
-    QVERIFY(report);
+    auto report = matchFirstGraph(registry, loadGraphFile(kGraph));
+    QVERIFY2(report, report ? "" : report.error().toString().c_str());
     QCOMPARE(report->patterns.size(), size_t(1));
     const auto &cands = report->patterns[0].candidates;
     QCOMPARE(cands.size(), size_t(2));
@@ -132,17 +138,16 @@ void TestPatternFilePy::checkWithoutShapes()
 {
     PatternRegistry registry;
     QVERIFY(loadPatternSpec(kExample, registry));
-    auto file = loadGraphBytes(R"(class GraphModule(torch.nn.Module):
+    auto report = matchFirstGraph(registry,
+        loadGraphBytes(R"(class GraphModule(torch.nn.Module):
     def forward(self, a, b, g):
         add = torch.ops.aten.add.Tensor(a, b)
         npu_rms_norm = torch.ops.npu.npu_rms_norm.default(add, g)
         getitem = npu_rms_norm[0]
         return (getitem, add)
 )",
-        "noshape.py");
-    QVERIFY2(file, file ? "" : file.error().toString().c_str());
-    auto report = Matcher(registry).run(*file->graphs.front().graph);
-    QVERIFY(report);
+            "noshape.py"));
+    QVERIFY2(report, report ? "" : report.error().toString().c_str());
     const auto &cands = report->patterns[0].candidates;
     QCOMPARE(cands.size(), size_t(1));
     QVERIFY(!cands[0].accepted);
@@ -181,7 +186,8 @@ register_replacement(search_fn, replace_fn, [torch.empty(2, 4, 256), torch.empty
         "retrace.py", registry);
     QVERIFY2(st, st ? "" : st.error().toString().c_str());
     QVERIFY(registry.entries().front()->retrace);
-    auto file = loadGraphBytes(R"(class GraphModule(torch.nn.Module):
+    auto report = matchFirstGraph(registry,
+        loadGraphBytes(R"(class GraphModule(torch.nn.Module):
     def forward(self, a: "f32[2, 4, 384]", b: "f32[384, 8]", c: "f32[3, 100]", d: "f32[100, 8]"):
         view = torch.ops.aten.view.default(a, [-1, 384])
         mm = torch.ops.aten.mm.default(view, b)
@@ -189,10 +195,8 @@ register_replacement(search_fn, replace_fn, [torch.empty(2, 4, 256), torch.empty
         mm_1 = torch.ops.aten.mm.default(view_1, d)
         return (mm, mm_1)
 )",
-        "retrace_graph.py");
-    QVERIFY2(file, file ? "" : file.error().toString().c_str());
-    auto report = Matcher(registry).run(*file->graphs.front().graph);
-    QVERIFY(report);
+            "retrace_graph.py"));
+    QVERIFY2(report, report ? "" : report.error().toString().c_str());
     const auto &cands = report->patterns[0].candidates;
     QCOMPARE(cands.size(), size_t(2));
     // Last-to-first: mm_1 (hidden size 100) first.
@@ -249,10 +253,8 @@ torchair.register_replacement(search_fn=search_fn, replace_fn=replace_fn, exampl
 )PY",
         "fstring_check.py", registry);
     QVERIFY2(st, st ? "" : st.error().toString().c_str());
-    auto file = loadGraphFile(kGraph);
-    QVERIFY2(file, file ? "" : file.error().toString().c_str());
-    auto report = Matcher(registry).run(*file->graphs.front().graph);
-    QVERIFY(report);
+    auto report = matchFirstGraph(registry, loadGraphFile(kGraph));
+    QVERIFY2(report, report ? "" : report.error().toString().c_str());
     const Verdict *rejected = nullptr;
     for (const Verdict &v : report->patterns[0].candidates)
         if (!v.accepted)
@@ -328,10 +330,9 @@ void TestPatternFilePy::trainingPattern()
     QVERIFY(e.extraCheck && e.extraCheckEvaluated);
     QCOMPARE(e.exampleInputs.size(), size_t(3));
     QVERIFY(e.exampleInputs[0].requiresGrad);
-    auto graph = loadGraphFile(std::string(FXSCOPE_TEST_DATA_DIR) + "/patterns/addmm_training_graph.json");
-    QVERIFY2(graph, graph ? "" : graph.error().toString().c_str());
-    auto report = Matcher(registry).run(*graph->graphs.front().graph);
-    QVERIFY(report);
+    auto report = matchFirstGraph(
+        registry, loadGraphFile(std::string(FXSCOPE_TEST_DATA_DIR) + "/patterns/addmm_training_graph.json"));
+    QVERIFY2(report, report ? "" : report.error().toString().c_str());
     const auto &cands = report->patterns[0].candidates;
     QCOMPARE(cands.size(), size_t(2));
     // Layer 2 (float64) first, last-to-first: same structure, rejected by the check with its logged reason.
@@ -412,10 +413,8 @@ torchair.register_replacement(search_fn=search_fn, replace_fn=replace_fn, extra_
     QCOMPARE(registry.warnings().size(), size_t(1));
     QVERIFY2(registry.warnings()[0].rfind("deferred.py:18:30: a lambda is outside fxscope's Python subset", 0) == 0,
         registry.warnings()[0].c_str());
-    auto file = loadGraphFile(kGraph);
-    QVERIFY2(file, file ? "" : file.error().toString().c_str());
-    auto report = Matcher(registry).run(*file->graphs.front().graph);
-    QVERIFY(report);
+    auto report = matchFirstGraph(registry, loadGraphFile(kGraph));
+    QVERIFY2(report, report ? "" : report.error().toString().c_str());
     for (const Verdict &v : report->patterns[0].candidates) {
         QCOMPARE(v.stage, MatchStage::ExtraCheck);
         QVERIFY2(v.checkTrace.back().find("raised at deferred.py:18:30: SubsetError: a lambda is outside")
@@ -464,10 +463,8 @@ def _apply_pattern_passes(graph_module):
     QVERIFY2(st, st ? "" : st.error().toString().c_str());
     QCOMPARE(registry.entries().size(), size_t(1));
     QVERIFY(registry.warnings().empty());
-    auto file = loadGraphFile(kGraph);
-    QVERIFY2(file, file ? "" : file.error().toString().c_str());
-    auto report = Matcher(registry).run(*file->graphs.front().graph);
-    QVERIFY(report);
+    auto report = matchFirstGraph(registry, loadGraphFile(kGraph));
+    QVERIFY2(report, report ? "" : report.error().toString().c_str());
     QCOMPARE(report->patterns[0].acceptedCount(), size_t(2)); // no extra_check: both add + npu_rms_norm sites
 }
 
@@ -526,10 +523,8 @@ def _register_add_rms_norm():
     QVERIFY2(st, st ? "" : st.error().toString().c_str());
     QCOMPARE(registry.entries().size(), size_t(1));
     QVERIFY(!registry.entries()[0]->torchairStreamCheck); // Inductor's register_replacement, called directly
-    auto file = loadGraphFile(kGraph);
-    QVERIFY2(file, file ? "" : file.error().toString().c_str());
-    auto report = Matcher(registry).run(*file->graphs.front().graph);
-    QVERIFY(report);
+    auto report = matchFirstGraph(registry, loadGraphFile(kGraph));
+    QVERIFY2(report, report ? "" : report.error().toString().c_str());
     // The default extra_check is the class's _return_true(self), called with the match: both sites accepted.
     QCOMPARE(report->patterns[0].acceptedCount(), size_t(2));
 }
@@ -650,10 +645,8 @@ void TestPatternFilePy::library()
         QVERIFY(QString::fromStdString(e->source).startsWith(QString::fromStdString(kLibrary) + file + ":"));
     }
     QCOMPARE(got.join(' '), names);
-    auto graph = loadGraphFile(kLlama);
-    QVERIFY2(graph, graph ? "" : graph.error().toString().c_str());
-    auto report = Matcher(registry).run(*graph->graphs.front().graph);
-    QVERIFY(report);
+    auto report = matchFirstGraph(registry, loadGraphFile(kLlama));
+    QVERIFY2(report, report ? "" : report.error().toString().c_str());
     QStringList anchors;
     for (const auto &p : report->patterns)
         for (const Verdict &v : p.candidates)
@@ -690,7 +683,8 @@ void TestPatternFilePy::torchairConventions()
     QVERIFY(quant.pattern->repr(400).find("KeywordArg('dtype')") != std::string::npos);
 
     // The cast pattern's check on a graph: same_meta, element_size() and the logger reason.
-    auto graph = loadGraphBytes(R"(class GraphModule(torch.nn.Module):
+    auto report = matchFirstGraph(registry,
+        loadGraphBytes(R"(class GraphModule(torch.nn.Module):
     def forward(self, a: "f16[4, 8]", b: "f16[4, 8]", g: "f16[8]"):
         norm = torch.ops.npu.npu_add_rms_norm.default(a, b, g)
         y = norm[0]
@@ -699,10 +693,8 @@ void TestPatternFilePy::torchairConventions()
         c = torch.ops.aten._to_copy.default(v, dtype=torch.float32)
         return (y, x_out, c)
 )",
-        "cast.py");
-    QVERIFY2(graph, graph ? "" : graph.error().toString().c_str());
-    auto report = Matcher(registry).run(*graph->graphs.front().graph);
-    QVERIFY(report);
+            "cast.py"));
+    QVERIFY2(report, report ? "" : report.error().toString().c_str());
     const Verdict *cast = nullptr;
     for (const auto &p : report->patterns)
         for (const Verdict &v : p.candidates)

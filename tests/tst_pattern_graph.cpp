@@ -5,7 +5,7 @@
 #include "canvas_node_item.h"
 #include "document.h"
 #include "graph_canvas.h"
-#include "gui_test_paths.h"
+#include "gui_test_support.h"
 #include "mainwindow.h"
 #include "pattern_correspondence.h"
 #include "pattern_graph_widget.h"
@@ -19,8 +19,6 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
-#include <QProcess>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -30,30 +28,12 @@
 #include <set>
 
 using namespace fxs;
+using namespace fxs::test;
 
 namespace {
 
-constexpr int kTimeoutMs = 30000;
-
-struct Loaded {
-    std::unique_ptr<Document> doc;
-    std::unique_ptr<MainWindow> window;
-};
-
-bool openSample(Loaded &l)
-{
-    l.doc = std::make_unique<Document>();
-    l.window = std::make_unique<MainWindow>(l.doc.get());
-    QSignalSpy matched(l.doc.get(), &Document::matchReportChanged);
-    QSignalSpy laidOut(l.window->canvas(), &GraphCanvas::layoutFinished);
-    // Wide enough for the docks, the canvas and the pattern beside it (the offscreen screen is small).
-    l.window->setGeometry(0, 0, 1600, 1000);
-    l.window->show();
-    l.doc->openBundledSample();
-    if (!matched.wait(kTimeoutMs) || !l.doc->matchReport())
-        return false;
-    return !laidOut.isEmpty() || laidOut.wait(kTimeoutMs);
-}
+// Wide enough for the docks, the canvas and the pattern beside it.
+constexpr SampleOptions kWide{/*wide=*/true};
 
 // The first candidate of `pattern` that is accepted (or rejected with a structural failure).
 std::pair<int, int> findCandidate(const MatchReport &report, const char *pattern, bool accepted)
@@ -77,49 +57,12 @@ std::shared_ptr<const Graph> searchGraphOf(const Document &doc, const std::strin
     return nullptr;
 }
 
-bool takeScreenshot(const Loaded &l, const QString &path)
-{
-    if (QGuiApplication::platformName() == QLatin1String("xcb")
-        && QProcess::execute(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), path}) == 0)
-        return true;
-    return l.window->grab().save(path);
-}
-
-bool patternLaidOut(PatternGraphWidget *view)
-{
-    GraphCanvas *canvas = view->canvas();
-    if (canvas->isLayoutRunning()) {
-        QSignalSpy done(canvas, &GraphCanvas::layoutFinished);
-        if (!done.wait(kTimeoutMs))
-            return false;
-    }
-    return canvas->sceneLayout() != nullptr;
-}
-
-// Rotary embedding (x·cos + rotate_half(x)·sin, an npu_rotary_mul candidate) with an extra_check the sample fails:
-// its head dimension is 128, not 64. A pattern file of the user's kind; no built-in pattern claims these nodes.
-constexpr char kPatternFile[] = R"(import torch
-from torch._inductor.pattern_matcher import register_replacement, fwd_only
-
-def search(x, cos, x_rotated, sin):
-    return torch.ops.aten.add.Tensor(torch.ops.aten.mul.Tensor(x, cos), torch.ops.aten.mul.Tensor(x_rotated, sin))
-
-def replace(x, cos, x_rotated, sin):
-    return torch.ops.aten.add.Tensor(torch.ops.aten.mul.Tensor(x, cos), torch.ops.aten.mul.Tensor(x_rotated, sin))
-
-def head_dim_is_64(match):
-    return match.kwargs["x"].meta["val"].shape[-1] == 64
-
-t = torch.empty(1, 2, 8, 64, dtype=torch.float16)
-register_replacement(search, replace, [t, t, t, t], fwd_only, [], extra_check=head_dim_is_64)
-)";
-
 // Adds the pattern file above and shows its candidate rejected by the extra_check; false when it has none.
 bool showExtraCheckRejection(Loaded &l, const QString &folder)
 {
     const QString path = QDir(folder).filePath(QStringLiteral("rotary_mul.py"));
     QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(kPatternFile) < 0)
+    if (!file.open(QIODevice::WriteOnly) || file.write(kRotaryPatternFile) < 0)
         return false;
     file.close();
     QSignalSpy matched(l.doc.get(), &Document::matchReportChanged);
@@ -157,10 +100,7 @@ private:
 void TestPatternGraph::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
-    QCoreApplication::setOrganizationName(QStringLiteral("fxscope-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_pattern_graph"));
+    useTemporarySettings(m_dir, QStringLiteral("tst_pattern_graph"));
 }
 
 void TestPatternGraph::init()
@@ -172,7 +112,7 @@ void TestPatternGraph::init()
 void TestPatternGraph::sampleOpensOnItsFirstAcceptedCandidate()
 {
     Loaded l;
-    QVERIFY(openSample(l));
+    QVERIFY(openSample(l, kWide));
     const auto [pattern, candidate] = l.window->patternsView()->currentCandidate();
     QVERIFY(pattern >= 0);
     const MatchReport &report = *l.doc->matchReport();
@@ -193,7 +133,7 @@ void TestPatternGraph::sampleOpensOnItsFirstAcceptedCandidate()
 void TestPatternGraph::acceptedCandidatePairsEveryNode()
 {
     Loaded l;
-    QVERIFY(openSample(l));
+    QVERIFY(openSample(l, kWide));
     PatternGraphWidget *view = l.window->patternGraph();
     const MatchReport &report = *l.doc->matchReport();
     const auto [pattern, candidate] = findCandidate(report, "rms_norm_cast", true);
@@ -201,7 +141,7 @@ void TestPatternGraph::acceptedCandidatePairsEveryNode()
     const Verdict &v = report.patterns[size_t(pattern)].candidates[size_t(candidate)];
     l.window->showCandidate(pattern, candidate);
     QVERIFY(view->isVisible());
-    QVERIFY(patternLaidOut(view));
+    QVERIFY(laidOut(view->canvas()));
 
     const auto search = searchGraphOf(*l.doc, "rms_norm_cast");
     QVERIFY(search);
@@ -239,14 +179,14 @@ void TestPatternGraph::acceptedCandidatePairsEveryNode()
 void TestPatternGraph::rejectedCandidateMarksDisagreeingPatternNode()
 {
     Loaded l;
-    QVERIFY(openSample(l));
+    QVERIFY(openSample(l, kWide));
     const MatchReport &report = *l.doc->matchReport();
     const auto [pattern, candidate] = findCandidate(report, "swiglu", false);
     QVERIFY(pattern >= 0);
     const Verdict &v = report.patterns[size_t(pattern)].candidates[size_t(candidate)];
     l.window->showCandidate(pattern, candidate);
     PatternGraphWidget *view = l.window->patternGraph();
-    QVERIFY(patternLaidOut(view));
+    QVERIFY(laidOut(view->canvas()));
     const PatternCorrespondence &c = view->correspondence();
     // swiglu's mul expects silu(gate) where the graph has another op: the pattern's silu node disagreed.
     QVERIFY(!c.disagreeing.empty());
@@ -270,12 +210,12 @@ void TestPatternGraph::rejectedCandidateMarksDisagreeingPatternNode()
 void TestPatternGraph::bindingsLinkToGraph()
 {
     Loaded l;
-    QVERIFY(openSample(l));
+    QVERIFY(openSample(l, kWide));
     const MatchReport &report = *l.doc->matchReport();
     const auto [pattern, candidate] = findCandidate(report, "rms_norm_cast", true);
     l.window->showCandidate(pattern, candidate);
     PatternGraphWidget *view = l.window->patternGraph();
-    QVERIFY(patternLaidOut(view));
+    QVERIFY(laidOut(view->canvas()));
     QTreeWidget *bindings = view->bindingsView();
     // The last row that names a graph node (literals and unreached pattern nodes are no links).
     QTreeWidgetItem *last = nullptr;
@@ -299,10 +239,10 @@ void TestPatternGraph::bindingsLinkToGraph()
 void TestPatternGraph::extraCheckRejectionMarksNoNode()
 {
     Loaded l;
-    QVERIFY(openSample(l));
+    QVERIFY(openSample(l, kWide));
     QVERIFY(showExtraCheckRejection(l, m_dir.path()));
     PatternGraphWidget *view = l.window->patternGraph();
-    QVERIFY(patternLaidOut(view));
+    QVERIFY(laidOut(view->canvas()));
     // The structure matched: every pattern node is paired with a node of the same target, none disagreed, and the
     // reason is the check's, shown line by line with its values in the details.
     const PatternCorrespondence &c = view->correspondence();
@@ -326,18 +266,18 @@ void TestPatternGraph::screenshot()
     if (folder.isEmpty())
         QSKIP("set FXSCOPE_SCREENSHOTS to a folder to take the pictures");
     Loaded l;
-    QVERIFY(openSample(l));
+    QVERIFY(openSample(l, kWide));
     QVERIFY(QTest::qWaitForWindowExposed(l.window.get()));
     const auto [pattern, candidate] = findCandidate(*l.doc->matchReport(), "swiglu", false);
     l.window->showCandidate(pattern, candidate);
-    QVERIFY(patternLaidOut(l.window->patternGraph()));
+    QVERIFY(laidOut(l.window->patternGraph()->canvas()));
     QTest::qWait(800);
-    QVERIFY(takeScreenshot(l, QDir(folder).filePath(QStringLiteral("fxscope-pattern-graph.png"))));
+    QVERIFY(saveScreenshot(l.window.get(), QDir(folder).filePath(QStringLiteral("fxscope-pattern-graph.png"))));
     // A candidate the user's extra_check rejected, its trace line by line.
     QVERIFY(showExtraCheckRejection(l, m_dir.path()));
-    QVERIFY(patternLaidOut(l.window->patternGraph()));
+    QVERIFY(laidOut(l.window->patternGraph()->canvas()));
     QTest::qWait(800);
-    QVERIFY(takeScreenshot(l, QDir(folder).filePath(QStringLiteral("fxscope-extra-check.png"))));
+    QVERIFY(saveScreenshot(l.window.get(), QDir(folder).filePath(QStringLiteral("fxscope-extra-check.png"))));
 }
 
 QTEST_MAIN(TestPatternGraph)

@@ -326,7 +326,7 @@ void TestPatternTreeModel::loadWarningsShown()
     widget.setReport(report);
     QVERIFY(files->isVisible());
     QVERIFY(files->text().contains(QStringLiteral("never called")));
-    QVERIFY(files->text().contains(QStringLiteral("1 pattern-file warning")));
+    QVERIFY(files->text().contains(QStringLiteral("1 match warning")));
     widget.setReport(checkReport());
     QVERIFY(!files->isVisible());
 }

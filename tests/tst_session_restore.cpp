@@ -4,7 +4,7 @@
 
 #include "document.h"
 #include "graph_canvas.h"
-#include "gui_test_paths.h"
+#include "gui_test_support.h"
 #include "mainwindow.h"
 #include "pattern_tree_model.h"
 #include "patterns_widget.h"
@@ -17,51 +17,12 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
 using namespace fxs;
-
-namespace {
-constexpr int kTimeoutMs = 30000;
-
-// Rotary embedding with an extra_check the sample fails (see tst_pattern_graph).
-constexpr char kPatternFile[] = R"(import torch
-from torch._inductor.pattern_matcher import register_replacement, fwd_only
-
-def search(x, cos, x_rotated, sin):
-    return torch.ops.aten.add.Tensor(torch.ops.aten.mul.Tensor(x, cos), torch.ops.aten.mul.Tensor(x_rotated, sin))
-
-def replace(x, cos, x_rotated, sin):
-    return torch.ops.aten.add.Tensor(torch.ops.aten.mul.Tensor(x, cos), torch.ops.aten.mul.Tensor(x_rotated, sin))
-
-def head_dim_is_64(match):
-    return match.kwargs["x"].meta["val"].shape[-1] == 64
-
-t = torch.empty(1, 2, 8, 64, dtype=torch.float16)
-register_replacement(search, replace, [t, t, t, t], fwd_only, [], extra_check=head_dim_is_64)
-)";
-
-bool settle(Document *doc)
-{
-    QSignalSpy idle(doc, &Document::steppingChanged);
-    while (doc->isStepping())
-        if (!idle.wait(kTimeoutMs))
-            return false;
-    return true;
-}
-
-bool laidOut(GraphCanvas *canvas)
-{
-    QSignalSpy done(canvas, &GraphCanvas::layoutFinished);
-    while (canvas->isLayoutRunning())
-        if (!done.wait(kTimeoutMs))
-            return false;
-    return canvas->sceneLayout() != nullptr;
-}
-} // namespace
+using namespace fxs::test;
 
 class TestSessionRestore : public QObject {
     Q_OBJECT
@@ -80,10 +41,7 @@ private:
 void TestSessionRestore::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
-    QCoreApplication::setOrganizationName(QStringLiteral("fxscope-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_session_restore"));
+    useTemporarySettings(m_dir, QStringLiteral("tst_session_restore"));
 }
 
 void TestSessionRestore::roundTrip()
@@ -151,7 +109,7 @@ void TestSessionRestore::savedSessionComesBack()
     {
         QFile f(patternPath);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(kPatternFile);
+        f.write(kRotaryPatternFile);
     }
     const QString sessionPath = m_dir.filePath(QStringLiteral("saved.fxsession"));
     std::string savedGraph;
@@ -164,9 +122,8 @@ void TestSessionRestore::savedSessionComesBack()
         window.setAutosavePath({});
         window.setGeometry(0, 0, 1600, 1000);
         window.show();
+        QVERIFY(openSampleAndMatch(&doc));
         QSignalSpy matched(&doc, &Document::matchReportChanged);
-        doc.openBundledSample();
-        QVERIFY(matched.wait(kTimeoutMs));
         doc.openPatterns(patternPath);
         QVERIFY(matched.wait(kTimeoutMs));
         doc.step();

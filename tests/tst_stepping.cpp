@@ -5,7 +5,7 @@
 #include "canvas_node_item.h"
 #include "document.h"
 #include "graph_canvas.h"
-#include "gui_test_paths.h"
+#include "gui_test_support.h"
 #include "mainwindow.h"
 #include "node_list_widget.h"
 #include "timeline_widget.h"
@@ -18,8 +18,6 @@
 #include <QAction>
 #include <QDir>
 #include <QListWidget>
-#include <QProcess>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -30,55 +28,12 @@
 #include <QtTest>
 
 using namespace fxs;
+using namespace fxs::test;
 
 namespace {
 
-constexpr int kTimeoutMs = 30000;
 constexpr size_t kSampleNodes = 107;
 constexpr size_t kFusedNodes = 95;
-
-struct Loaded {
-    std::unique_ptr<Document> doc;
-    std::unique_ptr<MainWindow> window;
-};
-
-bool openSample(Loaded &l)
-{
-    l.doc = std::make_unique<Document>();
-    l.window = std::make_unique<MainWindow>(l.doc.get());
-    QSignalSpy matched(l.doc.get(), &Document::matchReportChanged);
-    QSignalSpy laidOut(l.window->canvas(), &GraphCanvas::layoutFinished);
-    l.window->show();
-    l.doc->openBundledSample();
-    if (!matched.wait(kTimeoutMs) || !l.doc->matchReport())
-        return false;
-    return !laidOut.isEmpty() || laidOut.wait(kTimeoutMs);
-}
-
-// Runs `request` and waits until the Document has no stepping request left.
-bool settle(Document *doc)
-{
-    if (doc->isStepping()) {
-        QSignalSpy idle(doc, &Document::steppingChanged);
-        while (doc->isStepping())
-            if (!idle.wait(kTimeoutMs))
-                return false;
-    }
-    return true;
-}
-
-// Waits until the canvas has laid out what it was last given.
-bool laidOut(const Loaded &l)
-{
-    GraphCanvas *canvas = l.window->canvas();
-    if (canvas->isLayoutRunning()) {
-        QSignalSpy done(canvas, &GraphCanvas::layoutFinished);
-        while (canvas->isLayoutRunning())
-            if (!done.wait(kTimeoutMs))
-                return false;
-    }
-    return true;
-}
 
 size_t shownNodes(const Loaded &l)
 {
@@ -112,10 +67,7 @@ private:
 void TestStepping::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
-    QCoreApplication::setOrganizationName(QStringLiteral("fxscope-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_stepping"));
+    useTemporarySettings(m_dir, QStringLiteral("tst_stepping"));
 }
 
 void TestStepping::init()
@@ -317,22 +269,22 @@ void TestStepping::shortcutsAndDock()
     QCOMPARE(l.window->stepOverPattern(), QStringLiteral("rms_norm_cast"));
     action("stepOverAction")->trigger();
     QVERIFY(settle(l.doc.get()));
-    QVERIFY(laidOut(l));
+    QVERIFY(laidOut(l.window->canvas()));
     QCOMPARE(l.doc->revision(), 2);
     action("undoAction")->trigger();
     QVERIFY(settle(l.doc.get()));
-    QVERIFY(laidOut(l));
+    QVERIFY(laidOut(l.window->canvas()));
     QCOMPARE(l.doc->revision(), 1);
 
     // Bisect from the dock.
     l.window->timeline()->bisectBox()->setValue(2);
     Q_EMIT l.window->timeline()->bisectRequested(2);
     QVERIFY(settle(l.doc.get()));
-    QVERIFY(laidOut(l));
+    QVERIFY(laidOut(l.window->canvas()));
     QCOMPARE(l.doc->revision(), 2);
     action("resetAction")->trigger();
     QVERIFY(settle(l.doc.get()));
-    QVERIFY(laidOut(l));
+    QVERIFY(laidOut(l.window->canvas()));
     QCOMPARE(shownNodes(l), kSampleNodes);
 
     // A new file starts a new session.
@@ -362,10 +314,7 @@ void TestStepping::screenshots()
     QVERIFY(settle(l.doc.get()));
     QVERIFY(!laidOut.isEmpty() || laidOut.wait(kTimeoutMs));
     QTest::qWait(800);
-    const QString path = QDir(folder).filePath(QStringLiteral("fxscope-stepping.png"));
-    if (QGuiApplication::platformName() != QLatin1String("xcb")
-        || QProcess::execute(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), path}) != 0)
-        QVERIFY(l.window->grab().save(path));
+    QVERIFY(saveScreenshot(l.window.get(), QDir(folder).filePath(QStringLiteral("fxscope-stepping.png"))));
 }
 
 QTEST_MAIN(TestStepping)

@@ -242,7 +242,8 @@ void PatternsWidget::updateFileWarnings()
     }
     // The first warnings inline, all of them in the tooltip.
     const size_t count = report->warnings.size();
-    QString text = count == 1 ? tr("<b>1 pattern-file warning</b>") : tr("<b>%L1 pattern-file warnings</b>").arg(count);
+    // Pattern files' load warnings and the graph's (a Dynamo-level graph under aten patterns).
+    QString text = count == 1 ? tr("<b>1 match warning</b>") : tr("<b>%L1 match warnings</b>").arg(count);
     QString tip;
     for (size_t i = 0; i < report->warnings.size(); ++i) {
         const QString w = QString::fromStdString(report->warnings[i]).toHtmlEscaped();

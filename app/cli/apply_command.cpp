@@ -8,6 +8,7 @@
 #include "io/fxscope_json.h"
 #include "io/readable_writer.h"
 #include "ir/lint.h"
+#include "match/graph_level.h"
 #include "patterns/pattern_file.h"
 #include "rewrite/graph_diff.h"
 #include "rewrite/session.h"
@@ -84,6 +85,10 @@ int runApply(const std::vector<std::string> &args)
     if (failed)
         std::fprintf(stderr, "%s\n", applied.error().toString().c_str());
     GraphDiff diff = diffGraphs(*named->graph, session.graph());
+    // Why nothing was applied, where the graph says it: aten patterns on a Dynamo-level graph (as `match` warns).
+    Json warnings = Json::array();
+    if (std::string level = dynamoLevelWarning(*named->graph, *registry); !level.empty())
+        warnings.push(std::move(level));
 
     if (cmd.flag("--json")) {
         Json steps = Json::array();
@@ -95,11 +100,13 @@ int runApply(const std::vector<std::string> &args)
         }
         Json root = Json::object({{"graph", named->name}, {"steps", std::move(steps)},
             {"nodes_before", named->graph->size()}, {"nodes_after", session.graph().size()},
-            {"ops", diff.toJson()["ops"]}, {"lint", names(lint(session.graph()))}});
+            {"ops", diff.toJson()["ops"]}, {"lint", names(lint(session.graph()))}, {"warnings", warnings}});
         if (failed)
             root.set("error", applied.error().toString());
         std::printf("%s\n", root.dump(1).c_str());
     } else {
+        for (const Json &w : warnings.items())
+            std::printf("warning: %s\n\n", w.toString().c_str());
         for (size_t i = 0; i < session.revision(); ++i) {
             const SessionStep &s = session.history()[i];
             std::printf("step %zu: %s at %s  (%zu -> %zu nodes)\n  removed: %s\n  added:   %s\n", i + 1, s.name.c_str(),

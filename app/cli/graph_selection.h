@@ -3,8 +3,10 @@
 
 #include "command_line.h"
 #include "ir/graph_file.h"
+#include "util/closest_name.h"
 
 #include <string>
+#include <vector>
 
 namespace fxs::cli {
 
@@ -21,8 +23,14 @@ inline const NamedGraph *selectGraph(const GraphFile &file, const CommandLine &c
         error = file.path + " holds " + std::to_string(file.graphs.size())
             + " graphs; choose one with --graph NAME|INDEX:";
     }
-    for (size_t i = 0; i < file.graphs.size(); ++i)
+    std::vector<std::string> names;
+    for (size_t i = 0; i < file.graphs.size(); ++i) {
         error += "\n  " + std::to_string(i) + "  " + file.graphs[i].name;
+        names.push_back(file.graphs[i].name);
+    }
+    if (auto choice = cmd.value("--graph"))
+        if (const std::string meant = closestName(*choice, names); !meant.empty())
+            error += "\ndid you mean '" + meant + "'?";
     return nullptr;
 }
 

@@ -11,6 +11,8 @@
 #include "patterns_command.h"
 #include "profile_command.h"
 
+#include "util/closest_name.h"
+
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -76,6 +78,8 @@ int main(int argc, char **argv)
         return fxs::cli::runProfile(args);
     if (command == "devices")
         return fxs::cli::runDevices(args);
-    std::fprintf(stderr, "unknown command '%s'\n\n%s", command.c_str(), kUsage);
+    const std::string meant
+        = fxs::didYouMean(command, {"info", "convert", "devices", "profile", "patterns", "match", "apply", "passes"});
+    std::fprintf(stderr, "unknown command '%s'%s\n\n%s", command.c_str(), meant.c_str(), kUsage);
     return fxs::cli::UsageError;
 }

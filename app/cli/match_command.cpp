@@ -2,9 +2,11 @@
 
 #include "command_inputs.h"
 #include "command_line.h"
+#include "match/graph_level.h"
 #include "match/matcher.h"
 #include "match/subgraph_matcher.h"
 #include "patterns/pattern_file.h"
+#include "util/closest_name.h"
 
 #include "patterns/op_schema_table.h"
 
@@ -61,6 +63,18 @@ void printTable(const MatchReport &report, double ms)
         std::printf("\n");
     }
     std::fprintf(stderr, "%zu nodes, %zu anchors, matched in %.2f ms\n", report.graphNodes, report.anchorsVisited, ms);
+}
+
+// A Dynamo-level graph picked from a file that also holds aten-level ones (a TORCH_TRACE log has the AOT and
+// post-grad graphs beside it): which --graph to match instead. Empty when the file has none.
+std::string atenGraphsHint(const SelectedGraph &selected)
+{
+    std::string graphs;
+    for (size_t i = 0; i < selected.file.graphs.size(); ++i)
+        if (i != selected.index && graphLevel(*selected.file.graphs[i].graph).atenCalls > 0)
+            graphs += (graphs.empty() ? "" : ", ") + std::string("--graph ") + std::to_string(i) + " ("
+                + selected.file.graphs[i].name + ")";
+    return graphs.empty() ? std::string() : selected.file.path + " also holds aten-level graphs: " + graphs;
 }
 
 // --subgraph: each pattern's search graph through torch.fx's SubgraphMatcher as replace_pattern uses it
@@ -145,10 +159,15 @@ int runMatch(const std::vector<std::string> &args)
     MatcherOptions options;
     if (auto name = cmd.value("--pattern")) {
         if (!registry.find(*name)) {
-            std::string names;
-            for (const auto &e : registry.entries())
-                names += "\n  " + e->name;
-            std::fprintf(stderr, "no pattern '%s'; the patterns are:%s\n", name->c_str(), names.c_str());
+            std::string list;
+            std::vector<std::string> names;
+            for (const auto &e : registry.entries()) {
+                list += "\n  " + e->name;
+                names.push_back(e->name);
+            }
+            std::fprintf(stderr, "no pattern '%s'; the patterns are:%s\n", name->c_str(), list.c_str());
+            if (const std::string meant = closestName(*name, names); !meant.empty())
+                std::fprintf(stderr, "did you mean '%s'?\n", meant.c_str());
             return UsageError;
         }
         options.onlyPattern = *name;
@@ -168,6 +187,9 @@ int runMatch(const std::vector<std::string> &args)
         std::fprintf(stderr, "%s\n", report.error().toString().c_str());
         return RuntimeFailure;
     }
+    if (!dynamoLevelWarning(*named->graph, registry).empty())
+        if (std::string hint = atenGraphsHint(*selected); !hint.empty())
+            report->warnings.push_back(std::move(hint));
     if (cmd.flag("--json")) {
         Json root = report->toJson();
         root.set("graph", named->name);

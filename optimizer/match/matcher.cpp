@@ -1,4 +1,5 @@
 #include "matcher.h"
+#include "graph_level.h"
 
 #include "mutation_regions.h"
 #include "pattern_matcher.h"
@@ -105,6 +106,8 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
     MatchReport report;
     report.graphNodes = graph.size();
     report.warnings = m_registry.warnings();
+    if (std::string level = dynamoLevelWarning(graph, m_registry); !level.empty())
+        report.warnings.push_back(std::move(level));
     std::unordered_map<const PatternEntry *, size_t> reportIndex;
     for (const auto &e : m_registry.entries()) {
         if (!options.onlyPattern.empty() && e->name != options.onlyPattern)

@@ -2,11 +2,12 @@
 
 #include "extra_checks.h"
 #include "io/readable_parser.h"
+#include "retrace_cache.h"
+#include "util/closest_name.h"
 
 #include <spdlog/spdlog.h>
 
 #include <map>
-#include <mutex>
 
 namespace fxs {
 
@@ -236,66 +237,45 @@ ShapeLiterals defaultScalars(const BuiltinSource &s)
 // ignore_types. Matches with the same input shapes share one trace.
 RetraceFn makeBuiltinRetrace(const BuiltinSource &source, const ReplacementSpec &spec)
 {
-    struct State {
-        std::mutex mutex;
-        std::map<std::string, Retrace> byInputs;
-    };
-    auto state = std::make_shared<State>();
+    auto cache = std::make_shared<RetraceCache>();
     const std::string label = spec.source + " (re-traced)";
     auto examples = spec.exampleInputs;
     auto scalarWorkaround = spec.scalarWorkaround;
-    return [&source, state, label, examples, scalarWorkaround](const Match &m) -> Retrace {
-        InputMetas inputs;
-        std::vector<std::string> notes;
-        std::string key;
+    return [&source, cache, label, examples, scalarWorkaround](const Match &m) -> Retrace {
+        RetraceCache::Inputs inputs;
         ShapeLiterals scalars = defaultScalars(source);
         for (auto &[token, text] : scalars)
             if (const Argument *bound = m.kwarg(token.substr(1, token.size() - 2)); bound && !bound->isNode())
                 text = bound->toPython();
         for (const auto &kv : scalars)
-            key += kv.second + ";";
+            inputs.addLiteral(kv.second);
+        InputMetas metas;
         for (const ExampleInput &ex : examples) {
             if (!ex.meta)
                 continue;
             const Argument *bound = m.kwarg(ex.name);
-            const Node *node = bound && bound->isNode() ? bound->node() : nullptr;
-            if (node && node->meta().val && node->meta().val->kind == ValueMeta::Kind::Tensor) {
-                inputs[ex.name] = node->meta().val->tensor;
-                key += node->meta().val->toAnnotation() + ";";
-                continue;
-            }
-            if (node)
-                notes.push_back("re-trace: '" + ex.name + "' is " + node->name()
-                    + ", which has no tensor meta['val'] in this dump (Inductor's check_fn reads it); the example "
-                      "input's shape and dtype were used instead");
-            inputs[ex.name] = *ex.meta;
-            key += "example;";
+            const TensorMeta *meta = nullptr;
+            if (bound && bound->isNode())
+                meta = inputs.boundTensor(ex.name, *bound->node());
+            else
+                inputs.addExample();
+            metas[ex.name] = meta ? *meta : *ex.meta;
         }
-        std::lock_guard<std::mutex> lock(state->mutex);
-        auto it = state->byInputs.find(key);
-        if (it == state->byInputs.end()) {
+        return cache->get(inputs, [&] {
             Retrace traced;
-            auto graph = traceBuiltin(source, source.search, label + " search", &inputs, scalars);
-            auto replace = traceBuiltin(source, source.replace, label + " replace", &inputs, scalars);
-            if (replace)
-                traced.replace = replace.value();
+            auto graph = traceBuiltin(source, source.search, label + " search", &metas, scalars);
             if (graph) {
                 FxToPatternOptions options;
-                options.ignoreTypes = false;
                 options.scalarWorkaround = scalarWorkaround;
-                auto pattern = fxToPattern(*graph.value(), options);
-                if (pattern)
-                    traced.pattern = pattern.value();
-                else
-                    traced.error = pattern.error().message;
+                traced = RetraceCache::fromSearchGraph(*graph.value(), options);
             } else {
                 traced.error = graph.error().message;
             }
-            it = state->byInputs.emplace(key, std::move(traced)).first;
-        }
-        Retrace out = it->second;
-        out.notes.insert(out.notes.begin(), notes.begin(), notes.end());
-        return out;
+            auto replace = traceBuiltin(source, source.replace, label + " replace", &metas, scalars);
+            if (replace)
+                traced.replace = replace.value();
+            return traced;
+        });
     };
 }
 
@@ -349,10 +329,14 @@ Status registerBuiltinPatterns(PatternRegistry &registry, const std::string &nam
             return st;
     }
     if (!found) {
-        std::string names;
-        for (const auto &s : sources())
-            names += (names.empty() ? "" : ", ") + s.info.name;
-        return Error{"", 0, 0, "no built-in pattern '" + name + "'; the built-ins are: " + names};
+        std::string list;
+        std::vector<std::string> names;
+        for (const auto &s : sources()) {
+            list += (list.empty() ? "" : ", ") + s.info.name;
+            names.push_back(s.info.name);
+        }
+        return Error{
+            "", 0, 0, "no built-in pattern '" + name + "'; the built-ins are: " + list + didYouMean(name, names)};
     }
     return Ok{};
 }

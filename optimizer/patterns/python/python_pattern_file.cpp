@@ -2,6 +2,7 @@
 
 #include "io/loader.h"
 #include "patterns/register_replacement.h"
+#include "patterns/retrace_cache.h"
 #include "py_cached_function.h"
 #include "py_fx_proxies.h"
 #include "py_interpreter.h"
@@ -69,71 +70,46 @@ ExtraCheck makeExtraCheck(const std::shared_ptr<LoadedPythonFile> &file, const P
 RetraceFn makeRetrace(const std::shared_ptr<LoadedPythonFile> &file, const PyValue &searchFn, const PyList &examples,
     const ReplacementSpec &spec)
 {
-    struct State {
-        std::map<std::string, Retrace> byInputs;
-    };
-    auto state = std::make_shared<State>();
+    auto cache = std::make_shared<RetraceCache>();
     auto scalarWorkaround = spec.scalarWorkaround;
     auto exclusiveArgNames = spec.exclusiveArgNames;
-    return [file, searchFn, examples, state, scalarWorkaround, exclusiveArgNames](const Match &m) -> Retrace {
+    return [file, searchFn, examples, cache, scalarWorkaround, exclusiveArgNames](const Match &m) -> Retrace {
         std::lock_guard<std::mutex> lock(file->mutex);
         auto *fn = searchFn.as<PyFunction>();
-        Retrace out;
+        RetraceCache::Inputs inputs;
         PyList values;
-        std::string key;
         for (size_t i = 0; i < fn->def->params.size(); ++i) {
             const std::string &name = fn->def->params[i].name;
             const PyValue example = i < examples.size() ? examples[i] : PyValue::none();
             const Argument *bound = m.kwarg(name);
             if (bound && bound->isNode()) {
-                const Node *node = bound->node();
-                const auto &val = node->meta().val;
-                if (val && val->kind == ValueMeta::Kind::Tensor) {
-                    values.push_back(PyValue::ofObject(std::make_shared<PyFakeTensor>(val->tensor)));
-                    key += val->toAnnotation() + ";";
-                    continue;
-                }
-                out.notes.push_back("re-trace: '" + name + "' is " + node->name()
-                    + ", which has no tensor meta['val'] in this dump (Inductor's check_fn reads it); the example "
-                      "input's shape and dtype were used instead");
-                values.push_back(example);
-                key += "example;";
+                const TensorMeta *meta = inputs.boundTensor(name, *bound->node());
+                values.push_back(meta ? PyValue::ofObject(std::make_shared<PyFakeTensor>(*meta)) : example);
             } else if (bound) {
                 values.push_back(pyArgumentValue(*file->interp, *bound));
-                key += bound->toPython() + ";";
+                inputs.addLiteral(bound->toPython());
             } else {
                 values.push_back(example); // a parameter the generic pattern does not bind (a traced-in constant)
-                key += "example;";
+                inputs.addExample();
             }
         }
-        if (auto it = state->byInputs.find(key); it != state->byInputs.end()) {
-            Retrace cached = it->second;
-            cached.notes.insert(cached.notes.begin(), out.notes.begin(), out.notes.end());
-            return cached;
-        }
-        std::shared_ptr<Graph> graph;
-        std::vector<std::string> warnings;
-        Status st = file->interp->runGuarded(
-            [&] { graph = PyTorchHost::traceFunction(*file->interp, searchFn, values, warnings); });
-        Retrace result;
-        if (!st) {
-            result.error = st.error().toString();
-        } else {
+        return cache->get(inputs, [&] {
+            std::shared_ptr<Graph> graph;
+            std::vector<std::string> warnings;
+            Status st = file->interp->runGuarded(
+                [&] { graph = PyTorchHost::traceFunction(*file->interp, searchFn, values, warnings); });
+            if (!st) {
+                Retrace failed;
+                failed.error = st.error().toString();
+                return failed;
+            }
             FxToPatternOptions options;
-            options.ignoreTypes = false;
             for (const Node *p : graph->placeholders())
                 options.argnames.push_back(p->name());
             options.scalarWorkaround = scalarWorkaround;
             options.exclusiveArgNames = exclusiveArgNames;
-            auto pattern = fxToPattern(*graph, options);
-            if (pattern)
-                result.pattern = pattern.value();
-            else
-                result.error = pattern.error().message;
-        }
-        state->byInputs[key] = result;
-        result.notes.insert(result.notes.begin(), out.notes.begin(), out.notes.end());
-        return result;
+            return RetraceCache::fromSearchGraph(*graph, options);
+        });
     };
 }
 

@@ -6,6 +6,7 @@
 #include "noop_views.h"
 #include "pattern_pass.h"
 #include "rewrite/dead_code.h"
+#include "util/closest_name.h"
 
 namespace fxs {
 
@@ -25,6 +26,19 @@ bool splitPair(const std::string &rest, std::string &a, std::string &b)
     a = rest.substr(0, eq);
     b = rest.substr(eq + 1);
     return true;
+}
+
+// The unknown pass's message lists every pass and, where one is close, the one the user probably meant.
+Error unknownPass(const std::string &spec, const std::string &name)
+{
+    std::string known;
+    std::vector<std::string> names;
+    for (const std::string &line : passHelp()) {
+        const std::string spelling = line.substr(0, line.find(' ')); // "dce", ..., "replace:A=B"
+        known += (known.empty() ? "" : ", ") + spelling;
+        names.push_back(spelling.substr(0, spelling.find(':')));
+    }
+    return specError(spec, "unknown pass; known: " + known + didYouMean(name, names));
 }
 
 } // namespace
@@ -98,9 +112,7 @@ Result<NamedPass> makePass(const std::string &spec, const PassContext &context)
                              return !fused->empty();
                          }};
     }
-    return specError(spec,
-        "unknown pass; known: dce, cse, remove_noop_views, remove_detach, scalars_to_tensors, "
-        "inline, patterns, partition, replace:A=B, insert_after:A=B");
+    return unknownPass(spec, name);
 }
 
 } // namespace fxs
