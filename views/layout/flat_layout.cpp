@@ -76,6 +76,24 @@ struct GraphGuard {
     }
 };
 
+// The box holding every item and every edge point.
+LayoutRect boundsOf(const FlatLayout &layout)
+{
+    double left = 0, top = 0, right = 0, bottom = 0;
+    bool first = true;
+    const auto add = [&](double x0, double y0, double x1, double y1) {
+        left = first ? x0 : std::min(left, x0), top = first ? y0 : std::min(top, y0);
+        right = first ? x1 : std::max(right, x1), bottom = first ? y1 : std::max(bottom, y1);
+        first = false;
+    };
+    for (const LayoutRect &r : layout.items)
+        add(r.x, r.y, r.right(), r.bottom());
+    for (const LayoutEdge &e : layout.edges)
+        for (const LayoutPoint &p : e.points)
+            add(p.x, p.y, p.x, p.y);
+    return {left, top, right - left, bottom - top};
+}
+
 // The layout itself, in this process; the caller holds graphvizMutex().
 Result<FlatLayout> layoutFlatLocked(const FlatLayoutInput &input)
 {
@@ -126,14 +144,32 @@ Result<FlatLayout> layoutFlatLocked(const FlatLayoutInput &input)
             agset(edge, text("weight"), text(std::to_string(std::min(e.weight, 100)).c_str()));
     }
 
-    if (gvLayout(context, graph, "dot") != 0)
+    const bool pinned = !input.pinnedCentres.empty();
+    if (pinned) {
+        if (input.pinnedCentres.size() != input.items.size())
+            return Error{"layout", 0, 0, "pinned centres do not match the items"};
+        // neato -n2: the given positions (points, y up) stay; edges without a position are routed around the boxes.
+        agattr(graph, AGNODE, text("pos"), text(""));
+        for (size_t i = 0; i < nodes.size(); ++i) {
+            const LayoutPoint c = input.pinnedCentres[i];
+            agset(nodes[i], text("pos"), text((number(c.x) + "," + number(-c.y) + "!").c_str()));
+        }
+        set(graph, "notranslate", "true");
+        set(graph, "overlap", "true");
+        set(graph, "esep", "+2"); // the margin kept around boxes while routing
+    }
+    if (gvLayout(context, graph, pinned ? "nop2" : "dot") != 0)
         return Error{"layout", 0, 0, "Graphviz layout failed"};
     guard.laidOut = true;
 
     const boxf bb = GD_bb(graph);
     const double height = bb.UR.y - bb.LL.y;
-    // Graphviz has y up and its own origin; ours has y down and starts at (0, 0).
-    auto convert = [&](pointf p) { return LayoutPoint{p.x - bb.LL.x, height - (p.y - bb.LL.y)}; };
+    // Graphviz has y up and its own origin; ours has y down and starts at (0, 0). Pinned boxes keep our
+    // coordinates: Graphviz's are mapped back through the first box's centre, whatever it translated by.
+    LayoutPoint shift{-bb.LL.x, height + bb.LL.y};
+    if (pinned && !nodes.empty())
+        shift = {input.pinnedCentres[0].x - ND_coord(nodes[0]).x, input.pinnedCentres[0].y + ND_coord(nodes[0]).y};
+    auto convert = [&](pointf p) { return LayoutPoint{p.x + shift.x, shift.y - p.y}; };
 
     out.items.resize(input.items.size());
     for (size_t i = 0; i < nodes.size(); ++i) {
@@ -170,6 +206,14 @@ Result<FlatLayout> layoutFlatLocked(const FlatLayoutInput &input)
         }
     }
     out.bounds = LayoutRect{0, 0, bb.UR.x - bb.LL.x, height};
+    if (pinned) {
+        for (size_t i = 0; i < out.items.size(); ++i) {
+            const auto &item = input.items[i];
+            const LayoutPoint c = input.pinnedCentres[i];
+            out.items[i] = LayoutRect{c.x - item.width / 2, c.y - item.height / 2, item.width, item.height};
+        }
+        out.bounds = boundsOf(out);
+    }
     return out;
 }
 
@@ -275,6 +319,9 @@ std::string encodeRequest(const FlatLayoutInput &input, bool crash)
     w.put(int64_t(input.edges.size()));
     for (const auto &e : input.edges)
         w.put(int64_t(e.from)), w.put(int64_t(e.to)), w.put(int64_t(e.weight));
+    w.put(int64_t(input.pinnedCentres.size()));
+    for (const LayoutPoint &p : input.pinnedCentres)
+        w.put(p);
     return w.m_bytes;
 }
 
@@ -299,6 +346,12 @@ bool decodeRequest(const std::string &bytes, FlatLayoutInput &input, bool &crash
             return false;
         e.from = int(from), e.to = int(to), e.weight = int(weight);
     }
+    if (!r.get(n) || n < 0 || size_t(n) > bytes.size())
+        return false;
+    input.pinnedCentres.resize(size_t(n));
+    for (LayoutPoint &p : input.pinnedCentres)
+        if (!r.get(p))
+            return false;
     return r.atEnd();
 }
 

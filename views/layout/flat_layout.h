@@ -25,6 +25,9 @@ struct FlatLayoutInput {
     std::vector<Edge> edges;
     double nodeSeparation = 14; // points between boxes of one rank
     double rankSeparation = 28; // points between ranks
+    // When set (one centre per item), the boxes stay where they are and only the edges are routed around them as
+    // splines (Graphviz neato -n2); the boxes must not overlap.
+    std::vector<LayoutPoint> pinnedCentres;
 };
 
 struct FlatLayout {
@@ -40,8 +43,8 @@ struct FlatLayout {
 // FXSCOPE_LAYOUT_IN_PROCESS=1 runs every layout here.
 constexpr size_t kIsolateFromItems = 8;
 
-// Lays out with dot, top to bottom. Checks fxs::progressCanceled() before starting and returns
-// canceledError() then; an isolated layout is also cancelled while it runs (its child is killed).
+// Lays out with dot, top to bottom (or routes the edges between pinned boxes). Checks fxs::progressCanceled() before
+// starting and returns canceledError() then; an isolated layout is also cancelled while it runs (its child is killed).
 Result<FlatLayout> layoutFlat(const FlatLayoutInput &input);
 
 // Lays out two boxes once, so Graphviz's context and dot plugin are loaded now (with dlopen, ~10 ms). Called once

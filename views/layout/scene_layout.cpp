@@ -17,27 +17,6 @@ uint64_t pairKey(size_t a, size_t b)
     return (uint64_t(a) << 32) | uint64_t(b);
 }
 
-// Moves the end of a spline onto `to`, bending its last control point so it arrives vertically.
-void moveEnd(LayoutEdge &edge, LayoutPoint to, double direction)
-{
-    if (edge.points.size() < 4)
-        return;
-    const LayoutPoint from = edge.points[edge.points.size() - 4];
-    const double reach = std::clamp(std::abs(to.y - from.y) / 3, 6.0, 40.0);
-    edge.points.back() = to;
-    edge.points[edge.points.size() - 2] = LayoutPoint{to.x, to.y + direction * reach};
-}
-
-void moveStart(LayoutEdge &edge, LayoutPoint to, double direction)
-{
-    if (edge.points.size() < 4)
-        return;
-    const LayoutPoint next = edge.points[3];
-    const double reach = std::clamp(std::abs(next.y - to.y) / 3, 6.0, 40.0);
-    edge.points.front() = to;
-    edge.points[1] = LayoutPoint{to.x, to.y + direction * reach};
-}
-
 void translate(LayoutEdge &edge, double dx, double dy)
 {
     for (LayoutPoint &p : edge.points) {
@@ -49,6 +28,45 @@ void translate(LayoutEdge &edge, double dx, double dy)
 }
 
 } // namespace
+
+void moveEdgeEnd(LayoutEdge &edge, LayoutPoint to, double direction)
+{
+    if (edge.points.size() < 4)
+        return;
+    const LayoutPoint from = edge.points[edge.points.size() - 4];
+    const double reach = std::clamp(std::abs(to.y - from.y) / 3, 6.0, 40.0);
+    edge.points.back() = to;
+    edge.points[edge.points.size() - 2] = LayoutPoint{to.x, to.y + direction * reach};
+}
+
+void moveEdgeStart(LayoutEdge &edge, LayoutPoint to, double direction)
+{
+    if (edge.points.size() < 4)
+        return;
+    const LayoutPoint next = edge.points[3];
+    const double reach = std::clamp(std::abs(next.y - to.y) / 3, 6.0, 40.0);
+    edge.points.front() = to;
+    edge.points[1] = LayoutPoint{to.x, to.y + direction * reach};
+}
+
+size_t countOverlappingBoxes(const SceneLayout &scene, double tolerance)
+{
+    // Boxes of one frame (or of the top level) sorted by their left side; each is compared with those that start
+    // before it ends.
+    std::unordered_map<int, std::vector<const LayoutRect *>> byFrame;
+    for (const SceneItem &item : scene.items)
+        if (item.kind != SceneItemKind::Port)
+            byFrame[item.frame].push_back(&item.rect);
+    size_t overlaps = 0;
+    for (auto &[frame, boxes] : byFrame) {
+        std::sort(boxes.begin(), boxes.end(), [](const LayoutRect *a, const LayoutRect *b) { return a->x < b->x; });
+        for (size_t i = 0; i < boxes.size(); ++i)
+            for (size_t j = i + 1; j < boxes.size() && boxes[j]->x < boxes[i]->right() - tolerance; ++j)
+                if (boxes[j]->y < boxes[i]->bottom() - tolerance && boxes[i]->y < boxes[j]->bottom() - tolerance)
+                    ++overlaps;
+    }
+    return overlaps;
+}
 
 NodeBoxSize groupBoxSize(const NodeGroup &group)
 {
@@ -258,9 +276,9 @@ Result<SceneLayout> layoutScene(
             const SceneItem &from = scene.items[size_t(edge.path.from)];
             const SceneItem &to = scene.items[size_t(edge.path.to)];
             if (from.kind == SceneItemKind::Port)
-                moveStart(edge.path, from.rect.center(), 1);
+                moveEdgeStart(edge.path, from.rect.center(), 1);
             if (to.kind == SceneItemKind::Port) {
-                moveEnd(edge.path, to.rect.center(), -1);
+                moveEdgeEnd(edge.path, to.rect.center(), -1);
                 edge.path.hasArrow = false; // the arrow is drawn where the edge finally arrives
             }
             scene.edges.push_back(std::move(edge));
@@ -301,14 +319,14 @@ Result<SceneLayout> layoutScene(
             const int port = portItem(fromUnit, toUnit, false);
             if (port >= 0) {
                 edge.path.from = port;
-                moveStart(edge.path, scene.items[size_t(port)].rect.center(), 1);
+                moveEdgeStart(edge.path, scene.items[size_t(port)].rect.center(), 1);
             }
         }
         if (grouping.isGroupUnit(toUnit) && isExpanded(toUnit)) {
             const int port = portItem(toUnit, fromUnit, true);
             if (port >= 0) {
                 edge.path.to = port;
-                moveEnd(edge.path, scene.items[size_t(port)].rect.center(), -1);
+                moveEdgeEnd(edge.path, scene.items[size_t(port)].rect.center(), -1);
                 edge.path.hasArrow = false;
             }
         }

@@ -68,6 +68,15 @@ struct SceneMetrics {
     static constexpr int kBackboneSpan = 6;
 };
 
+// Moves the end (start) of a spline onto `to`, bending its last (first) control point so that it arrives (leaves)
+// vertically: direction -1 arrives from above, +1 leaves downwards.
+void moveEdgeEnd(LayoutEdge &edge, LayoutPoint to, double direction);
+void moveEdgeStart(LayoutEdge &edge, LayoutPoint to, double direction);
+
+// Pairs of boxes (nodes, collapsed groups, frames) of one frame, or of the top level, that overlap by more than
+// `tolerance` points both ways. A laid-out scene has none.
+size_t countOverlappingBoxes(const SceneLayout &scene, double tolerance = 0.5);
+
 // The size of a collapsed group's box.
 NodeBoxSize groupBoxSize(const NodeGroup &group);
 
