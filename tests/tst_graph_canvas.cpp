@@ -11,10 +11,15 @@
 #include "node_grouping.h"
 #include "scene_layout.h"
 
+#include "io/loader.h"
 #include "ir/graph.h"
+#include "ir/graph_file.h"
+#include "patterns/builtin_patterns.h"
 #include "rewrite/graph_editor.h"
+#include "rewrite/session.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QFile>
 #include <QGraphicsScene>
 #include <QMouseEvent>
@@ -396,6 +401,37 @@ private Q_SLOTS:
         QVERIFY(canvas.nodeItem(QStringLiteral("op450"))->isCurrent());
         QCOMPARE(selected.count(), 0); // programmatic selection does not echo
         QVERIFY(!canvas.selectNode(QStringLiteral("no_such_node")));
+    }
+
+    // Under FXSCOPE_SCREENSHOTS: GPT-2 (corpus) before and after its second built-in step, around the new node.
+    void stepScreenshot()
+    {
+        const QString folder = qEnvironmentVariable("FXSCOPE_SCREENSHOTS");
+        if (folder.isEmpty())
+            QSKIP("set FXSCOPE_SCREENSHOTS to a folder to take the pictures");
+        auto file = loadGraphFile(
+            FXSCOPE_CORPUS_DIR "/readable/learn_torch_compile__tb_hf_GPT2_inference_cpu__after_post_grad.py");
+        QVERIFY(file);
+        auto registry = std::make_shared<PatternRegistry>();
+        QVERIFY(registerBuiltinPatterns(*registry));
+        Session session(std::move(file->graphs.front().graph), registry);
+        QVERIFY(session.run(2));
+        std::shared_ptr<const Graph> before = session.graphAt(1).value();
+        std::shared_ptr<const Graph> after = session.graph().clone();
+        const QString added = QString::fromStdString(session.history()[1].added.front());
+        GraphCanvas canvas;
+        canvas.resize(1400, 900);
+        canvas.show();
+        canvas.setGraph(before);
+        QVERIFY(waitForLayout(canvas));
+        canvas.expandAll();
+        QVERIFY(waitForLayout(canvas));
+        canvas.selectNode(QString::fromStdString(session.history()[1].removed.front()));
+        canvas.grab().save(QDir(folder).filePath(QStringLiteral("step-before.png")));
+        canvas.setGraphRevision(after);
+        QVERIFY(waitForLayout(canvas));
+        canvas.selectNode(added);
+        canvas.grab().save(QDir(folder).filePath(QStringLiteral("step-after.png")));
     }
 
     void cancelKeepsPicture()

@@ -88,13 +88,13 @@ StepCheck checkStep(const Graph &before, const Graph &after)
     check.scratchOverlaps = countOverlappingBoxes(next.scene);
     check.stats = keepPreviousPositions(next.scene, after, next.grouping, previous.scene, before, previous.grouping);
     check.overlaps = countOverlappingBoxes(next.scene);
-    // Unchanged nodes (same name, same inputs) move together with their frame.
+    // Unchanged nodes (same name, same inputs): in each frame, those that came from the group most of them came from
+    // move together with the frame.
     std::map<std::string, LayoutPoint> was;
     for (size_t n = 0; n < previous.scene.nodeItem.size(); ++n)
         was[before.nodes()[n]->name()] = previous.scene.items[size_t(previous.scene.nodeItem[n])].rect.center();
-    const auto nextKeys = uniqueGroupKeys(next.grouping), previousKeys = uniqueGroupKeys(previous.grouping);
-    std::map<int, LayoutPoint> moveOfFrame;
     std::vector<bool> unchanged(after.size(), false);
+    std::map<int, std::map<int, std::vector<size_t>>> byFrame; // next frame -> previous group -> unchanged nodes
     for (size_t n = 0; n < after.size(); ++n) {
         const Node &node = *after.nodes()[n];
         const Node *old = before.find(node.name());
@@ -103,16 +103,27 @@ StepCheck checkStep(const Graph &before, const Graph &after)
         bool same = true;
         for (size_t i = 0; i < node.inputNodes().size(); ++i)
             same = same && node.inputNodes()[i]->name() == old->inputNodes()[i]->name();
-        const SceneItem &item = next.scene.items[size_t(next.scene.nodeItem[n])];
-        const int group = next.grouping.groupOf[n], oldGroup = previous.grouping.groupOf[old->index()];
-        if (!same || group < 0 || oldGroup < 0 || nextKeys[size_t(group)] != previousKeys[size_t(oldGroup)])
+        const int oldGroup = previous.grouping.groupOf[old->index()];
+        if (!same || next.grouping.groupOf[n] < 0 || oldGroup < 0)
             continue;
         unchanged[n] = true;
-        const LayoutPoint c = item.rect.center(), p = was.at(node.name());
-        const LayoutPoint move{c.x - p.x, c.y - p.y};
-        auto [it, first] = moveOfFrame.emplace(item.frame, move);
-        if (!first)
-            check.keptSpread = std::max(check.keptSpread, std::hypot(move.x - it->second.x, move.y - it->second.y));
+        byFrame[next.scene.items[size_t(next.scene.nodeItem[n])].frame][oldGroup].push_back(n);
+    }
+    for (const auto &[frame, groups] : byFrame) {
+        const std::vector<size_t> *most = nullptr;
+        for (const auto &[group, nodes] : groups)
+            if (!most || nodes.size() > most->size())
+                most = &nodes;
+        const auto moveOf = [&](size_t n) {
+            const LayoutPoint c = next.scene.items[size_t(next.scene.nodeItem[n])].rect.center();
+            const LayoutPoint p = was.at(after.nodes()[n]->name());
+            return LayoutPoint{c.x - p.x, c.y - p.y};
+        };
+        const LayoutPoint first = moveOf(most->front());
+        for (size_t n : *most) {
+            const LayoutPoint m = moveOf(n);
+            check.keptSpread = std::max(check.keptSpread, std::hypot(m.x - first.x, m.y - first.y));
+        }
     }
     for (const SceneEdge &edge : next.scene.edges) {
         const SceneItem &from = next.scene.items[size_t(edge.path.from)];

@@ -209,15 +209,4 @@ Grouping groupNodes(const Graph &graph, const GroupingOptions &options)
     return grouping;
 }
 
-std::vector<std::string> uniqueGroupKeys(const Grouping &grouping)
-{
-    std::vector<std::string> keys;
-    std::unordered_map<std::string, size_t> seen;
-    for (const NodeGroup &group : grouping.groups) {
-        const size_t k = seen[group.label]++;
-        keys.push_back(k == 0 ? group.label : group.label + " #" + std::to_string(k + 1));
-    }
-    return keys;
-}
-
 } // namespace fxs

@@ -40,10 +40,6 @@ struct GroupingOptions {
     size_t groupingThreshold = 40;
 };
 
-// Per group: its label, made unique by " #k" for the k-th later group of the same label (a module whose nodes come
-// in several runs has several groups), so that one revision's group is found again in the next.
-std::vector<std::string> uniqueGroupKeys(const Grouping &grouping);
-
 // Inputs (placeholders, get_attr) join the group of their first user; inputs without users keep
 // their place in graph order, and the output node stays on its own. Groups are runs of consecutive nodes, so the
 // group-level graph is acyclic. Iterative and linear in the graph's size.

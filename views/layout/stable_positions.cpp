@@ -16,13 +16,14 @@
 namespace fxs {
 namespace {
 
-// The key of the frame an item lies in (its group's label; "" at the top level) and that frame's top-left.
+// The key of the frame an item lies in and that frame's top-left. The key is a group of the previous revision (the
+// one most of a new frame's nodes come from; -2 when none does); -1 at the top level.
 struct Place {
-    std::string frame;
+    int frame = -1;
     LayoutPoint origin;
 };
 
-Place placeOf(const SceneLayout &layout, const std::vector<std::string> &groupKeys, const SceneItem &item)
+Place placeOf(const SceneLayout &layout, const std::vector<int> &groupKeys, const SceneItem &item)
 {
     if (item.frame < 0)
         return {};
@@ -140,8 +141,26 @@ StablePositionsStats keepPreviousPositions(SceneLayout &next, const Graph &nextG
     const SceneLayout &previous, const Graph &previousGraph, const Grouping &previousGrouping)
 {
     StablePositionsStats stats;
-    const std::vector<std::string> previousKeys = uniqueGroupKeys(previousGrouping);
-    const std::vector<std::string> nextKeys = uniqueGroupKeys(nextGrouping);
+    // A group keeps its place when most of its nodes come from one laid-out group of the previous revision (a step
+    // can change groups' labels and split runs, so labels do not say which group is which).
+    std::vector<int> previousKeys(previousGrouping.groups.size());
+    for (size_t g = 0; g < previousKeys.size(); ++g)
+        previousKeys[g] = int(g);
+    std::unordered_map<std::string, int> previousGroupOf;
+    for (size_t n = 0; n < previous.nodeItem.size() && n < previousGraph.size(); ++n)
+        if (previous.nodeItem[n] >= 0 && previousGrouping.groupOf[n] >= 0)
+            previousGroupOf[previousGraph.nodes()[n]->name()] = previousGrouping.groupOf[n];
+    std::vector<int> nextKeys(nextGrouping.groups.size(), -2);
+    std::vector<std::map<int, size_t>> votes(nextGrouping.groups.size()); // per group: its nodes per previous group
+    for (size_t g = 0; g < nextKeys.size(); ++g) {
+        for (size_t n : nextGrouping.groups[g].nodes)
+            if (auto it = previousGroupOf.find(nextGraph.nodes()[n]->name()); it != previousGroupOf.end())
+                ++votes[g][it->second];
+        size_t best = 0;
+        for (const auto &[group, count] : votes[g])
+            if (count > best)
+                best = count, nextKeys[g] = group;
+    }
     const auto hasFrames = [](const SceneLayout &layout) {
         return std::any_of(layout.items.begin(), layout.items.end(),
             [](const SceneItem &item) { return item.kind == SceneItemKind::GroupFrame; });
@@ -150,8 +169,9 @@ StablePositionsStats keepPreviousPositions(SceneLayout &next, const Graph &nextG
     // keep their coordinates.
     const bool flat = !hasFrames(next) && !hasFrames(previous);
 
-    // Previous centre of each laid-out node, relative to its frame, by name.
-    std::unordered_map<std::string, std::pair<std::string, LayoutPoint>> before;
+    // Previous centre of each laid-out node, relative to its frame, by name, and each previous frame's top-left.
+    std::unordered_map<std::string, std::pair<int, LayoutPoint>> before;
+    std::unordered_map<int, LayoutPoint> previousOrigin;
     for (size_t n = 0; n < previous.nodeItem.size() && n < previousGraph.size(); ++n) {
         if (previous.nodeItem[n] < 0)
             continue;
@@ -159,7 +179,28 @@ StablePositionsStats keepPreviousPositions(SceneLayout &next, const Graph &nextG
         const Place place = placeOf(previous, previousKeys, item);
         const LayoutPoint c = item.rect.center();
         before[previousGraph.nodes()[n]->name()] = {place.frame, {c.x - place.origin.x, c.y - place.origin.y}};
+        previousOrigin[place.frame] = place.origin;
     }
+    // Where the node `name` of a frame at `place` goes when it keeps its place. Nodes that come from the frame's
+    // previous group keep their place in it; runs of nodes from another previous group (groups merged by the step)
+    // keep theirs relative to it, as the two frames lay.
+    const auto keptCentre = [&](const std::string &name, const SceneItem &item, const Place &place,
+                                LayoutPoint &centre) {
+        auto it = before.find(name);
+        if (it == before.end())
+            return false;
+        const int from = it->second.first;
+        if (from != place.frame) {
+            if (item.frame < 0 || place.frame < 0 || from < 0)
+                return false;
+            const auto &fromVotes = votes[next.items[size_t(item.frame)].index];
+            if (auto v = fromVotes.find(from); v == fromVotes.end() || v->second < 2)
+                return false;
+        }
+        const LayoutPoint a = previousOrigin[from], b = previousOrigin[place.frame];
+        centre = {it->second.second.x + a.x - b.x + place.origin.x, it->second.second.y + a.y - b.y + place.origin.y};
+        return true;
+    };
 
     std::vector<bool> moved(next.items.size(), false);
     std::vector<bool> kept(next.nodeItem.size(), false);
@@ -176,12 +217,12 @@ StablePositionsStats keepPreviousPositions(SceneLayout &next, const Graph &nextG
             continue;
         const SceneItem &item = next.items[size_t(next.nodeItem[n])];
         const Place place = placeOf(next, nextKeys, item);
-        if (place.frame.empty() && !flat)
+        if (place.frame == -1 && !flat)
             continue;
-        auto it = before.find(nextGraph.nodes()[n]->name());
-        if (it == before.end() || it->second.first != place.frame)
+        LayoutPoint centre;
+        if (!keptCentre(nextGraph.nodes()[n]->name(), item, place, centre))
             continue;
-        moveTo(next.nodeItem[n], {it->second.second.x + place.origin.x, it->second.second.y + place.origin.y});
+        moveTo(next.nodeItem[n], centre);
         kept[n] = true;
         ++stats.kept;
     }
@@ -206,18 +247,18 @@ StablePositionsStats keepPreviousPositions(SceneLayout &next, const Graph &nextG
             const size_t n = made[j];
             const SceneItem &item = next.items[size_t(next.nodeItem[n])];
             const Place place = placeOf(next, nextKeys, item);
-            if (place.frame.empty() && !flat)
+            if (place.frame == -1 && !flat)
                 continue;
             std::vector<LayoutPoint> spots;
             for (const std::string &name : replaced)
-                if (auto it = before.find(name); it != before.end() && it->second.first == place.frame)
-                    spots.push_back(it->second.second);
+                if (LayoutPoint spot; keptCentre(name, item, place, spot))
+                    spots.push_back(spot);
             if (spots.empty())
                 continue;
             std::sort(spots.begin(), spots.end(), [](LayoutPoint a, LayoutPoint b) { return a.y < b.y; });
             const LayoutPoint spot = spots[std::min(spots.size() - 1, (2 * j + 1) * spots.size() / (2 * made.size()))];
             wants[n] = true;
-            wanted[n] = {spot.x + place.origin.x, spot.y + place.origin.y};
+            wanted[n] = spot;
         }
     }
     // Every node that did not keep its place goes to free space in its frame: nearest its wanted place, else the mean
