@@ -26,6 +26,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -336,6 +337,47 @@ private Q_SLOTS:
         // The time colours, for the timed nodes only.
         canvas.setNodeTimes({{"op5", 1.0}, {"op6", 100.0}});
         QCOMPARE(canvas.overviewMarkCount(), 5);
+    }
+
+    // Zoomed far out the node items are hidden; hovering a box there still tells which node it is (the tooltip a
+    // node shows at any zoom: name, op and target, shape), and between boxes there is none.
+    void overviewHoverShowsTheNode()
+    {
+        GraphCanvas canvas;
+        canvas.resize(900, 700);
+        canvas.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+        canvas.setGraph(chain(600));
+        QVERIFY(waitForLayout(canvas));
+        canvas.expandAll();
+        QVERIFY(waitForLayout(canvas));
+        canvas.setTransform(QTransform::fromScale(0.06, 0.06));
+        CanvasNodeItem *target = canvas.nodeItem(QStringLiteral("op100"));
+        canvas.centerOn(target);
+        canvas.viewport()->repaint();
+        QVERIFY(canvas.isOverviewShown());
+        QCOMPARE(target->effectiveOpacity(), 0.0);
+        const auto tipAt = [&canvas](QPointF scenePos) {
+            QToolTip::hideText();
+            QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 2000);
+            const QPoint at = canvas.mapFromScene(scenePos);
+            QHelpEvent help(QEvent::ToolTip, at, canvas.viewport()->mapToGlobal(at));
+            QApplication::sendEvent(canvas.viewport(), &help);
+            return QToolTip::isVisible() ? QToolTip::text() : QString();
+        };
+        const QString tip = tipAt(target->sceneBoundingRect().center());
+        QCOMPARE(tip.split(QLatin1Char('\n')).value(0), QStringLiteral("op100"));
+        QVERIFY2(tip.contains(QStringLiteral("call_function · torch.ops.aten.mul.Tensor")), qPrintable(tip));
+        const QRectF box = target->sceneBoundingRect();
+        // Between boxes: no node's tip (the group's frame may have its own).
+        const QString between = tipAt(QPointF(box.right() + 200, box.center().y()));
+        QVERIFY2(!between.contains(QStringLiteral("call_function")), qPrintable(between));
+        // The same tip at normal zoom.
+        canvas.setTransform(QTransform());
+        canvas.centerOn(target);
+        canvas.viewport()->repaint();
+        QVERIFY(!canvas.isOverviewShown());
+        QCOMPARE(tipAt(target->sceneBoundingRect().center()), tip);
     }
 
     void clickSelectsNode()

@@ -5,6 +5,7 @@
 #include "node_grouping.h"
 #include "node_label.h"
 #include "scene_layout.h"
+#include "scene_node_index.h"
 
 #include "io/loader.h"
 #include "ir/graph.h"
@@ -14,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QTest>
 
+#include <cmath>
 #include <set>
 
 #include <csignal>
@@ -404,6 +406,43 @@ private Q_SLOTS:
         QCOMPARE(cache.size(), size_t(1));
         checkScene(open.value());
         qInfo("HRNet: expanding one group: %lld ms", timer.elapsed());
+    }
+
+    // The overview's hit test: the grid answers what a scan of every box answers, on and between boxes, across
+    // frames and outside the scene.
+    void nodeIndexAgreesWithAScan()
+    {
+        auto graph = chain(400, [](Node &, size_t) {});
+        const Grouping grouping = groupNodes(*graph);
+        InteriorCache cache;
+        auto scene = layoutScene(*graph, grouping, std::vector<bool>(grouping.groups.size(), true), cache);
+        QVERIFY(scene.ok());
+        const SceneNodeIndex index(scene.value());
+        QCOMPARE(index.size(), graph->size());
+        const auto scan = [&](LayoutPoint p) {
+            for (size_t i = 0; i < scene->items.size(); ++i)
+                if (scene->items[i].kind == SceneItemKind::Node && scene->items[i].rect.contains(p, 0))
+                    return int(i);
+            return -1;
+        };
+        size_t hits = 0, misses = 0;
+        const LayoutRect &b = scene->bounds;
+        for (double y = b.y - 50; y <= b.bottom() + 50; y += 7.3)
+            for (double x = b.x - 50; x <= b.right() + 50; x += 11.1) {
+                const int expected = scan({x, y});
+                QCOMPARE(index.nodeItemAt({x, y}), expected);
+                (expected >= 0 ? hits : misses) += 1;
+            }
+        QVERIFY(hits > 1000 && misses > 1000);
+        // Every box's centre and corners find it.
+        for (size_t n = 0; n < graph->size(); ++n) {
+            const LayoutRect &r = scene->items[size_t(scene->nodeItem[n])].rect;
+            QCOMPARE(index.nodeItemAt(r.center()), scene->nodeItem[n]);
+            QCOMPARE(index.nodeItemAt({r.x, r.y}), scan({r.x, r.y}));
+            QCOMPARE(index.nodeItemAt({r.right(), r.bottom()}), scan({r.right(), r.bottom()}));
+        }
+        QCOMPARE(index.nodeItemAt({std::nan(""), 0}), -1);
+        QCOMPARE(SceneNodeIndex().nodeItemAt({0, 0}), -1);
     }
 };
 

@@ -2,6 +2,8 @@
 
 #include "canvas_style.h"
 
+#include "ir/node.h"
+
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -19,8 +21,17 @@ CanvasNodeItem::CanvasNodeItem(size_t nodeIndex, const NodeLabel &label, const Q
       m_target(QString::fromStdString(label.target)), m_shape(QString::fromStdString(label.shape)),
       m_category(label.category)
 {
-    setZValue(2);
-    setToolTip(m_name + QLatin1Char('\n') + m_target + (m_shape.isEmpty() ? QString() : QLatin1Char('\n') + m_shape));
+    setZValue(2); // its tooltip comes from the canvas (nodeToolTip), which also answers for the overview's boxes
+}
+
+QString nodeToolTip(const Node &node)
+{
+    const NodeLabel label = nodeLabel(node);
+    QString tip = QString::fromStdString(node.name()) + QLatin1Char('\n') + QLatin1String(opKindName(node.op()))
+        + QStringLiteral(" · ") + QString::fromStdString(node.target());
+    if (!label.shape.empty())
+        tip += QLatin1Char('\n') + QString::fromStdString(label.shape);
+    return tip;
 }
 
 void CanvasNodeItem::setHighlight(CanvasHighlight highlight)

@@ -9,6 +9,11 @@
 
 namespace fxs {
 
+class Node;
+
+// What hovering a node shows: its name, op kind and full target, and the shape of its value.
+QString nodeToolTip(const Node &node);
+
 class CanvasNodeItem : public QGraphicsItem {
 public:
     CanvasNodeItem(size_t nodeIndex, const NodeLabel &label, const QRectF &rect);

@@ -29,6 +29,7 @@ class CanvasMinimap;
 class CanvasOverviewMarks;
 class CanvasNodeItem;
 class Graph;
+class SceneNodeIndex;
 struct Grouping;
 struct GroupInterior;
 struct SceneLayout;
@@ -135,6 +136,8 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
     void paintEvent(QPaintEvent *event) override;
     void scrollContentsBy(int dx, int dy) override;
+    // Tooltips for nodes at every zoom, the overview's hidden boxes included.
+    bool viewportEvent(QEvent *event) override;
 
 private:
     struct Outcome;
@@ -157,8 +160,8 @@ private:
     // Redraws the marks over the overviews from m_heat, m_marks and m_currentNode.
     void updateOverviewMarks();
     // Zoomed far out: the scene item index of the node whose laid-out box holds `scenePos`, else -1.
-    int overviewNodeAt(QPointF scenePos) const;
-    int sceneItemAt(const QPoint &viewPos) const;
+    int overviewNodeAt(QPointF scenePos);
+    int sceneItemAt(const QPoint &viewPos);
     void scaleBy(qreal factor);
     void updateMinimapRect();
     void placeOverlays();
@@ -179,6 +182,7 @@ private:
     std::vector<CanvasFrameContent *> m_frameContents;
     std::vector<CanvasFrameOverview *> m_frameOverviews;
     bool m_overview = false;
+    std::unique_ptr<SceneNodeIndex> m_nodeIndex; // the overview's hit tests; built at its first, per layout
     CanvasOverviewMarks *m_overviewMarks = nullptr;
     std::vector<QGraphicsItem *> m_highlighted;
     std::vector<CanvasEdgeItem *> m_highlightedEdges;

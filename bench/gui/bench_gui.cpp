@@ -6,6 +6,9 @@
 //   frames       with every group expanded: panning (60 steps of 40 px) and zooming (30 steps of ±10 %) at the fit
 //                zoom (everything in view, boxes only) and at 100 % (text drawn), each step one synchronous
 //                repaint of the viewport; the visible node count is what the viewport shows
+//   hover        with every group expanded, at the fit zoom (the overview: node items hidden): mouse moves over a
+//                grid of viewport points, each finding the node under the cursor (first: also builds the canvas's
+//                node index); beside it, what a scan of every laid-out box costs for the same points
 //   memory       resident set after the first view and its peak (VmRSS, VmHWM), in MB
 //
 // Prints one JSON object on stdout. Run under QT_QPA_PLATFORM=offscreen (software raster, as on X11 without GL).
@@ -18,6 +21,8 @@
 
 #include "ir/graph.h"
 #include "node_grouping.h"
+#include "scene_layout.h"
+#include "scene_node_index.h"
 
 #include <QApplication>
 #include <QDir>
@@ -27,6 +32,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMouseEvent>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTextStream>
@@ -128,6 +134,61 @@ QJsonObject frames(GraphCanvas *canvas)
     all.insert(all.end(), zoom.begin(), zoom.end());
     std::sort(all.begin(), all.end());
     o[QStringLiteral("fps_median")] = 1000.0 / std::max(0.001, all[all.size() / 2]);
+    return o;
+}
+
+// Mouse moves over a 20 x 20 grid of the viewport, each timed; and a scan of every box for the same points.
+QJsonObject hover(GraphCanvas *canvas)
+{
+    std::vector<QPoint> points;
+    const QRect area = canvas->viewport()->rect();
+    for (int j = 0; j < 20; ++j)
+        for (int i = 0; i < 20; ++i)
+            points.emplace_back(
+                area.left() + (2 * i + 1) * area.width() / 40, area.top() + (2 * j + 1) * area.height() / 40);
+    std::vector<double> moves, scans;
+    double firstMs = 0;
+    QElapsedTimer t;
+    for (size_t k = 0; k < points.size(); ++k) {
+        QMouseEvent move(QEvent::MouseMove, QPointF(points[k]), QPointF(canvas->viewport()->mapToGlobal(points[k])),
+            Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        t.start();
+        QApplication::sendEvent(canvas->viewport(), &move);
+        const double ms = double(t.nsecsElapsed()) / 1e6;
+        (k == 0 ? firstMs : moves.emplace_back()) = ms;
+    }
+    const SceneLayout &layout = *canvas->sceneLayout();
+    t.start();
+    const SceneNodeIndex index(layout);
+    const double buildMs = double(t.nsecsElapsed()) / 1e6;
+    std::vector<double> lookups;
+    int foundByIndex = 0;
+    for (const QPoint &p : points) {
+        const QPointF at = canvas->mapToScene(p);
+        t.start();
+        foundByIndex += index.nodeItemAt({at.x(), at.y()}) >= 0;
+        lookups.push_back(double(t.nsecsElapsed()) / 1e6);
+    }
+    int found = 0;
+    for (const QPoint &p : points) {
+        const QPointF at = canvas->mapToScene(p);
+        t.start();
+        for (const SceneItem &item : layout.items)
+            if (item.kind == SceneItemKind::Node && item.rect.contains(LayoutPoint{at.x(), at.y()}, 0)) {
+                ++found;
+                break;
+            }
+        scans.push_back(double(t.nsecsElapsed()) / 1e6);
+    }
+    QJsonObject o;
+    o[QStringLiteral("overview")] = canvas->isOverviewShown();
+    o[QStringLiteral("first_move_ms")] = firstMs; // builds the index
+    o[QStringLiteral("move")] = stats(moves);
+    o[QStringLiteral("index_build_ms")] = buildMs;
+    o[QStringLiteral("index_lookup")] = stats(lookups);
+    o[QStringLiteral("full_scan")] = stats(scans);
+    o[QStringLiteral("points_on_a_node")] = found;
+    o[QStringLiteral("points_on_a_node_by_index")] = foundByIndex; // the same answer, or the index is wrong
     return o;
 }
 
@@ -240,6 +301,14 @@ int main(int argc, char *argv[])
         canvas->fitToView();
         grab(window, grabDir, QStringLiteral("expanded-fit"));
         out[QStringLiteral("frames_fit")] = frames(canvas);
+        canvas->fitToView();
+        canvas->viewport()->repaint();
+        out[QStringLiteral("hover_fit")] = hover(canvas);
+        // Zoomed in a little, still in the overview, on the middle of the graph: most points on a box.
+        canvas->setTransform(QTransform::fromScale(0.06, 0.06));
+        canvas->centerOn(canvas->sceneRect().center());
+        canvas->viewport()->repaint();
+        out[QStringLiteral("hover_6pct")] = hover(canvas);
         // At 100 % on the middle of the graph, where nodes are.
         canvas->resetZoom();
         const auto &nodes = doc.currentGraphShared()->nodes();
