@@ -11,7 +11,10 @@
 #include "patterns/builtin_patterns.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractItemView>
+#include <QCompleter>
 #include <QLabel>
+#include <QLineEdit>
 #include <QtTest>
 
 using namespace fxs;
@@ -62,6 +65,25 @@ std::shared_ptr<const MatchReport> checkReport()
     return report;
 }
 
+// Patterns named like the built-ins, the i-th with i + 1 candidates (so a count tells which pattern is shown).
+std::shared_ptr<const MatchReport> namedReport()
+{
+    auto report = std::make_shared<MatchReport>();
+    const char *names[] = {"rms_norm", "add_rms_norm", "addmm", "addmm_training", "swiglu", "gelu_tanh"};
+    for (size_t i = 0; i < std::size(names); ++i) {
+        PatternReport p;
+        p.name = names[i];
+        for (size_t c = 0; c <= i; ++c) {
+            Verdict v;
+            v.anchor = "node" + std::to_string(c);
+            v.stage = MatchStage::Generic;
+            p.candidates.push_back(v);
+        }
+        report->patterns.push_back(p);
+    }
+    return report;
+}
+
 int candidateRows(const QAbstractItemModel &model)
 {
     int n = 0;
@@ -85,6 +107,9 @@ private Q_SLOTS:
     void textFilterSearchesReasons();
     void clearedReport();
     void loadWarningsShown();
+    void patternTermResolves_data();
+    void patternTermResolves();
+    void patternTermCompletes();
 
 private:
     std::shared_ptr<const MatchReport> m_sample;
@@ -329,6 +354,99 @@ void TestPatternTreeModel::loadWarningsShown()
     QVERIFY(files->text().contains(QStringLiteral("1 match warning")));
     widget.setReport(checkReport());
     QVERIFY(!files->isVisible());
+}
+
+// "pattern:NAME" takes the exact name, the one name equal ignoring case, or the one name it begins; an unknown or
+// ambiguous name shows no candidate and a message that names the close ones.
+void TestPatternTreeModel::patternTermResolves_data()
+{
+    QTest::addColumn<QString>("filter");
+    QTest::addColumn<QString>("pattern"); // what it resolves to; empty: none
+    QTest::addColumn<int>("candidates");
+    QTest::addColumn<QString>("message"); // a part of the message shown; empty: none shown
+    QTest::newRow("exact") << "pattern:addmm"
+                           << "addmm" << 3 << QString();
+    QTest::newRow("exact, though a prefix of another") << "pattern:rms_norm"
+                                                       << "rms_norm" << 1 << QString();
+    QTest::newRow("ignoring case") << "pattern:SwiGLU"
+                                   << "swiglu" << 5 << QString();
+    QTest::newRow("unique prefix") << "pattern:gel"
+                                   << "gelu_tanh" << 6 << QString();
+    QTest::newRow("unique prefix, any case") << "PATTERN:Addmm_T"
+                                             << "addmm_training" << 4 << QString();
+    QTest::newRow("with other terms") << "node0 pattern:swi"
+                                      << "swiglu" << 1 << QString();
+    QTest::newRow("ambiguous prefix") << "pattern:add"
+                                      << "" << 0 << "“add” begins 3 pattern names: add_rms_norm, addmm, addmm_training";
+    QTest::newRow("mistyped") << "pattern:rms_nrom"
+                              << "" << 0 << "No pattern “rms_nrom”; close names: rms_norm";
+    QTest::newRow("unknown") << "pattern:qkv"
+                             << "" << 0
+                             << "No pattern “qkv”; the patterns are rms_norm, add_rms_norm, addmm, addmm_training, "
+                                "swiglu, … 1 more";
+    QTest::newRow("no pattern term") << "node0"
+                                     << "" << 6 << QString();
+}
+
+void TestPatternTreeModel::patternTermResolves()
+{
+    QFETCH(QString, filter);
+    QFETCH(QString, pattern);
+    QFETCH(int, candidates);
+    QFETCH(QString, message);
+    PatternsWidget widget;
+    widget.show();
+    widget.setReport(namedReport());
+    widget.filterEdit()->setText(filter);
+    QCOMPARE(widget.proxyModel()->pattern(), pattern);
+    QCOMPARE(widget.proxyModel()->visibleCandidateCount(), candidates);
+    QCOMPARE(widget.filterMessage()->isVisible(), !message.isEmpty());
+    if (!message.isEmpty())
+        QVERIFY2(widget.filterMessage()->text().contains(message), qPrintable(widget.filterMessage()->text()));
+    // The same name is resolved again in a new report (here: without the pattern it picked).
+    auto without = std::make_shared<MatchReport>(*namedReport());
+    without->patterns.erase(std::remove_if(without->patterns.begin(), without->patterns.end(),
+                                [&](const PatternReport &p) { return QString::fromStdString(p.name) == pattern; }),
+        without->patterns.end());
+    widget.setReport(without);
+    if (!pattern.isEmpty()) {
+        QVERIFY(widget.proxyModel()->pattern() != pattern);
+        QVERIFY(widget.filterMessage()->isVisible() || !widget.proxyModel()->pattern().isEmpty());
+    }
+}
+
+// Typing a "pattern:" term offers the report's names that begin it (ignoring case); choosing one puts it in place of
+// the term, the other terms untouched.
+void TestPatternTreeModel::patternTermCompletes()
+{
+    PatternsWidget widget;
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&widget));
+    widget.setReport(namedReport());
+    QLineEdit *filter = widget.filterEdit();
+    filter->setFocus();
+    QTest::keyClicks(filter, QStringLiteral("node0 pattern:AD"));
+    QCompleter *completer = widget.patternCompleter();
+    QCOMPARE(completer->completionPrefix(), QStringLiteral("pattern:AD"));
+    QStringList offered;
+    for (int i = 0; completer->setCurrentRow(i); ++i)
+        offered << completer->currentCompletion();
+    QCOMPARE(offered,
+        (QStringList{QStringLiteral("pattern:add_rms_norm"), QStringLiteral("pattern:addmm"),
+            QStringLiteral("pattern:addmm_training")}));
+    QVERIFY(completer->popup()->isVisible());
+    QVERIFY(widget.filterMessage()->isVisible()); // "AD" alone is ambiguous
+    // The second offer, chosen with the keyboard.
+    completer->popup()->setCurrentIndex(completer->completionModel()->index(1, 0));
+    QTest::keyClick(completer->popup(), Qt::Key_Return);
+    QCOMPARE(filter->text(), QStringLiteral("node0 pattern:addmm"));
+    QCOMPARE(widget.proxyModel()->pattern(), QStringLiteral("addmm"));
+    QCOMPARE(widget.proxyModel()->visibleCandidateCount(), 1); // addmm's node0
+    QVERIFY(!widget.filterMessage()->isVisible());
+    // Not in a pattern term: nothing offered.
+    filter->clear();
+    QTest::keyClicks(filter, QStringLiteral("add"));
+    QVERIFY(!completer->popup()->isVisible());
 }
 
 QTEST_MAIN(TestPatternTreeModel)

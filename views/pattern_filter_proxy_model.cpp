@@ -3,12 +3,78 @@
 #include "pattern_tree_model.h"
 
 #include "match/match_report.h"
+#include "util/closest_name.h"
 
 namespace fxs {
 
 PatternFilterProxyModel::PatternFilterProxyModel(QObject *parent) : QSortFilterProxyModel(parent)
 {
     setDynamicSortFilter(true);
+    // A new report may have the typed pattern, or another one it now stands for. Connected before any view, so the
+    // rows are filtered afresh with the new answer.
+    connect(this, &QAbstractItemModel::modelReset, this, &PatternFilterProxyModel::resolvePattern);
+}
+
+QStringList PatternFilterProxyModel::patternNames() const
+{
+    QStringList names;
+    if (const PatternTreeModel *model = tree(); model && model->report())
+        for (const PatternReport &p : model->report()->patterns)
+            names << QString::fromStdString(p.name);
+    return names;
+}
+
+void PatternFilterProxyModel::resolvePattern()
+{
+    m_pattern.clear();
+    m_patternProblem.clear();
+    if (m_typedPattern.isEmpty())
+        return;
+    const QStringList names = patternNames();
+    if (names.contains(m_typedPattern)) {
+        m_pattern = m_typedPattern;
+        return;
+    }
+    QStringList same, prefixed;
+    for (const QString &name : names) {
+        if (name.compare(m_typedPattern, Qt::CaseInsensitive) == 0)
+            same << name;
+        if (name.startsWith(m_typedPattern, Qt::CaseInsensitive))
+            prefixed << name;
+    }
+    if (same.size() == 1 || (same.isEmpty() && prefixed.size() == 1)) {
+        m_pattern = same.isEmpty() ? prefixed.front() : same.front();
+        return;
+    }
+    constexpr int kListed = 5;
+    const auto listed = [](QStringList list) {
+        const int more = int(list.size()) - kListed;
+        if (more > 0)
+            list = list.mid(0, kListed) << tr("… %n more", nullptr, more);
+        return list.join(QLatin1String(", "));
+    };
+    if (!prefixed.isEmpty()) {
+        m_patternProblem = tr("“%1” begins %n pattern names: %2; type more of one", nullptr, int(prefixed.size()))
+                               .arg(m_typedPattern, listed(prefixed));
+        return;
+    }
+    // Unknown: the names close to it (closestName's rule per name), its best guess first.
+    std::vector<std::string> known;
+    for (const QString &name : names)
+        known.push_back(name.toStdString());
+    const std::string typed = m_typedPattern.toStdString();
+    QStringList close;
+    if (const std::string best = closestName(typed, known); !best.empty())
+        close << QString::fromStdString(best);
+    for (const std::string &name : known)
+        if (!closestName(typed, {name}).empty() && !close.contains(QString::fromStdString(name)))
+            close << QString::fromStdString(name);
+    if (names.isEmpty())
+        m_patternProblem = tr("No pattern “%1”: the report has no patterns").arg(m_typedPattern);
+    else if (close.isEmpty())
+        m_patternProblem = tr("No pattern “%1”; the patterns are %2").arg(m_typedPattern, listed(names));
+    else
+        m_patternProblem = tr("No pattern “%1”; close names: %2").arg(m_typedPattern, listed(close));
 }
 
 PatternTreeModel *PatternFilterProxyModel::tree() const
@@ -32,11 +98,12 @@ void PatternFilterProxyModel::setStage(const QString &stage)
     invalidateFilter();
 }
 
-void PatternFilterProxyModel::setPattern(const QString &pattern)
+void PatternFilterProxyModel::setPattern(const QString &typed)
 {
-    if (pattern == m_pattern)
+    if (typed == m_typedPattern)
         return;
-    m_pattern = pattern;
+    m_typedPattern = typed;
+    resolvePattern();
     invalidateFilter();
 }
 
@@ -52,8 +119,8 @@ bool PatternFilterProxyModel::candidatePasses(int pattern, int candidate) const
 {
     const PatternTreeModel *model = tree();
     const PatternReport &p = model->report()->patterns[size_t(pattern)];
-    if (!m_pattern.isEmpty() && m_pattern != QString::fromStdString(p.name))
-        return false;
+    if (!m_typedPattern.isEmpty() && m_pattern != QString::fromStdString(p.name))
+        return false; // another pattern, or the typed name picks none
     const Verdict &v = p.candidates[size_t(candidate)];
     if ((m_verdicts == Verdicts::Accepted && !v.accepted) || (m_verdicts == Verdicts::Rejected && v.accepted))
         return false;

@@ -5,8 +5,10 @@
 
 #include "match/match_report.h"
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QComboBox>
+#include <QCompleter>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -14,6 +16,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSplitter>
+#include <QStringListModel>
 #include <QTextBrowser>
 #include <QTreeView>
 #include <QUrl>
@@ -115,8 +118,9 @@ QString verdictHtml(const PatternReport &p, const Verdict &v)
 PatternsWidget::PatternsWidget(QWidget *parent)
     : QWidget(parent), m_model(new PatternTreeModel(this)), m_proxy(new PatternFilterProxyModel(this)),
       m_filter(new QLineEdit(this)), m_verdict(new QComboBox(this)), m_stage(new QComboBox(this)),
-      m_summary(new QLabel(this)), m_fileWarningsRow(new QWidget(this)), m_fileWarnings(new QLabel(m_fileWarningsRow)),
-      m_tree(new QTreeView(this)), m_details(new QTextBrowser(this))
+      m_summary(new QLabel(this)), m_filterMessage(new QLabel(this)), m_completer(new QCompleter(this)),
+      m_patternNames(new QStringListModel(this)), m_fileWarningsRow(new QWidget(this)),
+      m_fileWarnings(new QLabel(m_fileWarningsRow)), m_tree(new QTreeView(this)), m_details(new QTextBrowser(this))
 {
     m_proxy->setSourceModel(m_model);
 
@@ -128,6 +132,20 @@ PatternsWidget::PatternsWidget(QWidget *parent)
     clear->setShortcutContext(Qt::WidgetShortcut);
     connect(clear, &QAction::triggered, m_filter, &QLineEdit::clear);
     m_filter->addAction(clear);
+
+    // "pattern:" completes to the report's pattern names; the filter's other terms stay as typed.
+    m_completer->setModel(m_patternNames);
+    m_completer->setCaseSensitivity(Qt::CaseInsensitive);
+    m_completer->setCompletionMode(QCompleter::PopupCompletion);
+    m_completer->setWidget(m_filter);
+    connect(m_filter, &QLineEdit::textEdited, this, &PatternsWidget::completePatternTerm);
+    connect(m_completer, qOverload<const QString &>(&QCompleter::activated), this,
+        &PatternsWidget::insertPatternCompletion);
+    m_filterMessage->setObjectName(QStringLiteral("patternFilterMessage"));
+    m_filterMessage->setWordWrap(true);
+    m_filterMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_filterMessage->setContentsMargins(2, 0, 2, 0);
+    m_filterMessage->hide();
 
     m_verdict->setObjectName(QStringLiteral("verdictFilter"));
     m_verdict->addItem(tr("All verdicts"), int(PatternFilterProxyModel::Verdicts::All));
@@ -198,6 +216,7 @@ PatternsWidget::PatternsWidget(QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(4);
     layout->addLayout(bar);
+    layout->addWidget(m_filterMessage);
     layout->addWidget(m_fileWarningsRow);
     layout->addWidget(split, 1);
     layout->addWidget(m_summary);
@@ -226,11 +245,16 @@ void PatternsWidget::setReport(std::shared_ptr<const MatchReport> report, qint64
     m_matchMs = milliseconds;
     m_matching = false;
     m_model->setReport(std::move(report));
+    QStringList names;
+    for (const QString &name : m_proxy->patternNames())
+        names << QStringLiteral("pattern:") + name;
+    m_patternNames->setStringList(names);
     showDetails(-1, -1);
     // Patterns open to their candidates; a candidate opens to its reasons on demand.
     m_tree->expandToDepth(0);
     updateSummary();
     updateFileWarnings();
+    applyFilter(); // the typed pattern may name another pattern, or none, in the new report
 }
 
 void PatternsWidget::updateFileWarnings()
@@ -334,9 +358,53 @@ void PatternsWidget::applyFilter()
     }
     m_proxy->setPattern(pattern);
     m_proxy->setFilterText(rest.join(QLatin1Char(' ')));
+    m_filterMessage->setText(m_proxy->patternProblem());
+    m_filterMessage->setVisible(!m_proxy->patternProblem().isEmpty());
     if (m_proxy->isFiltering())
         m_tree->expandToDepth(0); // patterns the filter brought back open again
     updateSummary();
+}
+
+std::pair<int, int> PatternsWidget::patternTermAtCursor() const
+{
+    const QString text = m_filter->text();
+    const int cursor = m_filter->cursorPosition();
+    const int start = int(text.lastIndexOf(QLatin1Char(' '), cursor - 1)) + 1;
+    int end = int(text.indexOf(QLatin1Char(' '), cursor));
+    if (end < 0)
+        end = int(text.size());
+    if (!text.mid(start, end - start).startsWith(QLatin1String("pattern:"), Qt::CaseInsensitive))
+        return {start, -1};
+    return {start, end - start};
+}
+
+void PatternsWidget::completePatternTerm()
+{
+    const auto [start, length] = patternTermAtCursor();
+    if (length < 0) {
+        m_completer->popup()->hide();
+        return;
+    }
+    const QString typed = m_filter->text().mid(start, m_filter->cursorPosition() - start);
+    m_completer->setCompletionPrefix(typed);
+    // Nothing to offer once the term is a whole name already.
+    if (m_completer->completionCount() == 0
+        || (m_completer->completionCount() == 1 && m_completer->currentCompletion() == typed)) {
+        m_completer->popup()->hide();
+        return;
+    }
+    m_completer->complete();
+}
+
+void PatternsWidget::insertPatternCompletion(const QString &completion)
+{
+    const auto [start, length] = patternTermAtCursor();
+    if (length < 0)
+        return;
+    QString text = m_filter->text();
+    text.replace(start, length, completion);
+    m_filter->setText(text);
+    m_filter->setCursorPosition(start + int(completion.size()));
 }
 
 void PatternsWidget::updateSummary()

@@ -9,7 +9,9 @@
 #include <memory>
 
 class QComboBox;
+class QCompleter;
 class QLabel;
+class QStringListModel;
 class QLineEdit;
 class QTextBrowser;
 class QTreeView;
@@ -37,6 +39,10 @@ public:
     QComboBox *verdictBox() const { return m_verdict; }
     QComboBox *stageBox() const { return m_stage; }
     QTextBrowser *detailsView() const { return m_details; }
+    // Completes "pattern:" terms in the filter with the report's pattern names (ignoring case).
+    QCompleter *patternCompleter() const { return m_completer; }
+    // Says why a "pattern:NAME" term picks no pattern, naming the close ones; hidden otherwise.
+    QLabel *filterMessage() const { return m_filterMessage; }
 
     // Makes the candidate current and visible (clearing filters that hide it) without emitting
     // candidateSelected. False when the report has no such candidate.
@@ -59,6 +65,10 @@ protected:
 private:
     void applyStyle();
     void applyFilter();
+    // The "pattern:" term the cursor is in: its start and length in the filter's text; length -1 when none.
+    std::pair<int, int> patternTermAtCursor() const;
+    void completePatternTerm();
+    void insertPatternCompletion(const QString &completion);
     void updateSummary();
     void updateFileWarnings();
     void spanChildRows(const QModelIndex &proxyParent);
@@ -70,6 +80,9 @@ private:
     QComboBox *m_verdict;
     QComboBox *m_stage;
     QLabel *m_summary;
+    QLabel *m_filterMessage;
+    QCompleter *m_completer;
+    QStringListModel *m_patternNames;
     QWidget *m_fileWarningsRow; // the pattern files' load warnings, above the tree; hidden when there are none
     QLabel *m_fileWarnings;
     QTreeView *m_tree;
