@@ -172,6 +172,23 @@ Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<Fuse
     return out;
 }
 
+// Every run starts from the same random state, so random ops (dropout in training graphs) draw the same numbers in
+// every iteration, in the fused graph (where fusion left them in order) and on the reference device: their outputs
+// can then be compared. The CPU's generator also serves a device that falls back to the CPU.
+void seedRandom(c10::Device device, uint64_t seed)
+{
+    at::manual_seed(seed); // the CPU's and every CUDA device's
+    if (device.is_cpu() || device.is_cuda())
+        return;
+    try {
+        at::Generator generator = at::globalContext().defaultGenerator(device);
+        std::lock_guard<std::mutex> lock(generator.mutex());
+        generator.set_current_seed(seed);
+    } catch (const c10::Error &) {
+        // A backend without a default generator: its random ops, if any, are not reproducible.
+    }
+}
+
 // Inputs generated here are added to `given`, so the fused graph (and the reference run) take the very same values
 // without generating them again (a LLaMA block's weights took seconds).
 // `positions` (nodePositions) put the dump's lines back on the nodes, so errors read FILE:LINE:COL.
@@ -219,6 +236,7 @@ Result<GraphRun> profileOne(const std::string &graphText, const Json &positions,
         run = i;
         if (!progress.report(i, runs, 0, graph.size()))
             return canceledError({});
+        seedRandom(device, seed);
         std::vector<double> micros;
         Executor::RunStats stats;
         auto start = std::chrono::steady_clock::now();
