@@ -81,6 +81,7 @@ struct FusedRegion {
     std::string pattern;
     std::string anchor;
     Json replaced;
+    Json origin; // the unfused graph's nodes it stands for (provenance "origin"; "replaced" in older files)
     std::vector<std::string> nodes;
 };
 
@@ -125,15 +126,16 @@ std::vector<FusedRegion> regionsOf(const Graph &graph)
         std::string pattern = (*provenance)["pattern"].toString(), anchor = (*provenance)["anchor"].toString();
         auto [it, added] = byKey.emplace(pattern + '\n' + anchor, regions.size());
         if (added)
-            regions.push_back({pattern, anchor, (*provenance)["replaced"], {}});
+            regions.push_back({pattern, anchor, (*provenance)["replaced"],
+                (*provenance)["origin"].isArray() ? (*provenance)["origin"] : (*provenance)["replaced"], {}});
         regions[it->second].nodes.push_back(node->name());
     }
     return regions;
 }
 
 // Per fused region: the median time of the unfused nodes it replaced against that of the nodes that replaced them.
-// A replaced node missing from the unfused graph was itself added by an earlier fusion; the region is then marked
-// incomplete rather than credited with a partial sum.
+// An origin node missing from the unfused graph (a file fused elsewhere, provenance without "origin") marks the
+// region incomplete rather than credited with a partial sum.
 Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<FusedRegion> &regions)
 {
     std::map<std::string, double> unfusedUs, fusedUs;
@@ -145,7 +147,7 @@ Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<Fuse
     for (const FusedRegion &r : regions) {
         double before = 0, after = 0;
         bool complete = true;
-        for (const Json &name : r.replaced.items()) {
+        for (const Json &name : r.origin.items()) {
             auto it = unfusedUs.find(name.toString());
             if (it != unfusedUs.end())
                 before += it->second;
@@ -158,7 +160,7 @@ Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<Fuse
             nodes.push(name);
         }
         out.push(Json::object({{"pattern", r.pattern}, {"anchor", r.anchor}, {"replaced", r.replaced},
-            {"nodes", std::move(nodes)}, {"unfused_us", before}, {"fused_us", after},
+            {"origin", r.origin}, {"nodes", std::move(nodes)}, {"unfused_us", before}, {"fused_us", after},
             {"speedup", complete && after > 0 ? before / after : 0.0}, {"complete", complete}}));
     }
     return out;
