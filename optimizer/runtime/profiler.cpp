@@ -2,8 +2,6 @@
 
 #include "device_plugins.h"
 #include "graph_runner.h"
-#include "io/fxscope_json.h"
-#include "node_positions.h"
 #include "npu_reference_kernels.h"
 #include "tensor_inputs.h"
 #include "util/progress.h"
@@ -12,7 +10,6 @@
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <optional>
 
