@@ -199,6 +199,27 @@ private Q_SLOTS:
         QVERIFY(seen.back() >= 0.3 && seen.back() < 0.4); // stopped at the first report past 0.3
     }
 
+    // Dropout draws the same mask in every run: the fused graph's outputs (here the same graph) and the reference
+    // run's can be compared with those of the unfused graph.
+    void randomOpsRepeatAcrossRuns()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[256][1]cpu\"):\n"
+                            "        d = torch.ops.aten.native_dropout.default(x, 0.5, True)\n"
+                            "        y: \"f32[256]\" = operator.getitem(d, 0)\n"
+                            "        return (y,)\n");
+        QVERIFY(g);
+        ProfileOptions options;
+        options.iters = 2;
+        options.warmup = 1;
+        options.referenceDevice = "cpu";
+        auto report = runtimeProfile(*g, g.get(), options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        QVERIFY(report->outputsMatch);
+        QCOMPARE(report->maxAbsDiff, 0.0);
+        QVERIFY(report->referenceMatch && *report->referenceMatch);
+    }
+
     // prims.iota (GPT-2's post-grad position ids) runs as arange, with the graph's device replaced by the run's.
     void primsIota()
     {

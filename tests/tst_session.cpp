@@ -179,6 +179,10 @@ private Q_SLOTS:
         const Node *normOut = s.graph().find("getitem");
         QVERIFY(normOut && normOut->args()[0].node() == norm);
         const size_t normUsers = normOut->users().size();
+        std::vector<std::string> normReplaced;
+        for (const Json &name : norm->meta().extra[kProvenanceKey]["replaced"].items())
+            normReplaced.push_back(name.toString());
+        QCOMPARE(normReplaced.size(), size_t(8)); // the cast RMSNorm's eight ops
 
         auto r = s.step();
         QVERIFY(r && r.value());
@@ -195,6 +199,19 @@ private Q_SLOTS:
         QCOMPARE(items[0]->users().size(), normUsers); // y: the norm's users
         QCOMPARE(items[2]->users().size(), size_t(1)); // x_out: the residual add that used `add`
         QCOMPARE(fused->meta().extra[kProvenanceKey]["pattern"].toString(), std::string("add_rms_norm"));
+        // Its origin goes back through the earlier fusion: the add and the nodes npu_rms_norm had replaced, all
+        // in the graph as loaded, each once.
+        std::vector<std::string> origin;
+        for (const Json &name : fused->meta().extra[kProvenanceKey]["origin"].items())
+            origin.push_back(name.toString());
+        std::vector<std::string> expected = normReplaced;
+        expected.push_back(addName);
+        std::sort(origin.begin(), origin.end());
+        std::sort(expected.begin(), expected.end());
+        QCOMPARE(origin, expected);
+        const auto loaded = llama();
+        for (const auto &name : origin)
+            QVERIFY2(loaded->find(name), name.c_str());
         QVERIFY(lint(s.graph()).empty());
 
         QVERIFY(s.undo());

@@ -18,6 +18,10 @@ large tensors cannot be shrunk: their views carry the real shapes). PyTorch's si
 exec'd with real torch (the code a GraphModule generates), on inputs made from the placeholders' annotations.
 Dumps either side cannot run are listed with the reason.
 
+The time per node includes LibTorch's own cost of each call (dispatch, TensorIterator, the kernel): bench_exec_floor
+(kernel_floor.cpp) measures the very calls each side makes straight from C++, and the table subtracts them to
+show each side's own overhead.
+
 Prints a table and writes bench/results/exec.json. Targets: <= 2 us per node, >= 6x below GraphModule.
 Usage: /usr/bin/python3 bench/exec/run.py [--bench build/bin/bench_exec] [--sizes 1000,...] [--repeat N]
        [--corpus DIR]
@@ -169,13 +173,28 @@ def corpus_rows(bench, corpus, repeat):
     return rows, skipped
 
 
+def floor_binary(bench):
+    """bench_exec_floor beside bench_exec, built on demand (it is left out of the default build: torch headers)."""
+    floor = bench.parent / "bench_exec_floor"
+    if not floor.exists():
+        build_dir = bench.parent.parent
+        print(f"building {floor.name} in {build_dir} ...", flush=True)
+        if subprocess.run(["cmake", "--build", str(build_dir), "--target", "bench_exec_floor"]).returncode != 0:
+            print("  could not build it: LibTorch's own cost of the calls is left out")
+            return None
+    return floor
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bench", default=str(ROOT / "build" / "bin" / "bench_exec"))
     parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)))
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--corpus", help="also the tiny corpus dumps of this folder (print_readable code)")
+    parser.add_argument("--no-floor", action="store_true",
+                        help="skip LibTorch's own cost of the calls (bench_exec_floor, built here on demand)")
     args = parser.parse_args()
+    floor = None if args.no_floor else floor_binary(Path(args.bench))
     sizes = [int(s) for s in args.sizes.split(",")]
     x = torch.randn(4)
     rows = []
@@ -192,18 +211,36 @@ def main():
                 interp = median_seconds(lambda: torch.fx.Interpreter(gm).run(x), args.repeat)
                 module = median_seconds(lambda: gm(x), args.repeat)
             fx_us = ours["median_ms"] * 1000 / n
+            calls = {}
+            if floor:
+                out = subprocess.run([str(floor), str(n), str(args.repeat)], capture_output=True, text=True, check=True)
+                calls = json.loads(out.stdout.strip().splitlines()[-1])
             rows.append({"nodes": n, "fxscope_us_per_node": fx_us,
                          "interpreter_us_per_node": interp * 1e6 / n, "graphmodule_us_per_node": module * 1e6 / n,
                          "fxscope_ms": ours["median_ms"], "interpreter_ms": interp * 1000, "graphmodule_ms": module * 1000,
                          "ratio_vs_graphmodule": module * 1e6 / n / fx_us,
                          "ratio_vs_interpreter": interp * 1e6 / n / fx_us})
             r = rows[-1]
+            if calls:
+                # Each side's own overhead: its time per node less LibTorch's cost of the very calls it makes.
+                r["fxscope_calls_us_per_node"] = calls["fxscope_calls_us_per_node"]
+                r["graphmodule_calls_us_per_node"] = calls["graphmodule_calls_us_per_node"]
+                r["fxscope_overhead_us_per_node"] = fx_us - calls["fxscope_calls_us_per_node"]
+                r["graphmodule_overhead_us_per_node"] = module * 1e6 / n - calls["graphmodule_calls_us_per_node"]
+                r["overhead_ratio_vs_graphmodule"] = r["graphmodule_overhead_us_per_node"] / max(
+                    r["fxscope_overhead_us_per_node"], 1e-3)
             print(f"{n:>7} nodes  fxscope {r['fxscope_us_per_node']:6.2f} us/node  Interpreter "
                   f"{r['interpreter_us_per_node']:6.2f}  GraphModule {r['graphmodule_us_per_node']:6.2f}  "
                   f"x{r['ratio_vs_graphmodule']:.2f} vs GraphModule  x{r['ratio_vs_interpreter']:.2f} vs Interpreter",
                   flush=True)
+            if calls:
+                print(f"         LibTorch calls: fxscope's {r['fxscope_calls_us_per_node']:.3f}, GraphModule's "
+                      f"{r['graphmodule_calls_us_per_node']:.3f} us/node; overhead: fxscope "
+                      f"{r['fxscope_overhead_us_per_node']:.3f}, GraphModule {r['graphmodule_overhead_us_per_node']:.3f}"
+                      f" us/node (x{r['overhead_ratio_vs_graphmodule']:.1f})", flush=True)
     result = {"benchmark": "exec", "torch": torch.__version__, "machine": platform.machine(),
               "cpu_count": __import__("os").cpu_count(), "repeat": args.repeat, "rows": rows,
+              "load_average_after": __import__("os").getloadavg()[0],
               "targets": {"us_per_node": 2.0, "ratio_vs_graphmodule": 6.0}}
     if args.corpus:
         result["corpus"], result["corpus_skipped"] = corpus_rows(args.bench, args.corpus, args.repeat)

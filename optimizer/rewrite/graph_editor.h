@@ -8,8 +8,10 @@
 
 namespace fxs {
 
-// meta.extra key of a new node's provenance: {"pattern", "anchor", "replaced"} from a pattern's replacement,
-// {"pass", "replaced"} from a pass.
+// meta.extra key of a new node's provenance: {"pattern", "anchor", "replaced", "origin"} from a pattern's
+// replacement, {"pass", "replaced"} from a pass. "replaced" names the nodes the step removed; "origin" the nodes of
+// the graph as loaded that they stood for (a fusion of nodes that an earlier fusion made goes back to the nodes
+// that one replaced), so a fused region compares with what the unfused graph ran.
 inline constexpr const char *kProvenanceKey = "fxscope_provenance";
 
 class GraphEditor {

@@ -125,10 +125,18 @@ Result<ReplacementResult> applyReplacement(
                 + std::to_string(newOutputs.size()));
 
     // Provenance and the carried-over fields (_transfer_meta: stack trace, module stack) from the earliest output.
-    Json replaced = Json::array();
-    for (const Node *n : match.nodes)
+    Json replaced = Json::array(), origin = Json::array();
+    std::unordered_set<std::string> inOrigin;
+    for (const Node *n : match.nodes) {
         replaced.push(n->name());
-    Json provenance = Json::object({{"pattern", entry.name}, {"anchor", anchor}, {"replaced", replaced}});
+        const Json *earlier = n->meta().extra.isObject() ? n->meta().extra.find(kProvenanceKey) : nullptr;
+        const Json *from = earlier && (*earlier)["origin"].isArray() ? &(*earlier)["origin"] : nullptr;
+        for (const Json &name : from ? from->items() : std::vector<Json>{Json(n->name())})
+            if (inOrigin.insert(name.toString()).second)
+                origin.push(name);
+    }
+    Json provenance = Json::object(
+        {{"pattern", entry.name}, {"anchor", anchor}, {"replaced", replaced}, {"origin", std::move(origin)}});
     auto baseMeta = [&]() {
         NodeMeta m;
         m.source = insertPoint->meta().source;

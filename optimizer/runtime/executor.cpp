@@ -587,8 +587,10 @@ void Executor::convertWrappedNumbers(Plan &plan, const std::vector<c10::IValue> 
 
 Result<c10::IValue> Executor::call(const Node &node, const Plan &plan, std::vector<c10::IValue> &values) const
 {
+    const size_t index = size_t(&plan - m_plans.data()); // not node.index(): no visit to the node's memory
+    Plan &planState = m_plans[index]; // what runs learn: the numbers' dtype, the output's shape
     if (plan.hasWrappedNumbers)
-        convertWrappedNumbers(m_plans[size_t(&plan - m_plans.data())], values);
+        convertWrappedNumbers(planState, values);
     // One stack for every call: its capacity stays, so a call allocates no vector.
     torch::jit::Stack &stack = m_stack;
     stack.clear();
@@ -630,7 +632,7 @@ Result<c10::IValue> Executor::call(const Node &node, const Plan &plan, std::vect
             return result;
         }
     }
-    const bool firstRun = plan.outOp && !plan.outDtype && !m_upcast[size_t(&plan - m_plans.data())];
+    const bool firstRun = plan.outOp && !plan.outDtype && !m_upcast[index];
     std::vector<const void *> inputStorages;
     if (firstRun)
         for (const auto &v : stack)
@@ -638,16 +640,15 @@ Result<c10::IValue> Executor::call(const Node &node, const Plan &plan, std::vect
                 inputStorages.push_back(v.toTensor().storage().unsafeGetStorageImpl());
     auto out = invoke(node, plan, stack);
     stack.clear(); // holds no tensor past the call (liveness, freeing after last use)
-    if (firstRun && out && out->isTensor() && !m_upcast[size_t(&plan - m_plans.data())]) {
+    if (firstRun && out && out->isTensor() && !m_upcast[index]) {
         // Later runs may write this node's output into a freed buffer, if it is a fresh dense tensor: an op
         // that returned (a view of) an input keeps allocating.
         const at::Tensor &t = out->toTensor();
         const void *storage = t.has_storage() ? t.storage().unsafeGetStorageImpl() : nullptr;
         if (storage && t.is_contiguous() && t.storage_offset() == 0 && t.device().type() == m_device.type()
             && std::find(inputStorages.begin(), inputStorages.end(), storage) == inputStorages.end()) {
-            Plan &mutablePlan = m_plans[size_t(&plan - m_plans.data())];
-            mutablePlan.outSizes = t.sizes().vec();
-            mutablePlan.outDtype = t.scalar_type();
+            planState.outSizes = t.sizes().vec();
+            planState.outDtype = t.scalar_type();
         }
     }
     return out;

@@ -1,9 +1,7 @@
 #include "profiler.h"
 
 #include "device_plugins.h"
-#include "executor.h"
-#include "io/fxscope_json.h"
-#include "node_positions.h"
+#include "graph_runner.h"
 #include "npu_reference_kernels.h"
 #include "tensor_inputs.h"
 #include "util/progress.h"
@@ -12,22 +10,12 @@
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <optional>
 
 namespace fxs {
 
 namespace {
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
 
 // Absolute and relative tolerance for comparing a fused graph's outputs with the unfused ones.
 std::pair<double, double> tolerance(c10::ScalarType type)
@@ -90,36 +78,38 @@ struct FusedRegion {
     std::string pattern;
     std::string anchor;
     Json replaced;
+    Json origin; // the unfused graph's nodes it stands for (provenance "origin"; "replaced" in older files)
     std::vector<std::string> nodes;
 };
 
-struct GraphRun {
-    Json json;
-    std::vector<at::Tensor> outputs;
-    std::vector<FusedRegion> regions;
-    std::optional<Error> error; // the run failed; json holds what ran before the failing node
-};
-
-// The job's progress over its phases (the unfused graph's runs, the fused graph's, the reference run), for the
-// caller's callback; false from it cancels.
+// The job's progress over all its runs (warm-up and timed, of every graph), as a fraction for the caller's
+// callback; false from it cancels.
 class JobProgress {
 public:
-    JobProgress(const std::function<bool(double)> &callback, int phases) : m_callback(callback), m_phases(phases) { }
-    // Run `run` of `runs` in the current phase has run `nodes` of its graph's `graphNodes`.
-    bool report(int run, int runs, size_t nodes, size_t graphNodes)
+    JobProgress(const std::function<bool(double)> &callback, size_t totalNodes)
+        : m_callback(callback), m_total(std::max<size_t>(totalNodes, 1))
     {
-        if (!m_callback)
-            return true;
-        const double inPhase = (run + double(nodes) / double(std::max<size_t>(graphNodes, 1))) / std::max(runs, 1);
-        return m_callback(std::min(1.0, (m_phase + inPhase) / m_phases));
     }
-    void nextPhase() { ++m_phase; }
+    // `nodes` of the current run have run.
+    bool report(size_t nodes) { return !m_callback || m_callback(std::min(1.0, double(m_done + nodes) / m_total)); }
+    void finishRun(size_t nodes) { m_done += nodes; }
 
 private:
     const std::function<bool(double)> &m_callback;
-    int m_phases;
-    int m_phase = 0;
+    size_t m_total;
+    size_t m_done = 0;
 };
+
+// One run of `runner` reported to `progress`; canceled or failed runs return their error.
+Status runOnce(GraphRunner &runner, bool timed, JobProgress &progress)
+{
+    if (!progress.report(0))
+        return canceledError({});
+    auto ran = runner.run(timed, [&](size_t nodes) { return progress.report(nodes); });
+    progress.finishRun(runner.size());
+    progress.report(0); // the run has ended (after the last run: the job); a cancel takes effect at the next run
+    return ran;
+}
 
 std::vector<FusedRegion> regionsOf(const Graph &graph)
 {
@@ -133,15 +123,16 @@ std::vector<FusedRegion> regionsOf(const Graph &graph)
         std::string pattern = (*provenance)["pattern"].toString(), anchor = (*provenance)["anchor"].toString();
         auto [it, added] = byKey.emplace(pattern + '\n' + anchor, regions.size());
         if (added)
-            regions.push_back({pattern, anchor, (*provenance)["replaced"], {}});
+            regions.push_back({pattern, anchor, (*provenance)["replaced"],
+                (*provenance)["origin"].isArray() ? (*provenance)["origin"] : (*provenance)["replaced"], {}});
         regions[it->second].nodes.push_back(node->name());
     }
     return regions;
 }
 
 // Per fused region: the median time of the unfused nodes it replaced against that of the nodes that replaced them.
-// A replaced node missing from the unfused graph was itself added by an earlier fusion; the region is then marked
-// incomplete rather than credited with a partial sum.
+// An origin node missing from the unfused graph (a file fused elsewhere, provenance without "origin") marks the
+// region incomplete rather than credited with a partial sum.
 Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<FusedRegion> &regions)
 {
     std::map<std::string, double> unfusedUs, fusedUs;
@@ -153,7 +144,7 @@ Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<Fuse
     for (const FusedRegion &r : regions) {
         double before = 0, after = 0;
         bool complete = true;
-        for (const Json &name : r.replaced.items()) {
+        for (const Json &name : r.origin.items()) {
             auto it = unfusedUs.find(name.toString());
             if (it != unfusedUs.end())
                 before += it->second;
@@ -166,112 +157,10 @@ Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<Fuse
             nodes.push(name);
         }
         out.push(Json::object({{"pattern", r.pattern}, {"anchor", r.anchor}, {"replaced", r.replaced},
-            {"nodes", std::move(nodes)}, {"unfused_us", before}, {"fused_us", after},
+            {"origin", r.origin}, {"nodes", std::move(nodes)}, {"unfused_us", before}, {"fused_us", after},
             {"speedup", complete && after > 0 ? before / after : 0.0}, {"complete", complete}}));
     }
     return out;
-}
-
-// Inputs generated here are added to `given`, so the fused graph (and the reference run) take the very same values
-// without generating them again (a LLaMA block's weights took seconds).
-// `positions` (nodePositions) put the dump's lines back on the nodes, so errors read FILE:LINE:COL.
-Result<GraphRun> profileOne(const std::string &graphText, const Json &positions, const std::string &dumpPath,
-    std::map<std::string, at::Tensor> &given, const SymbolValues &symbols, c10::Device device, int warmup, int iters,
-    uint64_t seed, bool returnOutputs, bool nodeTimes, JobProgress &progress)
-{
-    auto file = parseFxscopeJson(graphText, "request");
-    if (!file)
-        return file.error();
-    if (file->graphs.empty())
-        return Error{{}, 0, 0, "the request holds no graph"};
-    NodePositions located;
-    located.dumpPath = dumpPath;
-    located.apply(*file->graphs.front().graph, positions);
-    const Graph &graph = *file->graphs.front().graph;
-    auto executor = Executor::create(graph, device);
-    if (!executor)
-        return located.locate(executor.error());
-    auto inputs = graphInputs(graph, given, symbols, device, seed);
-    if (!inputs)
-        return located.locate(inputs.error());
-    for (const auto &[name, tensor] : inputs.value())
-        given.emplace(name, tensor);
-    std::vector<at::Tensor> outputs;
-    resetDevicePeak(device);
-    std::vector<std::vector<double>> perNode(graph.size());
-    std::vector<double> totals;
-    int64_t peakIntermediateBytes = 0;
-    auto nodeRows = [&](size_t upTo) {
-        Json nodes = Json::array();
-        for (const auto &node : graph.nodes()) {
-            const auto &times = perNode[node->index()];
-            if (node->op() == OpKind::CallFunction && node->index() < upTo && !times.empty())
-                nodes.push(Json::object({{"name", node->name()}, {"target", node->target()},
-                    {"median_us", median(times)}, {"min_us", *std::min_element(times.begin(), times.end())},
-                    {"max_us", *std::max_element(times.begin(), times.end())}}));
-        }
-        return nodes;
-    };
-    const int runs = warmup + std::max(iters, 1);
-    int run = 0;
-    executor->setCheckpoint([&](size_t nodes) { return progress.report(run, runs, nodes, graph.size()); });
-    for (int i = 0; i < runs; ++i) {
-        run = i;
-        if (!progress.report(i, runs, 0, graph.size()))
-            return canceledError({});
-        std::vector<double> micros;
-        Executor::RunStats stats;
-        auto start = std::chrono::steady_clock::now();
-        // Without node times the run is the executor alone (its overhead is what bench/exec measures).
-        auto out = nodeTimes ? executor->run(inputs.value(), &micros, &stats) : executor->run(inputs.value());
-        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        if (!out && isCanceled(out.error()))
-            return out.error();
-        if (!out) {
-            // What ran before the failing node, with its times in this run, stays in the report.
-            perNode.assign(graph.size(), {});
-            for (size_t n = 0; n < stats.completed; ++n)
-                perNode[n].push_back(micros[n]);
-            GraphRun failed;
-            failed.error = located.locate(out.error());
-            failed.json = Json::object({{"graph", file->graphs.front().name}, {"nodes", nodeRows(stats.completed)},
-                {"failed_node", stats.completed < graph.size() ? graph.nodes()[stats.completed]->name() : ""},
-                {"error", failed.error->toString()}});
-            return failed;
-        }
-        peakIntermediateBytes = std::max(peakIntermediateBytes, stats.peakIntermediateBytes);
-        if (i < warmup)
-            continue;
-        totals.push_back(ms);
-        outputs = std::move(out.value());
-        for (size_t n = 0; n < micros.size(); ++n)
-            perNode[n].push_back(micros[n]);
-    }
-    progress.report(runs, runs, 0, graph.size());
-    Json nodes = nodeRows(graph.size());
-    Json json = Json::object(
-        {{"graph", file->graphs.front().name}, {"median_ms", median(totals)}, {"iterations", int64_t(totals.size())},
-            {"peak_intermediate_bytes", peakIntermediateBytes}, {"nodes", std::move(nodes)}});
-    Json outs = Json::array();
-    for (const auto &t : outputs) {
-        Json shape = Json::array();
-        for (int64_t d : t.sizes())
-            shape.push(d);
-        Json o = Json::object({{"dtype", std::string(c10::toString(t.scalar_type()))}, {"shape", std::move(shape)}});
-        if (returnOutputs) {
-            at::Tensor flat = t.to(at::kCPU).to(at::kDouble).contiguous().reshape({-1});
-            Json values = Json::array();
-            const double *p = flat.data_ptr<double>();
-            for (int64_t k = 0; k < flat.numel(); ++k)
-                values.push(p[k]);
-            o.set("values", std::move(values));
-        }
-        outs.push(std::move(o));
-    }
-    json.set("outputs", std::move(outs));
-    if (auto stats = deviceMemoryStats(device))
-        json.set("allocator", Json::object({{"peak_bytes", stats->peakBytes}, {"allocations", stats->allocations}}));
-    return GraphRun{std::move(json), std::move(outputs), regionsOf(graph), {}};
 }
 
 Json failure(const std::string &text)
@@ -330,63 +219,86 @@ Json runProfile(const Json &request, const std::function<bool(double)> &progress
         bool nodeTimes = !request["node_times"].isBool() || request["node_times"].toBool();
         const std::string &dumpPath = request["source_file"].toString();
         const std::string &referenceName = request["reference_device"].toString();
-        JobProgress job(progress, 1 + request["fused"].isString() + !referenceName.empty());
-        auto unfused = profileOne(request["unfused"].toString(), request["unfused_positions"], dumpPath, given, symbols,
-            device, warmup, iters, seed, returnOutputs, nodeTimes, job);
-        if (!unfused && isCanceled(unfused.error()))
-            return canceled();
+        const std::string &unfusedText = request["unfused"].toString(), &fusedText = request["fused"].toString();
+        GraphRunner::Setup setup{
+            &unfusedText, &request["unfused_positions"], dumpPath, &symbols, device, seed, nodeTimes};
+        auto unfused = GraphRunner::prepare(setup, given);
         if (!unfused) {
             Json root = Json::object();
             setError(root, "unfused graph: ", unfused.error());
             return root;
         }
-        Json root = Json::object({{"device", device.str()}, {"unfused", unfused->json}});
-        if (unfused->error) {
-            setError(root, "unfused graph: ", *unfused->error);
+        std::unique_ptr<GraphRunner> fused;
+        std::optional<Error> fusedUnprepared;
+        if (request["fused"].isString()) {
+            setup.graphText = &fusedText;
+            setup.positions = &request["fused_positions"];
+            auto prepared = GraphRunner::prepare(setup, given);
+            if (prepared)
+                fused = std::move(prepared.value());
+            else
+                fusedUnprepared = prepared.error();
+        }
+        const int runs = warmup + std::max(iters, 1);
+        const size_t referenceNodes = referenceName.empty() ? 0 : unfused.value()->size();
+        JobProgress job(progress, runs * (unfused.value()->size() + (fused ? fused->size() : 0)) + referenceNodes);
+        // Warm-up, then the timed runs, the two graphs taking turns at going first: both see the same machine
+        // (load, clock speed, caches) however it drifts, and neither always runs right after the other.
+        for (int i = 0; i < runs && !unfused.value()->failure(); ++i) {
+            GraphRunner *order[] = {unfused.value().get(), fused.get()};
+            if (i % 2)
+                std::swap(order[0], order[1]);
+            for (GraphRunner *runner : order)
+                if (runner && !runner->failure())
+                    if (auto ran = runOnce(*runner, i >= warmup, job); !ran && isCanceled(ran.error()))
+                        return canceled();
+        }
+        const GraphRunner &before = *unfused.value();
+        Json root = Json::object({{"device", device.str()}, {"unfused", before.report(returnOutputs)}});
+        if (before.failure()) {
+            setError(root, "unfused graph: ", *before.failure());
             return root;
         }
-        if (request["fused"].isString()) {
-            job.nextPhase();
-            auto fused = profileOne(request["fused"].toString(), request["fused_positions"], dumpPath, given, symbols,
-                device, warmup, iters, seed, returnOutputs, nodeTimes, job);
-            if (!fused && isCanceled(fused.error()))
-                return canceled();
-            if (!fused) {
-                root.set("fused", Json());
-                setError(root, "fused graph: ", fused.error());
+        if (fusedUnprepared) {
+            root.set("fused", Json());
+            setError(root, "fused graph: ", *fusedUnprepared);
+            return root;
+        }
+        if (fused) {
+            Json after = fused->report(returnOutputs);
+            if (fused->failure()) {
+                root.set("fused", after);
+                setError(root, "fused graph: ", *fused->failure());
                 return root;
             }
-            if (fused->error) {
-                root.set("fused", fused->json);
-                setError(root, "fused graph: ", *fused->error);
-                return root;
-            }
-            double a = unfused->json["median_ms"].toDouble(), b = fused->json["median_ms"].toDouble();
-            Comparison c = compare(fused->outputs, unfused->outputs);
-            root.set("fused", fused->json);
+            double a = root["unfused"]["median_ms"].toDouble(), b = after["median_ms"].toDouble();
+            Comparison c = compare(fused->outputs(), before.outputs());
+            root.set("regions", fusedRegions(root["unfused"], after, regionsOf(fused->graph())));
+            root.set("fused", std::move(after));
             root.set("speedup", b > 0 ? a / b : 0.0);
             root.set("outputs_match", c.match);
             root.set("max_abs_diff", c.maxAbsDiff);
             root.set("max_rel_diff", c.maxRelDiff);
-            root.set("regions", fusedRegions(unfused->json, fused->json, fused->regions));
             if (!c.why.empty())
                 root.set("outputs_detail", c.why);
         }
         // The same unfused graph once on a reference device (the CPU), to check the device's results.
-        if (const std::string &name = referenceName; !name.empty()) {
-            c10::Device reference(name);
-            job.nextPhase();
-            auto ref = profileOne(request["unfused"].toString(), request["unfused_positions"], dumpPath, given, symbols,
-                reference, 0, 1, seed, false, true, job);
-            if (!ref && isCanceled(ref.error()))
+        if (!referenceName.empty()) {
+            setup.graphText = &unfusedText;
+            setup.positions = &request["unfused_positions"];
+            setup.device = c10::Device(referenceName);
+            setup.nodeTimes = true;
+            auto ref = GraphRunner::prepare(setup, given);
+            Status ran = ref ? runOnce(*ref.value(), true, job) : Status(ref.error());
+            if (!ran && isCanceled(ran.error()))
                 return canceled();
-            if (!ref || ref->error) {
-                Json root = Json::object();
-                setError(root, "unfused graph on " + name + ": ", ref ? *ref->error : ref.error());
-                return root;
+            if (!ran) {
+                Json failed = Json::object();
+                setError(failed, "unfused graph on " + referenceName + ": ", ran.error());
+                return failed;
             }
-            Comparison c = compare(unfused->outputs, ref->outputs);
-            Json check = Json::object({{"device", reference.str()}, {"outputs_match", c.match},
+            Comparison c = compare(before.outputs(), ref.value()->outputs());
+            Json check = Json::object({{"device", setup.device.str()}, {"outputs_match", c.match},
                 {"max_abs_diff", c.maxAbsDiff}, {"max_rel_diff", c.maxRelDiff}});
             if (!c.why.empty())
                 check.set("outputs_detail", c.why);
@@ -409,7 +321,7 @@ Json runProfile(const Json &request, const std::function<bool(double)> &progress
             expected.clear();
             for (auto &kv : numbered)
                 expected.push_back(kv.second);
-            Comparison c = compare(unfused->outputs, expected);
+            Comparison c = compare(before.outputs(), expected);
             root.set("expected",
                 Json::object(
                     {{"outputs_match", c.match}, {"max_abs_diff", c.maxAbsDiff}, {"max_rel_diff", c.maxRelDiff}}));
