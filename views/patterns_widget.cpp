@@ -15,6 +15,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStringListModel>
 #include <QTextBrowser>
@@ -393,7 +394,12 @@ void PatternsWidget::completePatternTerm()
         m_completer->popup()->hide();
         return;
     }
-    m_completer->complete();
+    // As wide as the longest name offered: the filter box is narrow in a docked panel.
+    QAbstractItemView *popup = m_completer->popup();
+    QRect under = m_filter->rect();
+    under.setWidth(std::max(under.width(),
+        popup->sizeHintForColumn(0) + popup->verticalScrollBar()->sizeHint().width() + 2 * popup->frameWidth()));
+    m_completer->complete(under);
 }
 
 void PatternsWidget::insertPatternCompletion(const QString &completion)
