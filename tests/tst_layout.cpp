@@ -408,6 +408,55 @@ private Q_SLOTS:
         qInfo("HRNet: expanding one group: %lld ms", timer.elapsed());
     }
 
+    // Pinned boxes stay where they are and the edges are routed around the boxes between their ends: a → c passes
+    // b, which sits on the straight line between them. Same answer in this process and in the layout server.
+    void pinnedBoxesGetRoutedEdges()
+    {
+        FlatLayoutInput input;
+        input.pinnedCentres = {{100, 20}, {100, 120}, {100, 220}};
+        for (int i = 0; i < 3; ++i)
+            input.items.push_back({80, 30});
+        // Enough boxes to go to the layout server.
+        for (int i = 0; i < int(kIsolateFromItems); ++i) {
+            input.items.push_back({20, 20});
+            input.pinnedCentres.push_back({400 + 40.0 * i, 300});
+        }
+        input.edges = {{0, 2, 1}, {0, 1, 1}};
+        for (const bool inProcess : {false, true}) {
+            if (inProcess)
+                qputenv("FXSCOPE_LAYOUT_IN_PROCESS", "1");
+            auto routed = layoutFlat(input);
+            qunsetenv("FXSCOPE_LAYOUT_IN_PROCESS");
+            QVERIFY2(routed.ok(), routed.ok() ? "" : routed.error().toString().c_str());
+            for (size_t i = 0; i < input.items.size(); ++i) {
+                QCOMPARE(routed->items[i].center().x, input.pinnedCentres[i].x);
+                QCOMPARE(routed->items[i].center().y, input.pinnedCentres[i].y);
+            }
+            const LayoutEdge &around = routed->edges[0];
+            QVERIFY(around.points.size() >= 4);
+            QCOMPARE((around.points.size() - 1) % 3, size_t(0));
+            // Starts at a, ends at c (its arrow's tip on c's box), and bends past b: no control point inside b.
+            QVERIFY(routed->items[0].contains(around.points.front(), 2));
+            QVERIFY(routed->items[2].contains(around.hasArrow ? around.arrowTip : around.points.back(), 2));
+            const LayoutRect &b = routed->items[1];
+            double farthest = 0;
+            for (const LayoutPoint &p : around.points) {
+                QVERIFY2(!b.contains(p, -1), qPrintable(QStringLiteral("%1,%2").arg(p.x).arg(p.y)));
+                farthest = std::max(farthest, std::abs(p.x - 100));
+            }
+            QVERIFY(farthest > 40); // it went round b, half of whose width is 40
+            for (size_t k = 0; k + 3 < around.points.size(); k += 3)
+                for (double t = 0.05; t < 1; t += 0.05) {
+                    const LayoutPoint *q = &around.points[k];
+                    const double u = 1 - t;
+                    const LayoutPoint p{
+                        u * u * u * q[0].x + 3 * u * u * t * q[1].x + 3 * u * t * t * q[2].x + t * t * t * q[3].x,
+                        u * u * u * q[0].y + 3 * u * u * t * q[1].y + 3 * u * t * t * q[2].y + t * t * t * q[3].y};
+                    QVERIFY2(!b.contains(p, -1), qPrintable(QStringLiteral("%1,%2").arg(p.x).arg(p.y)));
+                }
+        }
+    }
+
     // The overview's hit test: the grid answers what a scan of every box answers, on and between boxes, across
     // frames and outside the scene.
     void nodeIndexAgreesWithAScan()

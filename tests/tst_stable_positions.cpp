@@ -14,6 +14,7 @@
 #include "patterns/builtin_patterns.h"
 #include "rewrite/session.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 #include <cmath>
@@ -78,6 +79,7 @@ struct StepCheck {
     size_t crossingChangedEdges = 0;
     double keptSpread = 0; // the largest difference between the moves of two unchanged nodes of one frame
     StablePositionsStats stats;
+    double milliseconds = 0; // keepPreviousPositions alone (routing included)
 };
 
 StepCheck checkStep(const Graph &before, const Graph &after)
@@ -86,7 +88,10 @@ StepCheck checkStep(const Graph &before, const Graph &after)
     const Laid previous = layOut(before);
     Laid next = layOut(after);
     check.scratchOverlaps = countOverlappingBoxes(next.scene);
+    QElapsedTimer timer;
+    timer.start();
     check.stats = keepPreviousPositions(next.scene, after, next.grouping, previous.scene, before, previous.grouping);
+    check.milliseconds = double(timer.nsecsElapsed()) / 1e6;
     check.overlaps = countOverlappingBoxes(next.scene);
     // Unchanged nodes (same name, same inputs): in each frame, those that came from the group most of them came from
     // move together with the frame.
@@ -187,10 +192,10 @@ private Q_SLOTS:
                 continue; // the last single step is not among those checked
             const StepCheck c = checkStep(before, after);
             qInfo("%s: %zu kept, %zu placed, %zu edges rerouted (%zu reused, %zu routed); %zu overlaps (%zu laid out "
-                  "from scratch); %zu of %zu changed edges cross a box; unchanged nodes spread %.1f pt",
+                  "from scratch); %zu of %zu changed edges cross a box; unchanged nodes spread %.1f pt; %.1f ms",
                 whole ? "all steps" : qPrintable(QStringLiteral("step %1").arg(k + 1)), c.stats.kept, c.stats.placed,
                 c.stats.rerouted, c.stats.reused, c.stats.routed, c.overlaps, c.scratchOverlaps, c.crossingChangedEdges,
-                c.changedEdges, c.keptSpread);
+                c.changedEdges, c.keptSpread, c.milliseconds);
             QCOMPARE(c.scratchOverlaps, size_t(0));
             QVERIFY(c.stats.kept > 0);
             QCOMPARE(c.overlaps, size_t(0));

@@ -477,14 +477,28 @@ StablePositionsStats keepPreviousPositions(SceneLayout &next, const Graph &nextG
         if (!edge.longRange)
             toRoute[a.frame == b.frame ? a.frame : -1].push_back(e);
     }
-    // Graphviz's router looks at every box of the frame; a top level of thousands of boxes keeps the plain curves.
+    // Graphviz's router looks at every box it is given; more than this many near the edges keep the plain curves.
     constexpr size_t kMostBoxesRouted = 600;
     for (const auto &[frame, edges] : toRoute) {
         FlatLayoutInput input;
         std::unordered_map<int, int> local; // scene item -> router item
+        // The router's cost grows with the cube of its boxes: only those around the edges' ends take part.
+        const auto endOf = [&](int item) { return frame < 0 ? topOf(item) : item; };
+        LayoutRect near = next.items[size_t(endOf(next.edges[edges.front()].path.from))].rect;
+        for (size_t e : edges)
+            for (const int end : {endOf(next.edges[e].path.from), endOf(next.edges[e].path.to)}) {
+                const LayoutRect &r = next.items[size_t(end)].rect;
+                const double left = std::min(near.x, r.x), top = std::min(near.y, r.y);
+                near = {left, top, std::max(near.right(), r.right()) - left, std::max(near.bottom(), r.bottom()) - top};
+            }
+        constexpr double kAround = 150;
+        near = {near.x - kAround, near.y - kAround, near.width + 2 * kAround, near.height + 2 * kAround};
         for (size_t i = 0; i < next.items.size(); ++i) {
             const SceneItem &item = next.items[i];
             if (item.frame != frame || (frame < 0 && item.kind == SceneItemKind::Port))
+                continue;
+            const LayoutRect &r = item.rect;
+            if (r.right() < near.x || r.x > near.right() || r.bottom() < near.y || r.y > near.bottom())
                 continue;
             local[int(i)] = int(input.items.size());
             input.items.push_back({item.rect.width, item.rect.height});
