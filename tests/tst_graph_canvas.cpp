@@ -371,6 +371,12 @@ private Q_SLOTS:
         // its own.
         if (const QString folder = qEnvironmentVariable("FXSCOPE_SCREENSHOTS");
             !folder.isEmpty() && QGuiApplication::platformName() == QLatin1String("xcb")) {
+            const QPoint at = canvas.mapFromScene(target->sceneBoundingRect().center());
+            QMouseEvent move(
+                QEvent::MouseMove, at, canvas.viewport()->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+            QApplication::sendEvent(canvas.viewport(), &move);
+            QHelpEvent help(QEvent::ToolTip, at, canvas.viewport()->mapToGlobal(at));
+            QApplication::sendEvent(canvas.viewport(), &help);
             QTest::qWait(300);
             QProcess::execute(QStringLiteral("import"),
                 {QStringLiteral("-window"), QStringLiteral("root"),
@@ -378,7 +384,18 @@ private Q_SLOTS:
         }
         QCOMPARE(tip.split(QLatin1Char('\n')).value(0), QStringLiteral("op100"));
         QVERIFY2(tip.contains(QStringLiteral("call_function · torch.ops.aten.mul.Tensor")), qPrintable(tip));
+        // Hovering outlines the node, its inputs (op99, w100) and its user (op101) over the overview; off it, none.
+        const auto moveTo = [&canvas](QPointF scenePos) {
+            const QPoint at = canvas.mapFromScene(scenePos);
+            QMouseEvent move(
+                QEvent::MouseMove, at, canvas.viewport()->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+            QApplication::sendEvent(canvas.viewport(), &move);
+        };
+        moveTo(target->sceneBoundingRect().center());
+        QCOMPARE(canvas.overviewHoverCount(), 4);
         const QRectF box = target->sceneBoundingRect();
+        moveTo(QPointF(box.right() + 2000, box.center().y()));
+        QCOMPARE(canvas.overviewHoverCount(), 0);
         // Between boxes: no node's tip (the group's frame may have its own).
         const QString between = tipAt(QPointF(box.right() + 200, box.center().y()));
         QVERIFY2(!between.contains(QStringLiteral("call_function")), qPrintable(between));

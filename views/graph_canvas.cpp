@@ -166,6 +166,7 @@ void GraphCanvas::setGraph(std::shared_ptr<const Graph> graph)
     m_layout.reset();
     scene()->clear();
     m_overviewMarks = nullptr; // deleted with the scene (a dangling one crashed the next paint)
+    m_overviewHover = nullptr;
     m_items.clear();
     m_edges.clear();
     m_edgesOfItem.clear();
@@ -438,6 +439,7 @@ void GraphCanvas::rebuildScene()
     m_nodeIndex.reset();
     scene()->clear();
     m_overviewMarks = nullptr; // deleted with the scene; made again below
+    m_overviewHover = nullptr;
     m_items.assign(layout.items.size(), nullptr);
     m_edges.assign(layout.edges.size(), nullptr);
     m_edgesOfItem.assign(layout.items.size(), {});
@@ -508,6 +510,10 @@ void GraphCanvas::rebuildScene()
     m_overviewMarks = new CanvasOverviewMarks(sceneRect());
     m_overviewMarks->setVisible(false);
     scene()->addItem(m_overviewMarks);
+    m_overviewHover = new CanvasOverviewMarks(sceneRect());
+    m_overviewHover->setZValue(6);
+    m_overviewHover->setVisible(false);
+    scene()->addItem(m_overviewHover);
     // The minimap is the whole graph a few pixels per group: drawn from the overviews, not from every item.
     setOverview(true);
     m_minimap->renderScene(scene(), sceneRect());
@@ -562,6 +568,8 @@ void GraphCanvas::setOverview(bool overview)
             item->setVisible(overview);
     if (m_overviewMarks)
         m_overviewMarks->setVisible(overview);
+    if (m_overviewHover)
+        m_overviewHover->setVisible(overview);
 }
 
 void GraphCanvas::paintEvent(QPaintEvent *event)
@@ -951,6 +959,11 @@ int GraphCanvas::overviewMarkCount() const
     return m_overviewMarks ? m_overviewMarks->boxCount() : 0;
 }
 
+int GraphCanvas::overviewHoverCount() const
+{
+    return m_overviewHover ? m_overviewHover->boxCount() : 0;
+}
+
 void GraphCanvas::updateOverviewMarks()
 {
     if (!m_overviewMarks || !m_layout)
@@ -1037,6 +1050,10 @@ void GraphCanvas::setHovered(int sceneItem)
     m_highlighted.clear();
     m_highlightedEdges.clear();
     m_hovered = sceneItem;
+    if (m_overviewHover && m_overviewHover->boxCount() > 0) {
+        m_overviewHover->clear();
+        m_overviewHover->update();
+    }
     if (sceneItem < 0 || !m_layout)
         return;
 
@@ -1044,12 +1061,22 @@ void GraphCanvas::setHovered(int sceneItem)
         if (index < 0)
             return;
         QGraphicsItem *item = m_items[size_t(index)];
-        if (auto *node = dynamic_cast<CanvasNodeItem *>(item))
+        if (auto *node = dynamic_cast<CanvasNodeItem *>(item)) {
             node->setHighlight(how);
-        else if (auto *group = dynamic_cast<CanvasGroupItem *>(item))
+            // Zoomed out the node item is hidden: its box is outlined over the overview instead.
+            if (m_overviewHover) {
+                const LayoutRect &r = m_layout->items[size_t(index)].rect;
+                m_overviewHover->addBox(QRectF(r.x, r.y, r.width, r.height),
+                    how == CanvasHighlight::Input        ? canvas::inputHighlight()
+                        : how == CanvasHighlight::Output ? canvas::outputHighlight()
+                                                         : canvas::nameText(),
+                    3);
+            }
+        } else if (auto *group = dynamic_cast<CanvasGroupItem *>(item)) {
             group->setHighlight(how);
-        else
+        } else {
             return;
+        }
         m_highlighted.push_back(item);
     };
     const SceneItem &hovered = m_layout->items[size_t(sceneItem)];
@@ -1080,6 +1107,8 @@ void GraphCanvas::setHovered(int sceneItem)
         }
     }
     highlight(sceneItem, CanvasHighlight::Hovered);
+    if (m_overviewHover && m_overviewHover->boxCount() > 0)
+        m_overviewHover->update();
     std::vector<int> ends{sceneItem};
     ends.insert(ends.end(), m_portsOfFrame[size_t(sceneItem)].begin(), m_portsOfFrame[size_t(sceneItem)].end());
     for (int end : ends)

@@ -105,6 +105,8 @@ public:
     bool isOverviewShown() const { return m_overview; }
     // The boxes drawn over the overviews: timed, marked by the candidate, selected (0 without any).
     int overviewMarkCount() const;
+    // Zoomed far out: the boxes outlined for the hovered node, its inputs and its users (0 when none is hovered).
+    int overviewHoverCount() const;
 
 public Q_SLOTS:
     void fitToView();
@@ -184,6 +186,7 @@ private:
     bool m_overview = false;
     std::unique_ptr<SceneNodeIndex> m_nodeIndex; // the overview's hit tests; built at its first, per layout
     CanvasOverviewMarks *m_overviewMarks = nullptr;
+    CanvasOverviewMarks *m_overviewHover = nullptr; // over the marks: the hovered node and its neighbours
     std::vector<QGraphicsItem *> m_highlighted;
     std::vector<CanvasEdgeItem *> m_highlightedEdges;
     int m_hovered = -1;
