@@ -472,6 +472,44 @@ private Q_SLOTS:
         QVERIFY(!canvas.selectNode(QStringLiteral("no_such_node")));
     }
 
+    // After a step the groups open before are open again, found by their nodes: GPT-2's groups share labels
+    // ("modeling_gpt2.py" a dozen times), and opening one of them must not open them all.
+    void stepReopensTheSameGroupsOnly()
+    {
+        auto file = loadGraphFile(
+            FXSCOPE_CORPUS_DIR "/readable/learn_torch_compile__tb_hf_GPT2_inference_cpu__after_post_grad.py");
+        QVERIFY(file);
+        auto registry = std::make_shared<PatternRegistry>();
+        QVERIFY(registerBuiltinPatterns(*registry));
+        Session session(std::move(file->graphs.front().graph), registry);
+        QVERIFY(session.run(1));
+        std::shared_ptr<const Graph> before = session.graphAt(0).value();
+        std::shared_ptr<const Graph> after = session.graph().clone();
+        GraphCanvas canvas;
+        canvas.resize(900, 700);
+        canvas.show();
+        canvas.setGraph(before);
+        QVERIFY(waitForLayout(canvas));
+        const Grouping &grouping = *canvas.grouping();
+        // The group holding the first node the step removed, whose label other groups have too.
+        const Node *removed = before->find(session.history()[0].removed.front());
+        QVERIFY(removed);
+        const int group = grouping.groupOf[removed->index()];
+        QVERIFY(group >= 0);
+        const std::string label = grouping.groups[size_t(group)].label;
+        QVERIFY(std::count_if(grouping.groups.begin(), grouping.groups.end(), [&](const NodeGroup &g) {
+            return g.label == label;
+        }) > 1);
+        canvas.setGroupExpanded(group, true);
+        QVERIFY(waitForLayout(canvas));
+        QCOMPARE(canvas.expandedGroupLabels(), QStringList{QString::fromStdString(label)});
+        canvas.setGraphRevision(after);
+        QVERIFY(waitForLayout(canvas));
+        QCOMPARE(canvas.expandedGroupLabels(), QStringList{QString::fromStdString(label)});
+        // The node the step added is shown, in the open group.
+        QVERIFY(canvas.nodeItem(QString::fromStdString(session.history()[0].added.front())));
+    }
+
     // Under FXSCOPE_SCREENSHOTS: GPT-2 (corpus) before and after its second built-in step, around the new node.
     void stepScreenshot()
     {

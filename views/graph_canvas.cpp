@@ -213,7 +213,7 @@ void GraphCanvas::setGraphRevision(std::shared_ptr<const Graph> graph)
             }
         }
     }
-    PreviousRevision previous{m_graph, m_grouping, m_layout};
+    PreviousRevision previous{m_graph, m_grouping, m_layout, m_expanded};
     setGraph(std::move(graph));
     if (!m_graph || !hadView)
         return;
@@ -296,10 +296,21 @@ void GraphCanvas::requestLayout(std::vector<bool> expanded, int anchorGroup, std
                     grouping = std::make_shared<const Grouping>(groupNodes(*graph));
                 if (expanded.size() != grouping->groups.size()) {
                     expanded.assign(grouping->groups.size(), graph->size() <= kExpandAllBelow);
-                    for (size_t g = 0; g < grouping->groups.size(); ++g)
-                        if (std::find(expandedLabels.begin(), expandedLabels.end(), grouping->groups[g].label)
-                            != expandedLabels.end())
-                            expanded[g] = true;
+                    if (previous.graph && previous.grouping
+                        && previous.expanded.size() == previous.grouping->groups.size()) {
+                        // A new revision: the groups made mostly of the nodes of a group open before open again
+                        // (labels repeat: opening one of twelve "modeling_gpt2.py" groups must not open all twelve).
+                        const std::vector<int> before
+                            = matchPreviousGroups(*graph, *grouping, *previous.graph, *previous.grouping);
+                        for (size_t g = 0; g < grouping->groups.size(); ++g)
+                            if (before[g] >= 0 && previous.expanded[size_t(before[g])])
+                                expanded[g] = true;
+                    } else {
+                        for (size_t g = 0; g < grouping->groups.size(); ++g)
+                            if (std::find(expandedLabels.begin(), expandedLabels.end(), grouping->groups[g].label)
+                                != expandedLabels.end())
+                                expanded[g] = true;
+                    }
                 }
                 InteriorCache cache = interiors ? *interiors : InteriorCache{};
                 auto scene = layoutScene(*graph, *grouping, expanded, cache);

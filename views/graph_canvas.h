@@ -210,6 +210,7 @@ private:
         std::shared_ptr<const Graph> graph;
         std::shared_ptr<const Grouping> grouping;
         std::shared_ptr<const SceneLayout> layout;
+        std::vector<bool> expanded; // per group of `grouping`
     };
     PreviousRevision m_previousRevision;
 

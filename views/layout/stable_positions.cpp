@@ -137,6 +137,24 @@ bool isValidSpline(const LayoutEdge &edge)
 
 } // namespace
 
+std::vector<int> matchPreviousGroups(
+    const Graph &nextGraph, const Grouping &nextGrouping, const Graph &previousGraph, const Grouping &previousGrouping)
+{
+    std::vector<int> match(nextGrouping.groups.size(), -1);
+    for (size_t g = 0; g < match.size(); ++g) {
+        std::map<int, size_t> votes;
+        for (size_t n : nextGrouping.groups[g].nodes)
+            if (const Node *old = previousGraph.find(nextGraph.nodes()[n]->name());
+                old && old->index() < previousGrouping.groupOf.size() && previousGrouping.groupOf[old->index()] >= 0)
+                ++votes[previousGrouping.groupOf[old->index()]];
+        size_t best = 0;
+        for (const auto &[group, count] : votes)
+            if (count > best)
+                best = count, match[g] = group;
+    }
+    return match;
+}
+
 StablePositionsStats keepPreviousPositions(SceneLayout &next, const Graph &nextGraph, const Grouping &nextGrouping,
     const SceneLayout &previous, const Graph &previousGraph, const Grouping &previousGrouping)
 {

@@ -21,6 +21,12 @@ struct StablePositionsStats {
     size_t routed = 0; // of those: routed by Graphviz around the boxes (the rest are plain curves)
 };
 
+// Per group of the next revision: the group of the previous one that most of its nodes (by name) were in, -1 when
+// none was. A step can relabel groups and split or merge runs, and several groups can share a label (a module
+// whose nodes come in several runs), so labels do not say which group is which.
+std::vector<int> matchPreviousGroups(
+    const Graph &nextGraph, const Grouping &nextGrouping, const Graph &previousGraph, const Grouping &previousGrouping);
+
 StablePositionsStats keepPreviousPositions(SceneLayout &next, const Graph &nextGraph, const Grouping &nextGrouping,
     const SceneLayout &previous, const Graph &previousGraph, const Grouping &previousGrouping);
 
