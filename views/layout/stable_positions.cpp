@@ -135,23 +135,43 @@ bool isValidSpline(const LayoutEdge &edge)
     return edge.points.size() >= 4 && (edge.points.size() - 1) % 3 == 0;
 }
 
+// Per group of the next revision: how many of its nodes each previous group held (by name). With `laidOut` (the
+// previous layout's nodeItem), only nodes that were laid out count.
+std::vector<std::map<int, size_t>> previousGroupVotes(const Graph &nextGraph, const Grouping &nextGrouping,
+    const Graph &previousGraph, const Grouping &previousGrouping, const std::vector<int> *laidOut = nullptr)
+{
+    std::vector<std::map<int, size_t>> votes(nextGrouping.groups.size());
+    for (size_t g = 0; g < votes.size(); ++g)
+        for (size_t n : nextGrouping.groups[g].nodes) {
+            const Node *old = previousGraph.find(nextGraph.nodes()[n]->name());
+            if (!old || old->index() >= previousGrouping.groupOf.size() || previousGrouping.groupOf[old->index()] < 0)
+                continue;
+            if (laidOut && (old->index() >= laidOut->size() || (*laidOut)[old->index()] < 0))
+                continue;
+            ++votes[g][previousGrouping.groupOf[old->index()]];
+        }
+    return votes;
+}
+
+// The group with the most votes (the first of equals), or `none`.
+int mostVoted(const std::map<int, size_t> &votes, int none)
+{
+    size_t best = 0;
+    int group = none;
+    for (const auto &[g, count] : votes)
+        if (count > best)
+            best = count, group = g;
+    return group;
+}
+
 } // namespace
 
 std::vector<int> matchPreviousGroups(
     const Graph &nextGraph, const Grouping &nextGrouping, const Graph &previousGraph, const Grouping &previousGrouping)
 {
-    std::vector<int> match(nextGrouping.groups.size(), -1);
-    for (size_t g = 0; g < match.size(); ++g) {
-        std::map<int, size_t> votes;
-        for (size_t n : nextGrouping.groups[g].nodes)
-            if (const Node *old = previousGraph.find(nextGraph.nodes()[n]->name());
-                old && old->index() < previousGrouping.groupOf.size() && previousGrouping.groupOf[old->index()] >= 0)
-                ++votes[previousGrouping.groupOf[old->index()]];
-        size_t best = 0;
-        for (const auto &[group, count] : votes)
-            if (count > best)
-                best = count, match[g] = group;
-    }
+    std::vector<int> match;
+    for (const auto &votes : previousGroupVotes(nextGraph, nextGrouping, previousGraph, previousGrouping))
+        match.push_back(mostVoted(votes, -1));
     return match;
 }
 
@@ -164,21 +184,11 @@ StablePositionsStats keepPreviousPositions(SceneLayout &next, const Graph &nextG
     std::vector<int> previousKeys(previousGrouping.groups.size());
     for (size_t g = 0; g < previousKeys.size(); ++g)
         previousKeys[g] = int(g);
-    std::unordered_map<std::string, int> previousGroupOf;
-    for (size_t n = 0; n < previous.nodeItem.size() && n < previousGraph.size(); ++n)
-        if (previous.nodeItem[n] >= 0 && previousGrouping.groupOf[n] >= 0)
-            previousGroupOf[previousGraph.nodes()[n]->name()] = previousGrouping.groupOf[n];
-    std::vector<int> nextKeys(nextGrouping.groups.size(), -2);
-    std::vector<std::map<int, size_t>> votes(nextGrouping.groups.size()); // per group: its nodes per previous group
-    for (size_t g = 0; g < nextKeys.size(); ++g) {
-        for (size_t n : nextGrouping.groups[g].nodes)
-            if (auto it = previousGroupOf.find(nextGraph.nodes()[n]->name()); it != previousGroupOf.end())
-                ++votes[g][it->second];
-        size_t best = 0;
-        for (const auto &[group, count] : votes[g])
-            if (count > best)
-                best = count, nextKeys[g] = group;
-    }
+    const std::vector<std::map<int, size_t>> votes
+        = previousGroupVotes(nextGraph, nextGrouping, previousGraph, previousGrouping, &previous.nodeItem);
+    std::vector<int> nextKeys;
+    for (const auto &v : votes)
+        nextKeys.push_back(mostVoted(v, -2));
     const auto hasFrames = [](const SceneLayout &layout) {
         return std::any_of(layout.items.begin(), layout.items.end(),
             [](const SceneItem &item) { return item.kind == SceneItemKind::GroupFrame; });
