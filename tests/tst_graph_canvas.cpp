@@ -197,6 +197,7 @@ private Q_SLOTS:
         QVERIFY(fused.y > now.at("op9").y && fused.y < now.at("op12").y);
         QVERIFY(canvas.nodeItem(QStringLiteral("fused")));
         QVERIFY(!canvas.nodeItem(QStringLiteral("op11")));
+        QCOMPARE(countOverlappingBoxes(*canvas.sceneLayout()), size_t(0));
     }
 
     void expandAndCollapseChangeItems()
