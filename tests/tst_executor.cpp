@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace fxs;
@@ -133,6 +134,116 @@ private Q_SLOTS:
         QVERIFY2(report, report ? "" : report.error().toString().c_str());
         QCOMPARE(report->unfused.outputs[0].values, std::vector<double>({3, 5, 7, 9, 11}));
         QCOMPARE(report->unfused.outputs[0].dtype, std::string("Long"));
+    }
+
+    // Ops LibTorch 1.13 lacks run as PyTorch's own decompositions of them (runtime/op_fallbacks.cpp), against values
+    // worked out by hand: x = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11]] as f32[4, 3] (and as f32[1, 4, 1, 3]).
+    void opFallbacksMatchHandValues()
+    {
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, x: \"f32[4, 3][3, 1]cpu\", rows_f: \"f32[3][1]cpu\", cols_f: \"f32[2][1]cpu\", "
+            "v: \"f32[3, 3][3, 1]cpu\"):\n"
+            "        rows: \"i64[3]\" = torch.ops.prims.convert_element_type.default(rows_f, torch.int64)\n"
+            "        cols: \"i64[2]\" = torch.ops.prims.convert_element_type.default(cols_f, torch.int64)\n"
+            "        x4: \"f32[1, 4, 1, 3]\" = torch.ops.aten.view.default(x, [1, 4, 1, 3])\n"
+            "        sq: \"f32[4, 3]\" = torch.ops.aten.squeeze.dims(x4, [0, -2])\n"
+            "        kept: \"f32[1, 4, 1, 3]\" = torch.ops.aten.squeeze.dims(x4, [1, 3])\n"
+            "        picked: \"f32[3, 3]\" = torch.ops.aten._unsafe_index.Tensor(x, [rows])\n"
+            "        picked_cols: \"f32[4, 2]\" = torch.ops.aten._unsafe_index.Tensor(x, [None, cols])\n"
+            "        zeros: \"f32[4, 3]\" = torch.ops.aten.zeros_like.default(x)\n"
+            "        summed: \"f32[4, 3]\" = torch.ops.aten._unsafe_index_put.default(zeros, [rows], v, True)\n"
+            "        put: \"f32[4, 3]\" = torch.ops.aten._unsafe_index_put.default(x, [rows], v)\n"
+            "        return (sq, kept, picked, picked_cols, summed, put)\n");
+        QVERIFY(g);
+        std::vector<float> xs(12);
+        for (size_t i = 0; i < xs.size(); ++i)
+            xs[i] = float(i);
+        // rows = [3, 0, 3]: a repeated index, so accumulate adds both rows of v into row 3.
+        QString inputs = m_dir.filePath(QStringLiteral("fallbacks.safetensors"));
+        writeSafetensors(inputs,
+            {{"x", xs}, {"rows_f", {3, 0, 3}}, {"cols_f", {2, 0}}, {"v", {1, 2, 3, 4, 5, 6, 7, 8, 9}}},
+            {{4, 3}, {3}, {2}, {3, 3}});
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.inputsPath = inputs.toStdString();
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const auto &out = report->unfused.outputs;
+        QCOMPARE(out.size(), size_t(6));
+        std::vector<double> x(xs.begin(), xs.end());
+        QCOMPARE(out[0].shape, std::vector<int64_t>({4, 3})); // dims 0 and 2 have size 1
+        QCOMPARE(out[0].values, x);
+        QCOMPARE(out[1].shape, std::vector<int64_t>({1, 4, 1, 3})); // dims of size 4 and 3 stay
+        QCOMPARE(out[2].values, std::vector<double>({9, 10, 11, 0, 1, 2, 9, 10, 11}));
+        QCOMPARE(out[3].values, std::vector<double>({2, 0, 5, 3, 8, 6, 11, 9}));
+        QCOMPARE(out[4].values, std::vector<double>({4, 5, 6, 0, 0, 0, 0, 0, 0, 1 + 7, 2 + 8, 3 + 9}));
+        // Without accumulate, row 0 takes v[1] and rows 1 and 2 stay x's (row 3, written twice, is not asserted).
+        QCOMPARE(std::vector<double>(out[5].values.begin() + 3, out[5].values.begin() + 9),
+            std::vector<double>({3, 4, 5, 6, 7, 8}));
+        QCOMPARE(std::vector<double>(out[5].values.begin(), out[5].values.begin() + 3), std::vector<double>({4, 5, 6}));
+    }
+
+    // A dim listed twice is the error ATen gives, naming the node; nothing is squeezed silently.
+    void squeezeDimsRepeatedDimIsError()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[1, 3][3, 1]cpu\"):\n"
+                            "        sq: \"f32[3]\" = torch.ops.aten.squeeze.dims(x, [0, -2])\n"
+                            "        return (sq,)\n");
+        QVERIFY(g);
+        auto report = runtimeProfile(*g, nullptr, ProfileOptions());
+        QVERIFY(!report);
+        QString text = QString::fromStdString(report.error().toString());
+        QVERIFY2(text.contains(QStringLiteral("node 'sq'")) && text.contains(QStringLiteral("appears multiple times")),
+            qPrintable(text));
+    }
+
+    // Inductor's random prims (a post-grad graph's dropout) as inductor_prims.py runs them eagerly: seeds in
+    // [0, 2**63 - 1), the looked-up seed is seeds[1], rand in [0, 1) and randn of the size asked, on the run's device
+    // although the graph says cuda:0; an unknown mode is an error naming the node.
+    void inductorRandomPrims()
+    {
+        const char *graph = "class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self):\n"
+                            "        seeds: \"i64[3]\" = torch.ops.prims.inductor_seeds.default(3, "
+                            "device(type='cuda', index=0))\n"
+                            "        seed: \"i64[]\" = torch.ops.prims.inductor_lookup_seed.default(seeds, 1)\n"
+                            "        r: \"f32[2, 8]\" = torch.ops.prims.inductor_random.default([2, 8], seed, 'rand')\n"
+                            "        n: \"f32[2, 8]\" = torch.ops.prims.inductor_random.default([2, 8], seed, '%1')\n"
+                            "        return (seeds, seed, r, n)\n";
+        auto g = parseGraph(QString::fromLatin1(graph).arg(QStringLiteral("randn")).toStdString());
+        QVERIFY(g);
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const auto &out = report->unfused.outputs;
+        QCOMPARE(out.size(), size_t(4));
+        QCOMPARE(out[0].dtype, std::string("Long"));
+        QCOMPARE(out[0].shape, std::vector<int64_t>({3}));
+        for (double s : out[0].values)
+            QVERIFY(s >= 0);
+        QCOMPARE(out[1].shape, std::vector<int64_t>());
+        QCOMPARE(out[1].values.at(0), out[0].values.at(1));
+        QCOMPARE(out[2].dtype, std::string("Float"));
+        QCOMPARE(out[2].shape, std::vector<int64_t>({2, 8}));
+        for (double u : out[2].values)
+            QVERIFY(u >= 0 && u < 1);
+        QCOMPARE(out[3].shape, std::vector<int64_t>({2, 8}));
+        QVERIFY(std::any_of(out[3].values.begin(), out[3].values.end(), [](double z) { return z < 0; }));
+
+        auto bad = parseGraph(QString::fromLatin1(graph).arg(QStringLiteral("uniform")).toStdString());
+        QVERIFY(bad);
+        auto failed = runtimeProfile(*bad, nullptr, options);
+        QVERIFY(!failed);
+        QString text = QString::fromStdString(failed.error().toString());
+        QVERIFY2(
+            text.contains(QStringLiteral("node 'n'")) && text.contains(QStringLiteral("'uniform'")), qPrintable(text));
     }
 
     // A Dynamo-level graph: tensor methods (call_method) and torch.* functions run as the aten overload their
@@ -536,6 +647,79 @@ private Q_SLOTS:
             QCOMPARE(out.values.at(i), 3.0 * (xs[i] + 1) - 1); // -(1 - 3 * (x + 1))
     }
 
+    // wrap_with_autocast runs its body under the autocast state its arguments give, on the run's device type (the
+    // region says 'cuda', the run is on the CPU), restored after: the body's mm computes in bfloat16, the same mm
+    // after the region in float32 again; disabled, or with no dtype (the CPU's default, bfloat16) as PyTorch does.
+    void wrapWithAutocastSetsAndRestoresState_data()
+    {
+        QTest::addColumn<QString>("arguments");
+        QTest::addColumn<QString>("bodyDtype");
+        QTest::newRow("bfloat16") << QStringLiteral("'cuda', torch.bfloat16, True, None") << QStringLiteral("BFloat16");
+        QTest::newRow("default dtype") << QStringLiteral("'cpu', None, True, False") << QStringLiteral("BFloat16");
+        QTest::newRow("disabled") << QStringLiteral("'cpu', torch.bfloat16, False, None") << QStringLiteral("Float");
+    }
+
+    void wrapWithAutocastSetsAndRestoresState()
+    {
+        QFETCH(QString, arguments);
+        QFETCH(QString, bodyDtype);
+        auto g = parseGraph(QStringLiteral("class GraphModule(torch.nn.Module):\n"
+                                           "    def forward(self, x: \"f32[2, 3]\", w: \"f32[3, 2]\"):\n"
+                                           "        wrap_body_0 = self.wrap_body_0\n"
+                                           "        wrap_with_autocast = torch.ops.higher_order.wrap_with_autocast(%1, "
+                                           "wrap_body_0, x, w)\n"
+                                           "        inside = wrap_with_autocast[0]\n"
+                                           "        after = torch.ops.aten.mm.default(x, w)\n"
+                                           "        return (inside, after)\n"
+                                           "\n"
+                                           "    class wrap_body_0(torch.nn.Module):\n"
+                                           "        def forward(self, x: \"f32[2, 3]\", w: \"f32[3, 2]\"):\n"
+                                           "            mm = torch.ops.aten.mm.default(x, w)\n"
+                                           "            return (mm,)\n")
+                                .arg(arguments)
+                                .toStdString());
+        QVERIFY(g);
+        // Small integers: exact in bfloat16, so both products are exact; x @ w = [[4, 5], [13, 14]].
+        QString inputs = m_dir.filePath(QStringLiteral("autocast.safetensors"));
+        writeSafetensors(inputs, {{"x", {0, 1, 2, 3, 4, 5}}, {"w", {1, 0, 0, 1, 2, 2}}}, {{2, 3}, {3, 2}});
+        ProfileOptions options;
+        options.iters = 2; // a second run starts from the state the first one restored
+        options.warmup = 0;
+        options.inputsPath = inputs.toStdString();
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const auto &out = report->unfused.outputs;
+        QCOMPARE(out.size(), size_t(2));
+        QCOMPARE(QString::fromStdString(out[0].dtype), bodyDtype);
+        QCOMPARE(out[1].dtype, std::string("Float"));
+        QCOMPARE(out[0].values, std::vector<double>({4, 5, 13, 14}));
+        QCOMPARE(out[1].values, std::vector<double>({4, 5, 13, 14}));
+    }
+
+    // Arguments that are not wrap_with_autocast's are an error naming the node, found before anything runs.
+    void wrapWithAutocastBadArgumentsIsError()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[2]\"):\n"
+                            "        wrap_body_0 = self.wrap_body_0\n"
+                            "        ac = torch.ops.higher_order.wrap_with_autocast('cpu', 16, True, None, "
+                            "wrap_body_0, x)\n"
+                            "        y = ac[0]\n"
+                            "        return (y,)\n"
+                            "\n"
+                            "    class wrap_body_0(torch.nn.Module):\n"
+                            "        def forward(self, x: \"f32[2]\"):\n"
+                            "            neg = torch.ops.aten.neg.default(x)\n"
+                            "            return (neg,)\n");
+        QVERIFY(g);
+        auto report = runtimeProfile(*g, nullptr, ProfileOptions());
+        QVERIFY(!report);
+        QString text = QString::fromStdString(report.error().toString());
+        QVERIFY2(text.contains(QStringLiteral("node 'ac'")) && text.contains(QStringLiteral("dtype: dtype or None")),
+            qPrintable(text));
+    }
+
     // A call_module whose module the dump does not carry stays a clear error naming the node.
     void callModuleWithoutGraphIsClearError()
     {
@@ -621,26 +805,28 @@ private Q_SLOTS:
     }
 
     // Generated integer inputs stay inside what they index: token-type ids through slice and expand into a 2-row
-    // embedding (BERT's), an index_select over 3 rows, an index over a 3-wide dim; with ids in [0, 8) each fails.
+    // embedding (BERT's), an index_select over 3 rows, an index over a 3-wide dim, an index_put into 2 rows (BERT's
+    // backward); with ids in [0, 8) each fails.
     void generatedIndicesStayInRange()
     {
         auto g = parseGraph(
             "class GraphModule(torch.nn.Module):\n"
             "    def forward(self, w: \"f32[2, 4]\", ids: \"i64[1, 64]\", table: \"f32[3, 4]\", rows: \"i64[32]\", "
-            "grid: \"f32[5, 3]\", cols: \"i64[32]\"):\n"
+            "grid: \"f32[5, 3]\", cols: \"i64[32]\", acc: \"f32[2, 4]\", tok: \"i64[16]\", grad: \"f32[16, 4]\"):\n"
             "        slice_1: \"i64[1, 64]\" = torch.ops.aten.slice.Tensor(ids, 0, 0, 9223372036854775807)\n"
             "        expand: \"i64[1, 64]\" = torch.ops.aten.expand.default(slice_1, [1, 64])\n"
             "        embedding: \"f32[1, 64, 4]\" = torch.ops.aten.embedding.default(w, expand)\n"
             "        index_select: \"f32[32, 4]\" = torch.ops.aten.index_select.default(table, 0, rows)\n"
             "        index: \"f32[5, 32]\" = torch.ops.aten.index.Tensor(grid, [None, cols])\n"
-            "        return (embedding, index_select, index)\n");
+            "        put: \"f32[2, 4]\" = torch.ops.aten._unsafe_index_put.default(acc, [tok], grad, True)\n"
+            "        return (embedding, index_select, index, put)\n");
         QVERIFY(g);
         ProfileOptions options;
         options.iters = 1;
         options.warmup = 0;
         auto report = runtimeProfile(*g, nullptr, options);
         QVERIFY2(report, report ? "" : report.error().toString().c_str());
-        QCOMPARE(report->unfused.outputs.size(), size_t(3));
+        QCOMPARE(report->unfused.outputs.size(), size_t(4));
     }
 
     // A runtime error points at the dump: FILE:LINE:COL of the node (its name on its line), both for an op LibTorch

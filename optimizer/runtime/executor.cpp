@@ -1,5 +1,8 @@
 #include "executor.h"
 
+#include "autocast_scope.h"
+#include "op_fallbacks.h"
+
 #include <ATen/ATen.h>
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/InferenceMode.h>
@@ -7,6 +10,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <unordered_set>
 
 namespace fxs {
@@ -349,6 +353,35 @@ bool isTarget(const std::string &target, const char *name)
     return target == name || target == std::string("torch.ops.") + name;
 }
 
+// wrap_with_autocast(device_type, dtype, enabled, cache_enabled, body, *operands). The graph's tensors all live on
+// the run's device (device arguments name it instead of the capture's), so the autocast state is set for the run's
+// device type: on the CPU a region captured as autocast('cuda', torch.float16) computes in float16 as it did there.
+Result<AutocastSpec> autocastSpecOf(const Node &node, c10::Device device)
+{
+    using K = Argument::Kind;
+    const auto &a = node.args();
+    if (a.size() < 5 || a[0].kind() != K::String || (a[1].kind() != K::Dtype && a[1].kind() != K::None)
+        || a[2].kind() != K::Bool || (a[3].kind() != K::Bool && a[3].kind() != K::None))
+        return nodeError(node,
+            "expected (device_type: str, dtype: dtype or None, enabled: bool, cache_enabled: bool or None, body, "
+            "*operands)");
+    if (!node.kwargs().empty())
+        return nodeError(node, "expected the body's operands as positional arguments, found keyword arguments");
+    AutocastSpec spec;
+    spec.device = device.type();
+    if (auto supported = AutocastScope::supports(spec.device); !supported)
+        return nodeError(node, supported.error().message);
+    if (a[1].kind() == K::Dtype) {
+        spec.dtype = scalarTypeFromName(a[1].text());
+        if (!spec.dtype)
+            return nodeError(node, "unknown dtype " + a[1].text());
+    }
+    spec.enabled = a[2].toBool();
+    if (a[3].kind() == K::Bool)
+        spec.cacheEnabled = a[3].toBool();
+    return spec;
+}
+
 } // namespace
 
 Status Executor::planNested(const Node &node, Plan &plan, const std::vector<std::string> &graphs, size_t firstOperand)
@@ -376,6 +409,7 @@ Status Executor::planNested(const Node &node, Plan &plan, const std::vector<std:
 
 Result<Executor> Executor::create(const Graph &graph, c10::Device device)
 {
+    registerOpFallbacks(); // before operators are looked up by schema
     Executor ex(graph, device);
     const auto &nodes = graph.nodes();
     ex.m_plans.resize(nodes.size());
@@ -455,6 +489,16 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
                 if (auto planned = ex.planNested(*n, plan, {n->args()[body].node()->target()}, body + 1); !planned)
                     return planned.error();
                 plan.step = Step::Nested;
+            } else if (isTarget(t, "higher_order.wrap_with_autocast")) {
+                auto spec = autocastSpecOf(*n, device);
+                if (!spec)
+                    return spec.error();
+                if (!nestedGraph(graph, n->args()[4]))
+                    return nodeError(*n, "expected the wrapped graph as argument 4");
+                if (auto planned = ex.planNested(*n, plan, {n->args()[4].node()->target()}, 5); !planned)
+                    return planned.error();
+                plan.step = Step::Nested;
+                ex.m_autocast.emplace(n->index(), spec.value());
             } else if (t == "torch.sym_max" || t == "torch.sym_min" || t == "torch.sym_int" || t == "torch.sym_float"
                 || t == "torch.sym_not") {
                 plan.step = Step::ScalarOp;
@@ -761,7 +805,11 @@ Result<c10::IValue> Executor::runNested(const Node &node, const Plan &plan, cons
             if (auto added = add(node.args()[k]); !added)
                 return added.error();
     }
+    std::optional<AutocastScope> autocast; // wrap_with_autocast: the body runs under the state its node gives
+    if (auto it = m_autocast.find(node.index()); it != m_autocast.end())
+        autocast.emplace(it->second);
     auto out = body->execute(&operands, named, nullptr, nullptr);
+    autocast.reset();
     if (!out)
         return nodeError(node, "in nested graph: " + out.error().message);
     return out;

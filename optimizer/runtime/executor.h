@@ -2,6 +2,7 @@
 // Runs an fxs::Graph through LibTorch's dispatcher: every call_function node is a boxed call by schema, with
 // its FX arguments normalised against that schema. Internal to the runtime module (torch types inside).
 
+#include "autocast_scope.h"
 #include "ir/graph.h"
 #include "util/result.h"
 
@@ -47,7 +48,7 @@ private:
         GetItem,
         ScalarOp,
         Cond, // torch.ops.higher_order.cond: one of two nested graphs
-        Nested, // higher_order.wrap (and wrap_with_set_grad_enabled), call_module of a nested graph
+        Nested, // higher_order.wrap (and wrap_with_set_grad_enabled, wrap_with_autocast), call_module of a nested graph
         Output,
         Skip // also get_attr of a nested graph: it has no value of its own
     };
@@ -93,6 +94,7 @@ private:
     const Graph *m_graph;
     c10::Device m_device;
     std::vector<std::shared_ptr<Executor>> m_nested; // executors of the nested graphs this graph runs
+    std::unordered_map<size_t, AutocastSpec> m_autocast; // wrap_with_autocast nodes by index: their body's state
     mutable torch::jit::Stack m_stack; // call's argument stack, reused
     mutable std::vector<Plan> m_plans; // mutable: Resolve steps keep the overload their first run chose
     // Nodes found to need the float32 fallback, so later iterations skip the failing first attempt.

@@ -125,7 +125,9 @@ std::optional<int64_t> indexBound(const Node &input, const SymbolValues &symbols
                 if (is(argAt(*user, 2, "index")))
                     limit(dimSize(argAt(*user, 0, op == "gather" ? "input" : "self"), intArg(argAt(*user, 1, "dim"), 0),
                         symbols));
-            } else if (op == "index") {
+            } else if (op == "index" || op == "_unsafe_index" || op == "index_put" || op == "index_put_"
+                || op == "_unsafe_index_put") {
+                // The index list is argument 1 of them all; a backward graph's embedding gradient is an index_put.
                 if (const Argument *indices = argAt(*user, 1, "indices"); indices && indices->isSequence())
                     for (size_t k = 0; k < indices->items().size(); ++k)
                         if (is(&indices->items()[k]))

@@ -1,0 +1,11 @@
+#pragma once
+// Ops that newer PyTorch puts in graphs but the LibTorch fxscope links (Debian's 1.13) lacks, registered under their
+// real schemas with kernels that are PyTorch's own decompositions of them (torch/_refs, torch/_decomp,
+// torch/_inductor/inductor_prims.py) into ops this LibTorch has. The executor then finds them by schema like any op.
+
+namespace fxs {
+
+// Registers each fallback whose op this LibTorch does not already have. Once per process; idempotent.
+void registerOpFallbacks();
+
+} // namespace fxs
