@@ -868,6 +868,87 @@ private Q_SLOTS:
         QVERIFY2(err.startsWith(path + expected), qPrintable(err));
     }
 
+    // An error inside a nested graph points at the inner node (FILE:LINE:COL of its name in the nested class) and
+    // says which outer node ran the graph, one clause per level: a kernel failing while running, an op LibTorch
+    // lacks (found before running), and a wrap inside cond's branch.
+    void nestedErrorPointsAtInnerNode_data()
+    {
+        QTest::addColumn<QByteArray>("dump");
+        QTest::addColumn<QString>("expected");
+        const QByteArray wrap = "class GraphModule(torch.nn.Module):\n"
+                                "    def forward(self, x: \"f32[2, 3]\", w: \"f32[4, 4]\"):\n"
+                                "        wrap_body_0 = self.wrap_body_0\n"
+                                "        wrap = torch.ops.higher_order.wrap(wrap_body_0, x, w)\n"
+                                "        getitem: \"f32[2, 3]\" = wrap[0]\n"
+                                "        return (getitem,)\n"
+                                "\n"
+                                "    class wrap_body_0(torch.nn.Module):\n"
+                                "        def forward(self, x: \"f32[2, 3]\", w: \"f32[4, 4]\"):\n"
+                                "            relu: \"f32[2, 3]\" = torch.ops.aten.relu.default(x)\n"
+                                "            mm: \"f32[2, 3]\" = torch.ops.aten.mm.default(relu, w)\n"
+                                "            return (mm,)\n";
+        const QString inWrap = QStringLiteral(
+            "; in nested graph 'wrap_body_0' of node 'wrap' (torch.ops.higher_order.wrap) at line 4\n");
+        QTest::newRow("failing kernel") << wrap
+                                        << ":11:13: unfused graph: node 'mm' (torch.ops.aten.mm.default): mat1 and "
+                                           "mat2 shapes cannot be multiplied (2x3 and 4x4)"
+                + inWrap;
+        QTest::newRow("unsupported op")
+            << QByteArray(wrap).replace("torch.ops.aten.mm.default(relu, w)", "torch.ops.aten.frobnicate.default(relu)")
+            << ":11:13: unfused graph: node 'mm' (torch.ops.aten.frobnicate.default): unsupported op: aten::frobnicate "
+               "is not registered in LibTorch's dispatcher"
+                + inWrap;
+        QTest::newRow("two levels") << QByteArray(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, x: \"f32[2, 3]\", w: \"f32[4, 4]\"):\n"
+            "        true_graph_0 = self.true_graph_0\n"
+            "        false_graph_0 = self.false_graph_0\n"
+            "        cond = torch.ops.higher_order.cond(True, true_graph_0, false_graph_0, (x, w))\n"
+            "        getitem: \"f32[2, 3]\" = cond[0]\n"
+            "        return (getitem,)\n"
+            "\n"
+            "    class true_graph_0(torch.nn.Module):\n"
+            "        def forward(self, x: \"f32[2, 3]\", w: \"f32[4, 4]\"):\n"
+            "            wrap_body_0 = self.wrap_body_0\n"
+            "            wrap = torch.ops.higher_order.wrap(wrap_body_0, x, w)\n"
+            "            getitem: \"f32[2, 3]\" = wrap[0]\n"
+            "            return (getitem,)\n"
+            "\n"
+            "        class wrap_body_0(torch.nn.Module):\n"
+            "            def forward(self, x: \"f32[2, 3]\", w: \"f32[4, 4]\"):\n"
+            "                mm: \"f32[2, 3]\" = torch.ops.aten.mm.default(x, w)\n"
+            "                return (mm,)\n"
+            "\n"
+            "    class false_graph_0(torch.nn.Module):\n"
+            "        def forward(self, x: \"f32[2, 3]\", w: \"f32[4, 4]\"):\n"
+            "            neg: \"f32[2, 3]\" = torch.ops.aten.neg.default(x)\n"
+            "            return (neg,)\n")
+                                    << QStringLiteral(
+                                           ":18:17: unfused graph: node 'mm' (torch.ops.aten.mm.default): mat1 and "
+                                           "mat2 shapes cannot be multiplied (2x3 and 4x4); in nested graph "
+                                           "'wrap_body_0' of node 'wrap' (torch.ops.higher_order.wrap) at line 12; in "
+                                           "nested graph 'true_graph_0' of node 'cond' (torch.ops.higher_order.cond) "
+                                           "at line 5\n");
+    }
+
+    void nestedErrorPointsAtInnerNode()
+    {
+        QFETCH(QByteArray, dump);
+        QFETCH(QString, expected);
+        QString path = m_dir.filePath(QStringLiteral("nested_error.py"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(dump);
+        f.close();
+        QProcess cli;
+        cli.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"),
+            {QStringLiteral("profile"), path, QStringLiteral("--iters"), QStringLiteral("1"),
+                QStringLiteral("--warmup"), QStringLiteral("0")});
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 3);
+        QCOMPARE(QString::fromUtf8(cli.readAllStandardError()), path + expected);
+    }
+
     // DESIGN.md's `profile` contract on the LLaMA block sample with the built-in patterns (float16 on CPU).
     void profileCliJson()
     {

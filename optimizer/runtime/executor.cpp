@@ -353,6 +353,30 @@ bool isTarget(const std::string &target, const char *name)
     return target == name || target == std::string("torch.ops.") + name;
 }
 
+// The name `parent` knows `sub` by ("wrap_body_0"), for errors.
+std::string nestedGraphName(const Graph &parent, const Graph &sub)
+{
+    for (const auto &[name, graph] : parent.subgraphs())
+        if (graph.get() == &sub)
+            return name;
+    return "?";
+}
+
+// An error inside a nested graph keeps the inner node's line, so FILE:LINE:COL points at that node in the dump
+// (nested graphs are classes of their own there), and says which outer node ran the graph; levels of nesting add
+// one clause each, innermost first. An inner error without a line stays on the outer node.
+Error nestedError(const Node &outer, const std::string &graphName, const Error &inner)
+{
+    std::string where = "in nested graph '" + graphName + "'";
+    if (inner.line <= 0)
+        return nodeError(outer, where + ": " + inner.message);
+    Error located = inner;
+    located.message += "; " + where + " of node '" + outer.name() + "' (" + outer.target() + ")";
+    if (outer.meta().dumpLine > 0)
+        located.message += " at line " + std::to_string(outer.meta().dumpLine);
+    return located;
+}
+
 // wrap_with_autocast(device_type, dtype, enabled, cache_enabled, body, *operands). The graph's tensors all live on
 // the run's device (device arguments name it instead of the capture's), so the autocast state is set for the run's
 // device type: on the CPU a region captured as autocast('cuda', torch.float16) computes in float16 as it did there.
@@ -397,7 +421,7 @@ Status Executor::planNested(const Node &node, Plan &plan, const std::vector<std:
         if (!found) {
             auto created = Executor::create(*sub, m_device);
             if (!created)
-                return nodeError(node, "nested graph '" + name + "': " + created.error().message);
+                return nestedError(node, name, created.error());
             m_nested.push_back(std::make_shared<Executor>(std::move(created.value())));
             found = m_nested.back().get();
         }
@@ -811,7 +835,7 @@ Result<c10::IValue> Executor::runNested(const Node &node, const Plan &plan, cons
     auto out = body->execute(&operands, named, nullptr, nullptr);
     autocast.reset();
     if (!out)
-        return nodeError(node, "in nested graph: " + out.error().message);
+        return nestedError(node, nestedGraphName(*m_graph, body->graph()), out.error());
     return out;
 }
 
