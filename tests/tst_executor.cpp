@@ -17,6 +17,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 using namespace fxs;
@@ -695,6 +696,114 @@ private Q_SLOTS:
         QCOMPARE(out[1].dtype, std::string("Float"));
         QCOMPARE(out[0].values, std::vector<double>({4, 5, 13, 14}));
         QCOMPARE(out[1].values, std::vector<double>({4, 5, 13, 14}));
+    }
+
+    // flex_attention as PyTorch's eager math_attention computes it, against the same math written out here:
+    // grouped-query heads (2 query heads share 1 key/value head), a Dynamo-level score_mod score + (q - kv) and a
+    // mask_mod kv < q, which masks all of row 0 (its output is zeros and its logsumexp -inf, not NaN).
+    void flexAttentionMatchesMathReference()
+    {
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, q: \"f32[1, 2, 3, 2]\", k: \"f32[1, 1, 3, 2]\", v: \"f32[1, 1, 3, 2]\"):\n"
+            "        score_mod_0 = self.score_mod_0\n"
+            "        mask_fn_0 = self.mask_fn_0\n"
+            "        flex_attention = torch.ops.higher_order.flex_attention(q, k, v, score_mod_0, (q, q, 128, 128, "
+            "mask_fn_0), 0.5, {'OUTPUT_LOGSUMEXP': True}, (), ())\n"
+            "        out: \"f32[1, 2, 3, 2]\" = flex_attention[0]\n"
+            "        lse: \"f32[1, 2, 3]\" = flex_attention[1]\n"
+            "        return (out, lse)\n"
+            "\n"
+            "    class score_mod_0(torch.nn.Module):\n"
+            "        def forward(self, child: \"f32[]\", child_1: \"i32[]\", child_2: \"i32[]\", child_3: \"i32[]\", "
+            "child_4: \"i32[]\"):\n"
+            "            sub: \"i32[]\" = child_3 - child_4\n"
+            "            add: \"f32[]\" = child + sub\n"
+            "            return add\n"
+            "\n"
+            "    class mask_fn_0(torch.nn.Module):\n"
+            "        def forward(self, child: \"i32[]\", child_1: \"i32[]\", child_2: \"i32[]\", child_3: \"i32[]\"):\n"
+            "            lt: \"b8[]\" = child_3 < child_2\n"
+            "            return lt\n");
+        QVERIFY(g);
+        const std::vector<float> q = {0.5f, -1, 1, 2, -0.5f, 0.25f, 1.5f, 0, -2, 1, 0.75f, -0.25f};
+        const std::vector<float> k = {1, 0.5f, -1, 1, 0.25f, -0.75f};
+        const std::vector<float> v = {1, 2, -3, 0.5f, 4, -1};
+        QString inputs = m_dir.filePath(QStringLiteral("flex.safetensors"));
+        writeSafetensors(inputs, {{"q", q}, {"k", k}, {"v", v}}, {{1, 2, 3, 2}, {1, 1, 3, 2}, {1, 1, 3, 2}});
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.inputsPath = inputs.toStdString();
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const auto &out = report->unfused.outputs;
+        QCOMPARE(out.size(), size_t(2));
+        QCOMPARE(out[0].shape, std::vector<int64_t>({1, 2, 3, 2}));
+        QCOMPARE(out[1].shape, std::vector<int64_t>({1, 2, 3}));
+        for (int h = 0; h < 2; ++h)
+            for (int m = 0; m < 3; ++m) {
+                std::vector<double> s;
+                for (int n = 0; n < m; ++n) // kv < q
+                    s.push_back(0.5
+                            * (q[size_t(6 * h + 2 * m)] * k[size_t(2 * n)]
+                                + q[size_t(6 * h + 2 * m + 1)] * k[size_t(2 * n + 1)])
+                        + (m - n));
+                double top = s.empty() ? 0 : *std::max_element(s.begin(), s.end()), sum = 0;
+                for (double x : s)
+                    sum += std::exp(x - top);
+                const size_t row = size_t(3 * h + m);
+                if (s.empty())
+                    QVERIFY2(std::isinf(out[1].values[row]) && out[1].values[row] < 0,
+                        qPrintable(QString::number(out[1].values[row])));
+                else
+                    QVERIFY(std::abs(out[1].values[row] - (top + std::log(sum)) / std::log(2.0)) < 1e-5);
+                for (int d = 0; d < 2; ++d) {
+                    double expected = 0;
+                    for (size_t n = 0; n < s.size(); ++n)
+                        expected += std::exp(s[n] - top) / sum * v[2 * n + size_t(d)];
+                    QVERIFY2(std::abs(out[0].values[2 * row + size_t(d)] - expected) < 1e-5,
+                        qPrintable(QStringLiteral("h %1 m %2 d %3: %4 against %5")
+                                       .arg(h)
+                                       .arg(m)
+                                       .arg(d)
+                                       .arg(out[0].values[2 * row + size_t(d)])
+                                       .arg(expected)));
+                }
+            }
+    }
+
+    // A mod that is not elementwise would not compute what vmap computes when broadcast: an error naming its node.
+    void flexAttentionNonElementwiseModIsError()
+    {
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, q: \"f32[1, 1, 2, 2]\"):\n"
+            "        score_mod_0 = self.score_mod_0\n"
+            "        mask_fn_0 = self.mask_fn_0\n"
+            "        flex_attention = torch.ops.higher_order.flex_attention(q, q, q, score_mod_0, (128, 128, "
+            "mask_fn_0), 0.5, {}, (), ())\n"
+            "        out: \"f32[1, 1, 2, 2]\" = flex_attention[0]\n"
+            "        return (out,)\n"
+            "\n"
+            "    class score_mod_0(torch.nn.Module):\n"
+            "        def forward(self, child: \"f32[]\", child_1: \"i32[]\", child_2: \"i32[]\", child_3: \"i32[]\", "
+            "child_4: \"i32[]\"):\n"
+            "            total: \"f32[]\" = torch.ops.aten.sum.default(child)\n"
+            "            return total\n"
+            "\n"
+            "    class mask_fn_0(torch.nn.Module):\n"
+            "        def forward(self, child: \"i32[]\", child_1: \"i32[]\", child_2: \"i32[]\", child_3: \"i32[]\"):\n"
+            "            ge: \"b8[]\" = child_2 >= child_3\n"
+            "            return ge\n");
+        QVERIFY(g);
+        auto report = runtimeProfile(*g, nullptr, ProfileOptions());
+        QVERIFY(!report);
+        QString text = QString::fromStdString(report.error().toString());
+        QVERIFY2(text.contains(QStringLiteral("node 'total'")) && text.contains(QStringLiteral("elementwise ops only"))
+                && text.contains(QStringLiteral("of node 'flex_attention'")),
+            qPrintable(text));
     }
 
     // Arguments that are not wrap_with_autocast's are an error naming the node, found before anything runs.

@@ -1,6 +1,7 @@
 #include "executor.h"
 
 #include "autocast_scope.h"
+#include "flex_attention.h"
 #include "op_fallbacks.h"
 
 #include <ATen/ATen.h>
@@ -523,6 +524,26 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
                     return planned.error();
                 plan.step = Step::Nested;
                 ex.m_autocast.emplace(n->index(), spec.value());
+            } else if (isTarget(t, "higher_order.flex_attention")) {
+                // flex_attention(query, key, value, score_mod, block_mask (..., mask_mod), scale, kernel_options,
+                // score_mod_other_buffers, mask_mod_other_buffers): PyTorch's eager math, mods from the dump.
+                const auto &a = n->args();
+                const Argument *maskArg
+                    = a.size() >= 6 && a[4].isSequence() && !a[4].items().empty() ? &a[4].items().back() : nullptr;
+                const Graph *score = a.size() >= 6 ? nestedGraph(graph, a[3]) : nullptr;
+                const Graph *mask = maskArg ? nestedGraph(graph, *maskArg) : nullptr;
+                if (!score || !mask)
+                    return nodeError(*n,
+                        "expected (query, key, value, score_mod, block_mask ending in mask_mod, scale, ...) with both "
+                        "mods' graphs in the dump");
+                for (const auto &[mod, role] : {std::pair{score, "score_mod"}, std::pair{mask, "mask_mod"}})
+                    if (auto elementwise = checkElementwiseMod(*mod, role); !elementwise)
+                        return nestedError(*n, nestedGraphName(graph, *mod), elementwise.error());
+                if (auto planned = ex.planNested(*n, plan, {a[3].node()->target(), maskArg->node()->target()}, 0);
+                    !planned)
+                    return planned.error();
+                plan.step = Step::Nested;
+                ex.m_flexAttention.insert(n->index());
             } else if (t == "torch.sym_max" || t == "torch.sym_min" || t == "torch.sym_int" || t == "torch.sym_float"
                 || t == "torch.sym_not") {
                 plan.step = Step::ScalarOp;
@@ -789,9 +810,64 @@ Result<std::vector<at::Tensor>> Executor::run(
     return outputs;
 }
 
+Result<c10::IValue> Executor::runFlexAttention(const Node &node, const Plan &plan,
+    const std::vector<c10::IValue> &values, const std::unordered_map<std::string, at::Tensor> &named) const
+{
+    const auto &a = node.args();
+    std::vector<at::Tensor> qkv;
+    for (size_t k = 0; k < 3; ++k) {
+        auto v = toIValue(a[k], nullptr, values, m_device);
+        if (!v || !v->isTensor())
+            return nodeError(node, "expected query, key and value tensors as arguments 0 to 2");
+        qkv.push_back(v->toTensor());
+    }
+    double scale = 1.0 / std::sqrt(double(qkv[0].size(-1)));
+    if (a[5].kind() != Argument::Kind::None) {
+        auto v = toIValue(a[5], nullptr, values, m_device);
+        if (!v || !(v->isDouble() || v->isInt()))
+            return nodeError(node, "expected the scale (argument 5) as a number or None");
+        scale = scalarOf(v.value());
+    }
+    std::vector<c10::IValue> buffers[2];
+    for (size_t k = 0; k < 2; ++k) {
+        if (a.size() <= 7 + k)
+            continue;
+        if (!a[7 + k].isSequence())
+            return nodeError(node, "expected the mods' other buffers (arguments 7 and 8) as tuples");
+        for (const auto &item : a[7 + k].items()) {
+            auto v = toIValue(item, nullptr, values, m_device);
+            if (!v)
+                return nodeError(node, v.error().message);
+            buffers[k].push_back(std::move(v.value()));
+        }
+    }
+    auto runner = [&](const Executor *mod) -> ModRunner {
+        return [&node, &named, mod, this](const std::vector<c10::IValue> &operands) -> Result<at::Tensor> {
+            auto out = mod->execute(&operands, named, nullptr, nullptr);
+            if (!out)
+                return nestedError(node, nestedGraphName(*m_graph, mod->graph()), out.error());
+            c10::IValue v = out.value();
+            if (v.isTuple() && v.toTupleRef().elements().size() == 1)
+                v = v.toTupleRef().elements()[0];
+            if (!v.isTensor())
+                return nodeError(
+                    node, "nested graph '" + nestedGraphName(*m_graph, mod->graph()) + "' returned no single tensor");
+            return v.toTensor();
+        };
+    };
+    auto out = flexAttentionMath(
+        qkv[0], qkv[1], qkv[2], scale, runner(plan.branches[0]), buffers[0], runner(plan.branches[1]), buffers[1]);
+    if (!out)
+        return out.error().line > 0 ? out.error() : nodeError(node, out.error().message);
+    auto &[attention, logsumexp, maxScores] = out.value();
+    return c10::IValue(c10::ivalue::Tuple::create({attention, logsumexp, maxScores}));
+}
+
 Result<c10::IValue> Executor::runNested(const Node &node, const Plan &plan, const std::vector<c10::IValue> &values,
     const std::unordered_map<std::string, at::Tensor> &named) const
 {
+    if (m_flexAttention.count(node.index()))
+        return runFlexAttention(node, plan, values, named);
     std::vector<c10::IValue> operands;
     auto add = [&](const Argument &a) -> Status {
         auto v = toIValue(a, nullptr, values, m_device);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace fxs {
@@ -48,7 +49,7 @@ private:
         GetItem,
         ScalarOp,
         Cond, // torch.ops.higher_order.cond: one of two nested graphs
-        Nested, // higher_order.wrap (and wrap_with_set_grad_enabled, wrap_with_autocast), call_module of a nested graph
+        Nested, // higher_order.wrap (wrap_with_set_grad_enabled, wrap_with_autocast), flex_attention, call_module
         Output,
         Skip // also get_attr of a nested graph: it has no value of its own
     };
@@ -90,10 +91,14 @@ private:
         RunStats *stats) const;
     Result<c10::IValue> runNested(const Node &node, const Plan &plan, const std::vector<c10::IValue> &values,
         const std::unordered_map<std::string, at::Tensor> &named) const;
+    // higher_order.flex_attention: branches are score_mod and mask_mod (runtime/flex_attention.h).
+    Result<c10::IValue> runFlexAttention(const Node &node, const Plan &plan, const std::vector<c10::IValue> &values,
+        const std::unordered_map<std::string, at::Tensor> &named) const;
 
     const Graph *m_graph;
     c10::Device m_device;
     std::vector<std::shared_ptr<Executor>> m_nested; // executors of the nested graphs this graph runs
+    std::unordered_set<size_t> m_flexAttention; // flex_attention nodes by index (planned as Nested)
     std::unordered_map<size_t, AutocastSpec> m_autocast; // wrap_with_autocast nodes by index: their body's state
     mutable torch::jit::Stack m_stack; // call's argument stack, reused
     mutable std::vector<Plan> m_plans; // mutable: Resolve steps keep the overload their first run chose
