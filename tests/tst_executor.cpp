@@ -774,6 +774,73 @@ private Q_SLOTS:
             }
     }
 
+    // aten.scaled_dot_product_attention (PyTorch 2.x, Dynamo-level torch._C._nn.scaled_dot_product_attention) as
+    // ATen's math backend computes it, against the math written out here: causal with the default scale 1/sqrt(E),
+    // and a boolean mask whose row 0 is all False (that row gives zeros, not NaN); torch.tensor of Python numbers.
+    void scaledDotProductAttentionAndTorchTensor()
+    {
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, q: \"f32[1, 1, 3, 2]\", k: \"f32[1, 1, 3, 2]\", v: \"f32[1, 1, 3, 2]\", "
+            "keep_f: \"f32[3, 3]\"):\n"
+            "        causal = torch._C._nn.scaled_dot_product_attention(q, k, v, is_causal = True)\n"
+            "        keep = keep_f.to(torch.bool)\n"
+            "        masked = torch._C._nn.scaled_dot_product_attention(q, k, v, attn_mask = keep, "
+            "dropout_p = 0.0, scale = 0.5)\n"
+            "        one = torch.tensor(1.0, dtype = torch.float64)\n"
+            "        three = torch.tensor(3)\n"
+            "        return (causal, masked, one, three)\n");
+        QVERIFY(g);
+        const std::vector<float> q = {0.5f, -1, 1, 2, -0.5f, 0.25f}, k = {1, 0.5f, -1, 1, 0.25f, -0.75f},
+                                 v = {1, 2, -3, 0.5f, 4, -1};
+        const std::vector<float> keep = {0, 0, 0, 1, 0, 1, 1, 1, 0}; // row 0 attends to nothing
+        QString inputs = m_dir.filePath(QStringLiteral("sdpa.safetensors"));
+        writeSafetensors(inputs, {{"q", q}, {"k", k}, {"v", v}, {"keep_f", keep}},
+            {{1, 1, 3, 2}, {1, 1, 3, 2}, {1, 1, 3, 2}, {3, 3}});
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.inputsPath = inputs.toStdString();
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const auto &out = report->unfused.outputs;
+        QCOMPARE(out.size(), size_t(4));
+        for (int which = 0; which < 2; ++which)
+            for (int m = 0; m < 3; ++m) {
+                const double scale = which == 0 ? 1.0 / std::sqrt(2.0) : 0.5;
+                std::vector<std::pair<int, double>> s; // (n, score) of the positions attended to
+                for (int n = 0; n < 3; ++n)
+                    if (which == 0 ? n <= m : keep[size_t(3 * m + n)] != 0)
+                        s.push_back({n,
+                            scale
+                                * (q[size_t(2 * m)] * k[size_t(2 * n)] + q[size_t(2 * m + 1)] * k[size_t(2 * n + 1)])});
+                double top = -1e300, sum = 0;
+                for (auto &[n, x] : s)
+                    top = std::max(top, x);
+                for (auto &[n, x] : s)
+                    sum += std::exp(x - top);
+                for (int d = 0; d < 2; ++d) {
+                    double expected = 0;
+                    for (auto &[n, x] : s)
+                        expected += std::exp(x - top) / sum * v[size_t(2 * n + d)];
+                    const double got = out[size_t(which)].values.at(size_t(2 * m + d));
+                    QVERIFY2(std::abs(got - expected) < 1e-5,
+                        qPrintable(QStringLiteral("sdpa %1 row %2 dim %3: %4 against %5")
+                                       .arg(which)
+                                       .arg(m)
+                                       .arg(d)
+                                       .arg(got)
+                                       .arg(expected)));
+                }
+            }
+        QCOMPARE(out[2].dtype, std::string("Double"));
+        QCOMPARE(out[2].shape, std::vector<int64_t>());
+        QCOMPARE(out[2].values, std::vector<double>({1.0}));
+        QCOMPARE(out[3].dtype, std::string("Long"));
+        QCOMPARE(out[3].values, std::vector<double>({3.0}));
+    }
+
     // A mod that is not elementwise would not compute what vmap computes when broadcast: an error naming its node.
     void flexAttentionNonElementwiseModIsError()
     {

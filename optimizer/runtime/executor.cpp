@@ -562,6 +562,8 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
             } else if (t.rfind("torch.ops.", 0) != 0 && t.rfind("torch.", 0) == 0) {
                 // torch.matmul, torch.nn.functional.relu, torch._C._nn.linear: the aten op of the last name.
                 plan.candidates = atenOverloads(t.substr(t.rfind('.') + 1));
+                if (plan.candidates.empty())
+                    plan.candidates = functionFallbacks(t.substr(t.rfind('.') + 1));
                 plan.args = n->args();
                 if (plan.candidates.empty())
                     return nodeError(*n, "unsupported op: aten has no op for " + t);

@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -83,6 +84,79 @@ at::Tensor inductorRandom(c10::SymIntArrayRef size, const at::Tensor &seed, c10:
     TORCH_CHECK(false, "prims.inductor_random: expected mode 'rand' or 'randn', found '", std::string(mode), "'");
 }
 
+// aten.scaled_dot_product_attention (PyTorch 2.x) as ATen's own math backend computes it
+// (_scaled_dot_product_attention_math, the one CPU tensors take): reduced precision computed in float32, a boolean
+// mask made additive (-inf where False), the scale's square root applied to both q and k, key/value heads repeated
+// for grouped-query attention, a softmax that gives 0 rather than NaN on fully masked rows, dropout if asked.
+at::Tensor additiveMask(const at::Tensor &mask, at::ScalarType type)
+{
+    if (mask.scalar_type() != at::kBool)
+        return mask;
+    return at::zeros_like(mask, at::TensorOptions().dtype(type))
+        .masked_fill_(mask.logical_not(), -std::numeric_limits<double>::infinity());
+}
+
+at::Tensor scaledDotProductAttention(const at::Tensor &queryIn, const at::Tensor &keyIn, const at::Tensor &valueIn,
+    const c10::optional<at::Tensor> &attnMaskIn, double dropoutP, bool isCausal, c10::optional<double> scale,
+    bool enableGqa)
+{
+    TORCH_CHECK(queryIn.scalar_type() == keyIn.scalar_type() && queryIn.scalar_type() == valueIn.scalar_type(),
+        "Expected query, key, and value to have the same dtype, but got query.dtype: ", queryIn.scalar_type(),
+        " key.dtype: ", keyIn.scalar_type(), " and value.dtype: ", valueIn.scalar_type(), " instead.");
+    TORCH_CHECK(queryIn.dim() >= 2 && keyIn.dim() >= 2 && valueIn.dim() >= 2,
+        "Expected query, key, and value to all be at least 2 dimensional");
+    if (attnMaskIn)
+        TORCH_CHECK(attnMaskIn->scalar_type() == at::kBool || attnMaskIn->scalar_type() == queryIn.scalar_type(),
+            "Expected attn_mask dtype to be bool or to match query dtype, but got attn_mask.dtype: ",
+            attnMaskIn->scalar_type(), " and query.dtype: ", queryIn.scalar_type(), " instead.");
+    const at::ScalarType original = queryIn.scalar_type();
+    const bool reduced = original == at::kHalf || original == at::kBFloat16;
+    at::Tensor query = reduced ? queryIn.to(at::kFloat) : queryIn;
+    at::Tensor key = reduced ? keyIn.to(at::kFloat) : keyIn;
+    at::Tensor value = reduced ? valueIn.to(at::kFloat) : valueIn;
+    c10::optional<at::Tensor> attnMask;
+    if (attnMaskIn)
+        attnMask = additiveMask(*attnMaskIn, query.scalar_type());
+    const bool negative = scale && *scale < 0;
+    const double scaling = std::sqrt(scale ? std::abs(*scale) : 1.0 / std::sqrt(double(query.size(-1))));
+    query = query * (negative ? -scaling : scaling);
+    if (isCausal) {
+        TORCH_CHECK(
+            !attnMask, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+        attnMask = additiveMask(
+            at::ones({query.size(-2), key.size(-2)}, query.options().dtype(at::kBool)).tril(), query.scalar_type());
+    }
+    if (enableGqa && query.dim() >= 3 && key.size(-3) > 0 && value.size(-3) > 0) {
+        key = key.repeat_interleave(query.size(-3) / key.size(-3), -3);
+        value = value.repeat_interleave(query.size(-3) / value.size(-3), -3);
+    }
+    at::Tensor attn = at::matmul(query, key.transpose(-2, -1) * scaling);
+    if (attnMask)
+        attn.add_(*attnMask);
+    at::Tensor probabilities = at::softmax(attn, -1);
+    at::Tensor fullyMasked = (attn == -std::numeric_limits<double>::infinity()).all(-1, true);
+    probabilities = at::where(fullyMasked, at::zeros_like(probabilities), probabilities);
+    if (dropoutP > 0.0)
+        probabilities = at::dropout(probabilities, dropoutP, true);
+    return at::matmul(probabilities, value).to(original);
+}
+
+// torch.tensor of one Python number (a Dynamo-level graph's torch.tensor(1.0, dtype=torch.float32)): a 0-dim tensor
+// of the dtype given, else float32 for a float, int64 for an int, bool for a bool, as torch.tensor infers them.
+at::Tensor tensorOfScalar(const at::Scalar &data, c10::optional<at::ScalarType> dtype, c10::optional<at::Layout> layout,
+    c10::optional<at::Device> device, c10::optional<bool> pinMemory, bool requiresGrad)
+{
+    (void)layout;
+    (void)pinMemory;
+    (void)requiresGrad; // the run is in inference mode
+    at::ScalarType type = dtype  ? *dtype
+        : data.isFloatingPoint() ? at::kFloat
+        : data.isBoolean()       ? at::kBool
+        : data.isComplex()       ? at::kComplexFloat
+                                 : at::kLong;
+    return at::scalar_tensor(data, at::TensorOptions().dtype(type).device(device.value_or(at::kCPU)));
+}
+
 // One fallback: the op's qualified name and overload, its schema as PyTorch declares it, and its kernel.
 struct Fallback {
     const char *ns;
@@ -102,6 +176,15 @@ const Fallback kFallbacks[] = {
     {"aten", "_unsafe_index_put", "",
         "_unsafe_index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
         [] { return torch::CppFunction(TORCH_FN(unsafeIndexPut)); }},
+    {"aten", "scaled_dot_product_attention", "",
+        "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, "
+        "float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor",
+        [] { return torch::CppFunction(TORCH_FN(scaledDotProductAttention)); }},
+    // torch.* functions of Dynamo-level graphs with no aten op of their name (the executor looks here next).
+    {"fxscope", "tensor", "",
+        "tensor(Scalar data, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+        "bool? pin_memory=None, bool requires_grad=False) -> Tensor",
+        [] { return torch::CppFunction(TORCH_FN(tensorOfScalar)); }},
     {"prims", "inductor_seeds", "", "inductor_seeds(int count, Device device) -> Tensor",
         [] { return torch::CppFunction(TORCH_FN(inductorSeeds)); }},
     {"prims", "inductor_lookup_seed", "", "inductor_lookup_seed(Tensor seeds, int index) -> Tensor",
@@ -132,6 +215,17 @@ void registerOpFallbacks()
                 *f.overload ? "." : "", f.overload);
         }
     });
+}
+
+std::vector<c10::OperatorHandle> functionFallbacks(const std::string &name)
+{
+    registerOpFallbacks();
+    std::vector<c10::OperatorHandle> found;
+    for (const Fallback &f : kFallbacks)
+        if (std::string(f.ns) == "fxscope" && name == f.name)
+            if (auto handle = c10::Dispatcher::singleton().findSchema({std::string("fxscope::") + f.name, f.overload}))
+                found.push_back(*handle);
+    return found;
 }
 
 } // namespace fxs

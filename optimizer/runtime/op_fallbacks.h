@@ -3,9 +3,18 @@
 // real schemas with kernels that are PyTorch's own decompositions of them (torch/_refs, torch/_decomp,
 // torch/_inductor/inductor_prims.py) into ops this LibTorch has. The executor then finds them by schema like any op.
 
+#include <ATen/core/dispatch/Dispatcher.h>
+
+#include <string>
+#include <vector>
+
 namespace fxs {
 
 // Registers each fallback whose op this LibTorch does not already have. Once per process; idempotent.
 void registerOpFallbacks();
+
+// The overloads of fxscope::NAME: a torch.* function of a Dynamo-level graph that has no aten op of its name
+// (torch.tensor). Empty when there is none.
+std::vector<c10::OperatorHandle> functionFallbacks(const std::string &name);
 
 } // namespace fxs
