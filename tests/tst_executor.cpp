@@ -248,7 +248,8 @@ private Q_SLOTS:
     }
 
     // A Dynamo-level graph: tensor methods (call_method) and torch.* functions run as the aten overload their
-    // arguments fit (x.view(4, 4) packs Python's *sizes; add with a float picks add.Scalar), size() as a list.
+    // arguments fit (x.view(4, 4) packs Python's *sizes; add with a float picks add.Scalar), size() as a list,
+    // torch._C._set_grad_enabled as nothing (the run is in inference mode).
     void methodsAndTorchFunctions()
     {
         Graph g;
@@ -262,7 +263,10 @@ private Q_SLOTS:
         Node *rows
             = g.append(OpKind::CallFunction, "rows", "operator.getitem", {Argument::ofNode(size), Argument::ofInt(0)});
         Node *a = g.append(OpKind::CallMethod, "a", "add", {Argument::ofNode(m), Argument::ofFloat(-100.0)});
+        // A torch.no_grad() region as Dynamo writes it: nothing to compute in an inference run.
+        g.append(OpKind::CallFunction, "_set_grad_enabled", "torch._C._set_grad_enabled", {Argument::ofBool(false)});
         Node *r = g.append(OpKind::CallFunction, "r", "torch.nn.functional.relu", {Argument::ofNode(a)});
+        g.append(OpKind::CallFunction, "_set_grad_enabled_1", "torch._C._set_grad_enabled", {Argument::ofBool(true)});
         Node *flat = g.append(OpKind::CallMethod, "flat", "reshape",
             {Argument::ofNode(r), Argument::list({Argument::ofNode(rows), Argument::ofInt(-1)})});
         g.append(OpKind::Output, "output", "output", {Argument::tuple({Argument::ofNode(flat)})});
@@ -1003,6 +1007,34 @@ private Q_SLOTS:
         auto report = runtimeProfile(*g, nullptr, options);
         QVERIFY2(report, report ? "" : report.error().toString().c_str());
         QCOMPARE(report->unfused.outputs.size(), size_t(4));
+    }
+
+    // A lifted constant without meta (OPT's AOT forward) is generated from the meta of its one copy
+    // (lift_fresh_copy); used by anything else, it stays the clear error it was.
+    void liftedConstantTakesItsCopysMeta()
+    {
+        const char *code = "class GraphModule(torch.nn.Module):\n"
+                           "    def forward(self, x: \"f32[3]\"):\n"
+                           "        _tensor_constant0 = self._tensor_constant0\n"
+                           "        lift: \"f32[2, 1]\" = torch.ops.aten.%1.default(_tensor_constant0)\n"
+                           "        add: \"f32[2, 3]\" = torch.ops.aten.add.Tensor(x, lift)\n"
+                           "        return (add,)\n";
+        auto g = parseGraph(QString::fromLatin1(code).arg(QStringLiteral("lift_fresh_copy")).toStdString());
+        QVERIFY(g);
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        QCOMPARE(report->unfused.outputs.at(0).shape, std::vector<int64_t>({2, 3}));
+
+        auto other = parseGraph(QString::fromLatin1(code).arg(QStringLiteral("relu")).toStdString());
+        QVERIFY(other);
+        auto failed = runtimeProfile(*other, nullptr, options);
+        QVERIFY(!failed);
+        QVERIFY2(
+            failed.error().message.find("_tensor_constant0': no value given and no tensor meta") != std::string::npos,
+            failed.error().message.c_str());
     }
 
     // A runtime error points at the dump: FILE:LINE:COL of the node (its name on its line), both for an op LibTorch

@@ -559,6 +559,9 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
                 plan.step = Step::Convert;
             } else if (t == "torch.ops.prims.iota.default" || t == "prims.iota.default") {
                 plan.step = Step::Iota;
+            } else if (t == "torch._C._set_grad_enabled") {
+                // Dynamo's torch.no_grad() regions: the whole run is in inference mode, so grad mode changes nothing.
+                plan.step = Step::Skip;
             } else if (t.rfind("torch.ops.", 0) != 0 && t.rfind("torch.", 0) == 0) {
                 // torch.matmul, torch.nn.functional.relu, torch._C._nn.linear: the aten op of the last name.
                 plan.candidates = atenOverloads(t.substr(t.rfind('.') + 1));
