@@ -845,6 +845,41 @@ private Q_SLOTS:
         QCOMPARE(out[3].values, std::vector<double>({3.0}));
     }
 
+    // Corpus graphs that run since flex_attention runs (issue 7, runtime coverage): a Dynamo-level graph (Python
+    // operators in its mods), an AOT one and a TORCH_TRACE log's post-grad graph, all causal (q >= kv), so every
+    // output value is finite; generated inputs.
+    void corpusFlexAttentionGraphsRun_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("graph");
+        QTest::newRow("dynamo") << QStringLiteral(
+            "/readable/tlparse__cache_hit_miss__1-0__dynamo_output_graph_flex_attention_hop.py")
+                                << 0;
+        QTest::newRow("aot") << QStringLiteral(
+            "/readable/tlparse__cache_hit_miss__1-0__aot_inference_graph_flex_attention_hop.py")
+                             << 0;
+        QTest::newRow("trace post-grad") << QStringLiteral("/torch_trace/tlparse__cache_hit_miss.log") << 3;
+    }
+
+    void corpusFlexAttentionGraphsRun()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, graph);
+        auto file = loadGraphFile((QStringLiteral(FXSCOPE_CORPUS_DIR) + path).toStdString());
+        QVERIFY2(file, file ? "" : file.error().toString().c_str());
+        QVERIFY(size_t(graph) < file->graphs.size());
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*file->graphs[size_t(graph)].graph, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const OutputValue &out = report->unfused.outputs.at(0);
+        QCOMPARE(out.shape, std::vector<int64_t>({1, 4, 512, 64}));
+        QVERIFY(std::all_of(out.values.begin(), out.values.end(), [](double x) { return std::isfinite(x); }));
+        QVERIFY(std::any_of(out.values.begin(), out.values.end(), [](double x) { return x != 0; }));
+    }
+
     // A mod that is not elementwise would not compute what vmap computes when broadcast: an error naming its node.
     void flexAttentionNonElementwiseModIsError()
     {

@@ -532,10 +532,15 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
                     = a.size() >= 6 && a[4].isSequence() && !a[4].items().empty() ? &a[4].items().back() : nullptr;
                 const Graph *score = a.size() >= 6 ? nestedGraph(graph, a[3]) : nullptr;
                 const Graph *mask = maskArg ? nestedGraph(graph, *maskArg) : nullptr;
-                if (!score || !mask)
+                if (!maskArg)
+                    return nodeError(
+                        *n, "expected (query, key, value, score_mod, block_mask ending in mask_mod, scale, ...)");
+                if (!score || !mask) {
+                    const Argument &missing = score ? *maskArg : a[3];
                     return nodeError(*n,
-                        "expected (query, key, value, score_mod, block_mask ending in mask_mod, scale, ...) with both "
-                        "mods' graphs in the dump");
+                        std::string("the dump carries no graph for its ") + (score ? "mask_mod" : "score_mod") + " '"
+                            + (missing.isNode() ? missing.node()->name() : missing.toPython()) + "'");
+                }
                 for (const auto &[mod, role] : {std::pair{score, "score_mod"}, std::pair{mask, "mask_mod"}})
                     if (auto elementwise = checkElementwiseMod(*mod, role); !elementwise)
                         return nestedError(*n, nestedGraphName(graph, *mod), elementwise.error());
