@@ -778,6 +778,62 @@ private Q_SLOTS:
             }
     }
 
+    // flex_attention against PyTorch applying the mods with vmap (tests/scripts/flex_attention_reference.py, torch
+    // 1.13's functorch): grouped-query heads, a score_mod indexing a captured buffer by head, a mask_mod kv <= q + 1.
+    void flexAttentionMatchesVmapReference()
+    {
+        QString python = QStringLiteral("/usr/bin/python3");
+        if (!QFile::exists(python))
+            QSKIP("no /usr/bin/python3");
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PYTHONPATH"), QStringLiteral(FXSCOPE_SOURCE_DIR "/python"));
+        process.setProcessEnvironment(env);
+        process.start(
+            python, {QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/scripts/flex_attention_reference.py"), m_dir.path()});
+        QVERIFY(process.waitForStarted(30000));
+        QVERIFY2(process.waitForFinished(300000), "the reference did not finish in 5 minutes");
+        QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0,
+            process.readAllStandardError().constData());
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, q: \"f32[2, 4, 5, 3]\", k: \"f32[2, 2, 6, 3]\", v: \"f32[2, 2, 6, 3]\", "
+            "slope: \"f32[4]\"):\n"
+            "        sdpa_score0 = self.sdpa_score0\n"
+            "        sdpa_mask0 = self.sdpa_mask0\n"
+            "        flex_attention = torch.ops.higher_order.flex_attention(q, k, v, sdpa_score0, (1, 1, 128, 128, "
+            "sdpa_mask0), 0.7, {'OUTPUT_LOGSUMEXP': True}, (slope,), ())\n"
+            "        getitem: \"f32[2, 4, 5, 3]\" = flex_attention[0]\n"
+            "        getitem_1: \"f32[2, 4, 5]\" = flex_attention[1]\n"
+            "        return (getitem, getitem_1)\n"
+            "\n"
+            "    class sdpa_score0(torch.nn.Module):\n"
+            "        def forward(self, arg0_1: \"f32[]\", arg1_1: \"i32[]\", arg2_1: \"i32[]\", arg3_1: \"i32[]\", "
+            "arg4_1: \"i32[]\", arg5_1: \"f32[4]\"):\n"
+            "            index: \"f32[]\" = torch.ops.aten.index.Tensor(arg5_1, [arg2_1])\n"
+            "            sub: \"i32[]\" = torch.ops.aten.sub.Tensor(arg4_1, arg3_1)\n"
+            "            mul: \"f32[]\" = torch.ops.aten.mul.Tensor(index, sub)\n"
+            "            add: \"f32[]\" = torch.ops.aten.add.Tensor(arg0_1, mul)\n"
+            "            return add\n"
+            "\n"
+            "    class sdpa_mask0(torch.nn.Module):\n"
+            "        def forward(self, arg0_1: \"i32[]\", arg1_1: \"i32[]\", arg2_1: \"i32[]\", arg3_1: \"i32[]\"):\n"
+            "            add: \"i32[]\" = torch.ops.aten.add.Tensor(arg2_1, 1)\n"
+            "            le: \"b8[]\" = torch.ops.aten.le.Tensor(arg3_1, add)\n"
+            "            return le\n");
+        QVERIFY(g);
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.inputsPath = m_dir.filePath(QStringLiteral("flex_inputs.safetensors")).toStdString();
+        options.expectedOutputsPath = m_dir.filePath(QStringLiteral("flex_outputs.safetensors")).toStdString();
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        QVERIFY(report->expectedMatch.has_value());
+        QVERIFY2(*report->expectedMatch, qPrintable(QString::number(report->expectedMaxAbsDiff)));
+        QVERIFY(report->expectedMaxAbsDiff < 1e-5);
+    }
+
     // aten.scaled_dot_product_attention (PyTorch 2.x, Dynamo-level torch._C._nn.scaled_dot_product_attention) as
     // ATen's math backend computes it, against the math written out here: causal with the default scale 1/sqrt(E),
     // and a boolean mask whose row 0 is all False (that row gives zeros, not NaN); torch.tensor of Python numbers.
