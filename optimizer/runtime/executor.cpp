@@ -790,8 +790,7 @@ Result<c10::IValue> Executor::resolveAndCall(const Node &node, std::vector<c10::
                 return bound.error();
         if (!plan.op)
             return nodeError(node,
-                "unsupported op: no overload of aten::" + std::string(plan.candidates.front().schema().name().substr(6))
-                    + " takes these arguments");
+                "unsupported op: no overload of " + plan.candidates.front().schema().name() + " takes these arguments");
     }
     return call(node, plan, values);
 }
