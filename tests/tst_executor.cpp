@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace fxs;
 
@@ -185,6 +186,31 @@ private Q_SLOTS:
         QCOMPARE(std::vector<double>(out[5].values.begin() + 3, out[5].values.begin() + 9),
             std::vector<double>({3, 4, 5, 6, 7, 8}));
         QCOMPARE(std::vector<double>(out[5].values.begin(), out[5].values.begin() + 3), std::vector<double>({4, 5, 6}));
+    }
+
+    // aten._safe_softmax (torch/_decomp's safe_softmax): softmax, except a row of nothing but -inf gives zeros.
+    void safeSoftmaxZeroesFullyMaskedRows()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[3, 2]\"):\n"
+                            "        s: \"f32[3, 2]\" = torch.ops.aten._safe_softmax.default(x, -1)\n"
+                            "        return (s,)\n");
+        QVERIFY(g);
+        const float inf = std::numeric_limits<float>::infinity();
+        QString inputs = m_dir.filePath(QStringLiteral("safe_softmax.safetensors"));
+        writeSafetensors(inputs, {{"x", {0, std::log(3.0f), -inf, -inf, -inf, 1}}}, {{3, 2}});
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.inputsPath = inputs.toStdString();
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const std::vector<double> expected = {0.25, 0.75, 0, 0, 0, 1};
+        const auto &got = report->unfused.outputs.at(0).values;
+        QCOMPARE(got.size(), expected.size());
+        for (size_t i = 0; i < expected.size(); ++i)
+            QVERIFY2(std::abs(got[i] - expected[i]) < 1e-6, qPrintable(QString::number(got[i])));
     }
 
     // A dim listed twice is the error ATen gives, naming the node; nothing is squeezed silently.

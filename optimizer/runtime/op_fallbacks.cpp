@@ -84,6 +84,18 @@ at::Tensor inductorRandom(c10::SymIntArrayRef size, const at::Tensor &seed, c10:
     TORCH_CHECK(false, "prims.inductor_random: expected mode 'rand' or 'randn', found '", std::string(mode), "'");
 }
 
+} // namespace
+
+// aten._safe_softmax, torch/_decomp's safe_softmax: a softmax whose rows of nothing but -inf give zeros, not NaN.
+at::Tensor safeSoftmax(const at::Tensor &self, int64_t dim, c10::optional<at::ScalarType> dtype)
+{
+    at::Tensor out = at::softmax(self, dim, dtype);
+    at::Tensor maskedRows = self.eq(-std::numeric_limits<double>::infinity()).all(dim, true);
+    return at::where(maskedRows, at::zeros_like(out), out);
+}
+
+namespace {
+
 // aten.scaled_dot_product_attention (PyTorch 2.x) as ATen's own math backend computes it
 // (_scaled_dot_product_attention_math, the one CPU tensors take): reduced precision computed in float32, a boolean
 // mask made additive (-inf where False), the scale's square root applied to both q and k, key/value heads repeated
@@ -133,9 +145,7 @@ at::Tensor scaledDotProductAttention(const at::Tensor &queryIn, const at::Tensor
     at::Tensor attn = at::matmul(query, key.transpose(-2, -1) * scaling);
     if (attnMask)
         attn.add_(*attnMask);
-    at::Tensor probabilities = at::softmax(attn, -1);
-    at::Tensor fullyMasked = (attn == -std::numeric_limits<double>::infinity()).all(-1, true);
-    probabilities = at::where(fullyMasked, at::zeros_like(probabilities), probabilities);
+    at::Tensor probabilities = safeSoftmax(attn, -1, c10::nullopt);
     if (dropoutP > 0.0)
         probabilities = at::dropout(probabilities, dropoutP, true);
     return at::matmul(probabilities, value).to(original);
@@ -176,6 +186,8 @@ const Fallback kFallbacks[] = {
     {"aten", "_unsafe_index_put", "",
         "_unsafe_index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
         [] { return torch::CppFunction(TORCH_FN(unsafeIndexPut)); }},
+    {"aten", "_safe_softmax", "", "_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+        [] { return torch::CppFunction(TORCH_FN(safeSoftmax)); }},
     {"aten", "scaled_dot_product_attention", "",
         "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, "
         "float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor",
