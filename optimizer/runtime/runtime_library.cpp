@@ -6,6 +6,7 @@
 #include "util/json.h"
 #include "util/progress.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <limits.h>
@@ -63,8 +64,12 @@ GraphProfile graphProfile(const Json &j)
         v.dtype = o["dtype"].toString();
         for (const Json &d : o["shape"].items())
             v.shape.push_back(d.toInt());
+        // Non-finite values travel as the strings JSON writing gives them ("-Infinity": a fully masked row).
         for (const Json &x : o["values"].items())
-            v.values.push_back(x.toDouble());
+            v.values.push_back(!x.isString()      ? x.toDouble()
+                    : x.toString() == "Infinity"  ? HUGE_VAL
+                    : x.toString() == "-Infinity" ? -HUGE_VAL
+                                                  : std::nan(""));
         g.outputs.push_back(std::move(v));
     }
     return g;
