@@ -115,7 +115,7 @@ Result<GraphFile> loadPath(const QString &path)
 
 Document::Document(QObject *parent)
     : QObject(parent), m_progressPoll(new QTimer(this)), m_matchPoll(new QTimer(this)),
-      m_undoStack(new QUndoStack(this))
+      m_undoStack(new QUndoStack(this)), m_profilePoll(new QTimer(this))
 {
     initBundledResources();
     // The worker only writes an atomic; the UI thread polls it, so no signal ever outlives the Document.
@@ -129,9 +129,15 @@ Document::Document(QObject *parent)
         if (m_matchJob)
             Q_EMIT matchProgress(m_matchJob->permille.load());
     });
+    m_profilePoll->setInterval(100);
+    connect(m_profilePoll, &QTimer::timeout, this, [this] {
+        if (m_profileJob)
+            Q_EMIT profileProgress(m_profileJob->permille.load());
+    });
     resetPatterns();
     // Every graph shown gets its candidates; the match follows the graph, never the other way round.
     connect(this, &Document::currentGraphChanged, this, [this] {
+        cancelProfile(); // its graph is no longer the one shown
         resetSession(false);
         rematch();
     });
@@ -139,7 +145,12 @@ Document::Document(QObject *parent)
     connect(this, &Document::patternsChanged, this, [this] { resetSession(true); });
 }
 
-Document::~Document() = default;
+Document::~Document()
+{
+    // A profile still running stops inside LibTorch instead of running on after the window closed.
+    if (m_profileJob)
+        m_profileJob->cancel = true;
+}
 
 QString Document::bundledSamplePath()
 {
@@ -166,6 +177,7 @@ quint64 Document::open(const QString &path, const QString &graph)
     // is ever thrown across the event loop.
     if (m_job)
         m_job->cancel = true; // the superseded job stops at its next progress report
+    cancelProfile(); // the user moved on to another file
     auto loadJob = std::make_shared<LoadJob>();
     m_job = loadJob;
     m_progressPoll->start();
@@ -721,13 +733,18 @@ void Document::finishStep(quint64 job, const StepOutcome &outcome)
         Q_EMIT steppingChanged(false);
 }
 
-quint64 Document::profile(const QString &device, int iters, int warmup)
+quint64 Document::profile(const QString &device, int iters, int warmup, const SymbolValues &symbols)
 {
     const NamedGraph *loaded = currentGraph();
     if (!loaded || !loaded->graph)
         return 0;
+    // One run at a time: a run still going is stopped and its result dropped.
+    if (m_profileJob)
+        m_profileJob->cancel = true;
     const quint64 job = ++m_lastProfile;
     m_currentProfile = job;
+    auto state = std::make_shared<LoadJob>();
+    m_profileJob = state;
     // Both graphs are immutable and kept alive by the job: the file's graph and the session's revision copy.
     std::shared_ptr<const Graph> unfused(m_file, loaded->graph.get());
     std::shared_ptr<const Graph> fused = m_revisionGraph && m_revision > 0 ? m_revisionGraph : nullptr;
@@ -735,17 +752,26 @@ quint64 Document::profile(const QString &device, int iters, int warmup)
     options.device = device.toStdString();
     options.iters = std::max(1, iters);
     options.warmup = std::max(0, warmup);
+    options.symbols = symbols;
     options.sourceFile = m_file->path;
+    // The runtime calls this from the worker every few hundred nodes: it publishes the fraction done (the UI
+    // polls it) and stops LibTorch once Cancel, another file or the window's end set the flag.
+    options.progress = [state](double fraction) {
+        state->permille = int(fraction * 1000);
+        return !state->cancel.load();
+    };
     struct Outcome {
         std::shared_ptr<const ProfileReport> report;
         std::shared_ptr<const GraphDiff> diff;
         QString error;
+        bool canceled = false;
     };
     auto future = QtConcurrent::run([unfused, fused, options]() -> Outcome {
         Outcome out;
         try {
             auto report = runtimeProfile(*unfused, fused.get(), options);
             if (!report) {
+                out.canceled = isCanceled(report.error());
                 out.error = QString::fromStdString(report.error().toString());
                 return out;
             }
@@ -758,14 +784,22 @@ quint64 Document::profile(const QString &device, int iters, int warmup)
         return out;
     });
     auto *watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, state] {
         watcher->deleteLater();
         if (job != m_currentProfile) {
-            uiLogger()->debug("profile #{} finished after being cancelled or superseded; dropped", job);
+            uiLogger()->debug("profile #{} ended after being superseded; dropped", job);
             return;
         }
         m_currentProfile = 0;
+        m_profileJob.reset();
+        m_profilePoll->stop();
         const Outcome out = watcher->result();
+        // A run that finished just before it saw the flag was still cancelled by the user.
+        if (out.canceled || state->cancel.load()) {
+            uiLogger()->info("profile #{} stopped", job);
+            Q_EMIT profileCanceled();
+            return;
+        }
         if (!out.report) {
             uiLogger()->warn("profile failed: {}", out.error.toStdString());
             Q_EMIT profileFailed(out.error);
@@ -778,6 +812,7 @@ quint64 Document::profile(const QString &device, int iters, int warmup)
         Q_EMIT profileFinished(out.report, out.diff);
     });
     watcher->setFuture(future);
+    m_profilePoll->start();
     uiLogger()->info("profile #{} started on {} ({} fused graph)", job, options.device, fused ? "with a" : "without a");
     Q_EMIT profileStarted(fused != nullptr);
     return job;
@@ -785,11 +820,15 @@ quint64 Document::profile(const QString &device, int iters, int warmup)
 
 void Document::cancelProfile()
 {
-    if (!isProfiling())
+    if (!isProfiling() || !m_profileJob || m_profileJob->cancel.load())
         return;
-    uiLogger()->info("profile #{} cancelled", m_currentProfile);
-    m_currentProfile = 0;
-    Q_EMIT profileCanceled();
+    uiLogger()->info("profile #{} cancelling", m_currentProfile);
+    m_profileJob->cancel = true; // the runtime stops at its next progress report; profileCanceled follows
+}
+
+bool Document::isCancelingProfile() const
+{
+    return m_profileJob && m_profileJob->cancel.load();
 }
 
 void Document::syncUndoStack(const std::vector<QString> &history, int revision)

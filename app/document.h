@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "runtime/symbol_values.h"
+
 class QTimer;
 class QUndoStack;
 
@@ -104,12 +106,16 @@ public:
     bool isStepping() const { return m_stepRunning != 0; }
 
     // Profiling through the LibTorch runtime (loaded on first use), off the UI thread: the graph as loaded
-    // ("unfused") and, when steps were applied, the revision shown ("fused"), with the same inputs on `device`.
-    // Returns the job id; profileFinished or profileFailed follows. Cancelling drops the result (a run inside
-    // LibTorch cannot be interrupted; it finishes in the background and is discarded).
-    quint64 profile(const QString &device, int iters, int warmup);
+    // ("unfused") and, when steps were applied, the revision shown ("fused"), with the same inputs on `device`;
+    // `symbols` give the symbolic dims of generated inputs their values. Returns the job id; profileProgress
+    // reports, then profileFinished, profileFailed or profileCanceled follows. A run still going is stopped.
+    quint64 profile(const QString &device, int iters, int warmup, const SymbolValues &symbols = {});
+    // Stops the running profile inside LibTorch (within a few hundred nodes); profileCanceled follows when it has
+    // stopped. Opening another file, showing another graph and destroying the Document cancel too.
     void cancelProfile();
     bool isProfiling() const { return m_currentProfile != 0; }
+    // Cancel was asked for and the run has not stopped yet.
+    bool isCancelingProfile() const;
     // True while the Document rebuilds the undo stack to mirror the session: commands must not move it then.
     bool isSyncingUndoStack() const { return m_syncingStack; }
     // Steps applied to the graph shown; 0 before any step.
@@ -152,6 +158,8 @@ Q_SIGNALS:
     // What differs between revisions `from` and `to`, as diffRevisions asked.
     void revisionDiffReady(int from, int to, std::shared_ptr<const fxs::GraphDiff> diff);
     void profileStarted(bool withFused);
+    // Profiling progress of the running job, in thousandths.
+    void profileProgress(int permille);
     // `diff` is from the unfused to the fused graph (nullptr without a fused one): its added nodes and the nodes
     // they replaced make the regions the profile compares.
     void profileFinished(std::shared_ptr<const fxs::ProfileReport> report, std::shared_ptr<const fxs::GraphDiff> diff);
@@ -218,6 +226,8 @@ private:
 
     quint64 m_lastProfile = 0;
     quint64 m_currentProfile = 0; // 0: none running
+    std::shared_ptr<LoadJob> m_profileJob; // the running profile's progress and cancel flag, shared with its worker
+    QTimer *m_profilePoll = nullptr;
 };
 
 } // namespace fxs

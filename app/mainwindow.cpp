@@ -414,6 +414,7 @@ void MainWindow::createProfiling()
             m_profile->setProfile(std::move(report), std::move(diff));
             applyProfileOverlay();
         });
+    connect(m_document, &Document::profileProgress, m_profile, &ProfileWidget::setProgress);
     connect(m_document, &Document::profileFailed, m_profile, &ProfileWidget::setError);
     connect(m_document, &Document::profileCanceled, this, [this] { m_profile->setError(tr("Profiling cancelled")); });
     // A new graph or revision: the overlay follows the graph shown.
@@ -1186,6 +1187,7 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    m_document->cancelProfile(); // LibTorch stops instead of running on behind a closed window
     saveSettings();
     QMainWindow::closeEvent(event);
 }

@@ -1,7 +1,7 @@
 // The Profile dock, under QT_QPA_PLATFORM=offscreen: ProfileModel passes QAbstractItemModelTester in both modes and
 // pairs node times and fused regions as the report and the diff say; a real profile through the LibTorch runtime
 // (a tiny SwiGLU graph, fused by the built-in swiglu pattern) fills the table, the chart and the canvas overlay;
-// cancelling drops the result.
+// Cancel stops a long run inside LibTorch, as do opening another file and closing the window.
 
 #include "document.h"
 #include "graph_canvas.h"
@@ -22,11 +22,13 @@
 #include <QFile>
 #include <QLabel>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QThreadPool>
 #include <QtTest>
 
 using namespace fxs;
@@ -41,6 +43,19 @@ constexpr char kSwiglu[] = R"(class GraphModule(torch.nn.Module):
         add: "f32[2, 16]" = torch.ops.aten.add.Tensor(mul, mul);  mul = None
         return (add,)
 )";
+
+// A chain of `length` adds: a run that takes minutes at 100,000 iterations unless it is stopped.
+QByteArray chainGraph(int length)
+{
+    QByteArray text = "class GraphModule(torch.nn.Module):\n    def forward(self, x: \"f32[64]\"):\n";
+    QByteArray previous = "x";
+    for (int i = 0; i < length; ++i) {
+        const QByteArray name = "add_" + QByteArray::number(i);
+        text += "        " + name + ": \"f32[64]\" = torch.ops.aten.add.Tensor(" + previous + ", 1)\n";
+        previous = name;
+    }
+    return text + "        return (" + previous + ",)\n";
+}
 
 bool settle(Document *doc)
 {
@@ -58,11 +73,14 @@ private Q_SLOTS:
     void initTestCase();
     void modelPairsNodesAndRegions();
     void profilesUnfusedAndFused();
-    void cancelDropsResult();
+    void cancelStopsTheRun();
+    void openingAnotherFileCancels();
+    void destroyingTheDocumentStopsTheRun();
     void screenshot();
 
 private:
     QString writeGraph();
+    QString writeChain();
     QTemporaryDir m_dir;
 };
 
@@ -81,6 +99,15 @@ QString TestProfileView::writeGraph()
     QFile f(path);
     if (f.open(QIODevice::WriteOnly))
         f.write(kSwiglu);
+    return path;
+}
+
+QString TestProfileView::writeChain()
+{
+    const QString path = m_dir.filePath(QStringLiteral("chain.py"));
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly))
+        f.write(chainGraph(5000));
     return path;
 }
 
@@ -180,27 +207,73 @@ void TestProfileView::profilesUnfusedAndFused()
     QVERIFY(!canvas->timeLegend()->isVisible());
 }
 
-void TestProfileView::cancelDropsResult()
+void TestProfileView::cancelStopsTheRun()
 {
     Document doc;
     MainWindow window(&doc);
     window.setAutosavePath({});
-    QSignalSpy matched(&doc, &Document::matchReportChanged);
-    doc.open(writeGraph());
-    QVERIFY(matched.wait(kTimeoutMs));
+    QSignalSpy loaded(&doc, &Document::fileLoaded);
+    doc.open(writeChain());
+    QVERIFY(loaded.wait(kTimeoutMs));
     QSignalSpy finished(&doc, &Document::profileFinished);
+    QSignalSpy failed(&doc, &Document::profileFailed);
     QSignalSpy canceled(&doc, &Document::profileCanceled);
-    doc.profile(QStringLiteral("cpu"), 2, 1);
+    QSignalSpy progress(&doc, &Document::profileProgress);
+    ProfileWidget *view = window.profileView();
+    // Run to the end, 100,000 runs of 5,000 nodes take many minutes; cancelled, it ends in a second or two.
+    doc.profile(QStringLiteral("cpu"), 100000, 0);
     QVERIFY(doc.isProfiling());
-    QTest::mouseClick(window.profileView()->cancelButton(), Qt::LeftButton);
+    QVERIFY(!view->progressBar()->isHidden());
+    QVERIFY(view->cancelButton()->isEnabled());
+    // LibTorch is running it: the bar moves (0.1 % is 100 runs).
+    QTRY_VERIFY_WITH_TIMEOUT(view->progressBar()->value() > 0, kTimeoutMs);
+    QTest::mouseClick(view->cancelButton(), Qt::LeftButton);
+    QVERIFY(doc.isCancelingProfile());
+    QVERIFY(!view->cancelButton()->isEnabled());
+    QVERIFY(view->summaryLabel()->text().contains(QStringLiteral("Cancelling")));
+    QVERIFY(!view->runButton()->isEnabled()); // until LibTorch has stopped
+    QVERIFY(canceled.wait(30000));
     QCOMPARE(canceled.count(), 1);
-    QVERIFY(!doc.isProfiling());
-    QVERIFY(window.profileView()->runButton()->isEnabled());
-    QVERIFY(window.profileView()->summaryLabel()->text().contains(QStringLiteral("cancelled")));
-    // The run finishes inside LibTorch and is dropped.
-    QTest::qWait(3000);
     QCOMPARE(finished.count(), 0);
-    QVERIFY(!window.profileView()->model()->report());
+    QCOMPARE(failed.count(), 0);
+    QVERIFY(!doc.isProfiling());
+    QVERIFY(view->progressBar()->isHidden());
+    QVERIFY(view->runButton()->isEnabled());
+    QVERIFY(view->summaryLabel()->text().contains(QStringLiteral("cancelled")));
+    QVERIFY(!view->model()->report());
+    for (const QList<QVariant> &p : progress)
+        QVERIFY(p.first().toInt() < 1000);
+}
+
+void TestProfileView::openingAnotherFileCancels()
+{
+    Document doc;
+    QSignalSpy loaded(&doc, &Document::fileLoaded);
+    doc.open(writeChain());
+    QVERIFY(loaded.wait(kTimeoutMs));
+    QSignalSpy canceled(&doc, &Document::profileCanceled);
+    QSignalSpy finished(&doc, &Document::profileFinished);
+    doc.profile(QStringLiteral("cpu"), 100000, 0);
+    doc.open(writeGraph());
+    QVERIFY(canceled.wait(30000));
+    QCOMPARE(finished.count(), 0);
+    QVERIFY(!doc.isProfiling());
+}
+
+void TestProfileView::destroyingTheDocumentStopsTheRun()
+{
+    QThreadPool::globalInstance()->waitForDone();
+    {
+        Document doc;
+        QSignalSpy loaded(&doc, &Document::fileLoaded);
+        doc.open(writeChain());
+        QVERIFY(loaded.wait(kTimeoutMs));
+        QSignalSpy progress(&doc, &Document::profileProgress);
+        doc.profile(QStringLiteral("cpu"), 100000, 0);
+        QVERIFY(progress.wait(kTimeoutMs)); // the run is under way
+    }
+    // The worker does not run on for minutes behind a closed window.
+    QVERIFY(QThreadPool::globalInstance()->waitForDone(30000));
 }
 
 // The picture for docs/, taken only when FXSCOPE_SCREENSHOTS names a folder: ResNet-50 inference from the corpus

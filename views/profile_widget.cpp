@@ -47,9 +47,10 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     m_run->setToolTip(tr("Run the graph as loaded and, after steps, the revision shown, with the same inputs"));
     m_cancel->setObjectName(QStringLiteral("profileCancel"));
     m_cancel->setEnabled(false);
-    m_busy->setRange(0, 0);
-    m_busy->setMaximumHeight(fontMetrics().height());
-    m_busy->setTextVisible(false);
+    m_busy->setObjectName(QStringLiteral("profileProgress"));
+    m_busy->setRange(0, 1000);
+    m_busy->setMaximumHeight(fontMetrics().height() + 2);
+    m_busy->setFormat(QStringLiteral("%p%"));
     m_busy->setVisible(false);
     m_mode->addItem(tr("Per node"), int(ProfileModel::Mode::Nodes));
     m_mode->addItem(tr("Per fused region"), int(ProfileModel::Mode::Regions));
@@ -97,7 +98,12 @@ ProfileWidget::ProfileWidget(QWidget *parent)
 
     connect(m_run, &QPushButton::clicked, this,
         [this] { Q_EMIT profileRequested(m_device->currentText().trimmed(), m_iters->value(), 2); });
-    connect(m_cancel, &QPushButton::clicked, this, &ProfileWidget::cancelRequested);
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        // LibTorch stops at its next progress report; the summary says so until it has.
+        m_cancel->setEnabled(false);
+        m_summary->setText(tr("Cancelling…"));
+        Q_EMIT cancelRequested();
+    });
     connect(m_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
         m_model->setMode(ProfileModel::Mode(m_mode->currentData().toInt()));
         rebuildChart();
@@ -111,10 +117,16 @@ ProfileWidget::ProfileWidget(QWidget *parent)
 void ProfileWidget::setBusy(bool busy, const QString &what)
 {
     m_busy->setVisible(busy);
+    m_busy->setValue(0);
     m_run->setEnabled(!busy);
     m_cancel->setEnabled(busy);
     if (busy)
         m_summary->setText(what);
+}
+
+void ProfileWidget::setProgress(int permille)
+{
+    m_busy->setValue(std::clamp(permille, 0, 1000));
 }
 
 void ProfileWidget::setError(const QString &message)

@@ -1,5 +1,5 @@
 #pragma once
-// The Profile dock's content: run controls (device, iterations, run, cancel, a busy bar), the summary (unfused and
+// The Profile dock's content: run controls (device, iterations, run, cancel, a progress bar), the summary (unfused and
 // fused totals, speedup, outputs compared), the per-node or per-region table and a Qt Charts bar chart of the
 // slowest rows, unfused against fused. It shows the profile it is given and reports the user's requests.
 
@@ -31,6 +31,8 @@ public:
 
     void setProfile(std::shared_ptr<const ProfileReport> report, std::shared_ptr<const GraphDiff> diff);
     void setBusy(bool busy, const QString &what = {});
+    // The running profile's progress, in thousandths.
+    void setProgress(int permille);
     void setError(const QString &message);
     // Rows shown in the chart (the slowest by unfused time, else fused).
     static constexpr int kChartRows = 10;
@@ -42,6 +44,7 @@ public:
     QSpinBox *itersBox() const { return m_iters; }
     QPushButton *runButton() const { return m_run; }
     QPushButton *cancelButton() const { return m_cancel; }
+    QProgressBar *progressBar() const { return m_busy; }
     QCheckBox *overlayBox() const { return m_overlay; }
     QLabel *summaryLabel() const { return m_summary; }
     QChartView *chartView() const { return m_chart; }
