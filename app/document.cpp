@@ -3,6 +3,7 @@
 #include "logging.h"
 
 #include "io/loader.h"
+#include "ir/graph.h"
 #include "match/matcher.h"
 #include "patterns/builtin_patterns.h"
 #include "patterns/op_schema_table.h"
@@ -14,6 +15,7 @@
 #include "step_command.h"
 #include "util/progress.h"
 
+#include <QCollator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFutureWatcher>
@@ -21,8 +23,11 @@
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <exception>
+#include <set>
 
 // Q_INIT_RESOURCE must be used outside any namespace. The resources sit in a static archive, so
 // without this reference the linker would leave them out.
@@ -824,6 +829,55 @@ void Document::cancelProfile()
         return;
     uiLogger()->info("profile #{} cancelling", m_currentProfile);
     m_profileJob->cancel = true; // the runtime stops at its next progress report; profileCanceled follows
+}
+
+QStringList Document::profileSymbols() const
+{
+    const NamedGraph *named = currentGraph();
+    if (!named || !named->graph)
+        return {};
+    std::set<std::string> names;
+    auto collect = [&names](const std::string &expr) {
+        // Identifiers not called as functions (FloorDiv, Max, Min): the symbols.
+        for (size_t i = 0; i < expr.size();) {
+            if (!std::isalpha(static_cast<unsigned char>(expr[i])) && expr[i] != '_') {
+                ++i;
+                continue;
+            }
+            size_t end = i;
+            while (end < expr.size() && (std::isalnum(static_cast<unsigned char>(expr[end])) || expr[end] == '_'))
+                ++end;
+            if (end >= expr.size() || expr[end] != '(')
+                names.insert(expr.substr(i, end - i));
+            i = end;
+        }
+    };
+    for (const Node *node : named->graph->placeholders()) {
+        // Tuples nest: walked with a stack of our own.
+        std::vector<const ValueMeta *> pending;
+        if (node->meta().val)
+            pending.push_back(&*node->meta().val);
+        while (!pending.empty()) {
+            const ValueMeta *v = pending.back();
+            pending.pop_back();
+            if (v->kind == ValueMeta::Kind::Tensor) {
+                for (const SymInt &d : v->tensor.shape)
+                    collect(d.expr);
+            } else if (v->kind == ValueMeta::Kind::Tuple) {
+                for (const ValueMeta &item : v->items)
+                    pending.push_back(&item);
+            } else {
+                collect(v->expr);
+            }
+        }
+    }
+    QStringList out;
+    for (const std::string &name : names)
+        out << QString::fromStdString(name);
+    QCollator natural;
+    natural.setNumericMode(true);
+    std::sort(out.begin(), out.end(), natural);
+    return out;
 }
 
 bool Document::isCancelingProfile() const

@@ -116,6 +116,9 @@ public:
     bool isProfiling() const { return m_currentProfile != 0; }
     // Cancel was asked for and the run has not stopped yet.
     bool isCancelingProfile() const;
+    // The symbols (s0, s1, ...) in the current graph's input shapes and SymInt inputs: what profile() needs values
+    // for to generate its inputs, in natural order.
+    QStringList profileSymbols() const;
     // True while the Document rebuilds the undo stack to mirror the session: commands must not move it then.
     bool isSyncingUndoStack() const { return m_syncingStack; }
     // Steps applied to the graph shown; 0 before any step.

@@ -394,13 +394,16 @@ void MainWindow::createProfiling()
     m_profileDock->setWidget(m_profile);
     tabifyDockWidget(m_diffDock, m_profileDock);
     m_nodesDock->raise();
-    connect(m_profile, &ProfileWidget::profileRequested, this, [this](const QString &device, int iters, int warmup) {
-        if (!m_document->currentGraph()) {
-            m_profile->setError(tr("Open a graph first"));
-            return;
-        }
-        m_document->profile(device, iters, warmup);
-    });
+    connect(m_profile, &ProfileWidget::profileRequested, this,
+        [this](const QString &device, int iters, int warmup, const SymbolValues &symbols) {
+            if (!m_document->currentGraph()) {
+                m_profile->setError(tr("Open a graph first"));
+                return;
+            }
+            m_document->profile(device, iters, warmup, symbols);
+        });
+    connect(m_document, &Document::currentGraphChanged, this,
+        [this] { m_profile->setGraphSymbols(m_document->profileSymbols()); });
     connect(m_profile, &ProfileWidget::cancelRequested, m_document, &Document::cancelProfile);
     connect(m_profile, &ProfileWidget::nodeActivated, this, &MainWindow::selectNode);
     connect(m_profile, &ProfileWidget::overlayChanged, this, &MainWindow::applyProfileOverlay);

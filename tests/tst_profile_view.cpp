@@ -21,6 +21,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
@@ -73,6 +74,7 @@ private Q_SLOTS:
     void initTestCase();
     void modelPairsNodesAndRegions();
     void profilesUnfusedAndFused();
+    void symbolsReachTheRun();
     void cancelStopsTheRun();
     void openingAnotherFileCancels();
     void destroyingTheDocumentStopsTheRun();
@@ -205,6 +207,55 @@ void TestProfileView::profilesUnfusedAndFused()
     view->overlayBox()->setChecked(false);
     QVERIFY(!canvas->hasNodeTimes());
     QVERIFY(!canvas->timeLegend()->isVisible());
+}
+
+// A dynamic-shape graph from the corpus (inputs f32[s52] and Sym(s52)): the Symbols field names s52, Run asks for a
+// value, a bad one is explained, and the value given sizes the generated inputs.
+void TestProfileView::symbolsReachTheRun()
+{
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    QSignalSpy loaded(&doc, &Document::fileLoaded);
+    doc.open(QStringLiteral(
+        FXSCOPE_CORPUS_DIR "/readable/depyf__aot_eager_dynamic_with_grad__compiled_fn_3_forward_graph.py"));
+    QVERIFY(loaded.wait(kTimeoutMs));
+    QCOMPARE(doc.profileSymbols(), QStringList{QStringLiteral("s52")});
+    ProfileWidget *view = window.profileView();
+    QVERIFY(!view->symbolsEdit()->isHidden());
+    QCOMPARE(view->symbolsEdit()->text(), QStringLiteral("s52="));
+
+    QSignalSpy started(&doc, &Document::profileStarted);
+    QTest::mouseClick(view->runButton(), Qt::LeftButton);
+    QCOMPARE(started.count(), 0);
+    QVERIFY2(view->summaryLabel()->text().contains(QStringLiteral("give s52 a value")),
+        qPrintable(view->summaryLabel()->text()));
+    view->symbolsEdit()->setText(QStringLiteral("s52=x7"));
+    QTest::mouseClick(view->runButton(), Qt::LeftButton);
+    QCOMPARE(started.count(), 0);
+    QVERIFY(view->summaryLabel()->text().contains(QStringLiteral("found 's52=x7'")));
+
+    view->symbolsEdit()->setText(QStringLiteral(" s52 = 7 "));
+    view->itersBox()->setValue(2);
+    QSignalSpy finished(&doc, &Document::profileFinished);
+    QSignalSpy failed(&doc, &Document::profileFailed);
+    QTest::mouseClick(view->runButton(), Qt::LeftButton);
+    QCOMPARE(started.count(), 1);
+    QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    const ProfileReport *report = view->model()->report();
+    QVERIFY(report && !report->unfused.outputs.empty());
+    QCOMPARE(report->unfused.outputs.front().shape, std::vector<int64_t>{7}); // mul_6: f32[s52]
+
+    // The value stays for the next graph using s52; a graph without symbols hides the field.
+    doc.open(writeGraph());
+    QVERIFY(loaded.wait(kTimeoutMs));
+    QVERIFY(view->symbolsEdit()->isHidden());
+    doc.open(QStringLiteral(
+        FXSCOPE_CORPUS_DIR "/readable/depyf__aot_eager_dynamic_with_grad__compiled_fn_3_backward_graph.py"));
+    QVERIFY(loaded.wait(kTimeoutMs));
+    QVERIFY(doc.profileSymbols().contains(QStringLiteral("s52")));
+    QVERIFY(view->symbolsEdit()->text().contains(QStringLiteral("s52=7")));
 }
 
 void TestProfileView::cancelStopsTheRun()

@@ -14,6 +14,7 @@
 #include <QHeaderView>
 #include <QHorizontalBarSeries>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -29,6 +30,7 @@ namespace fxs {
 
 ProfileWidget::ProfileWidget(QWidget *parent)
     : QWidget(parent), m_device(new QComboBox(this)), m_iters(new QSpinBox(this)),
+      m_symbolsLabel(new QLabel(tr("Symbols:"), this)), m_symbols(new QLineEdit(this)),
       m_run(new QPushButton(tr("Profile"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
       m_busy(new QProgressBar(this)), m_mode(new QComboBox(this)), m_overlay(new QCheckBox(tr("Colour canvas"), this)),
       m_summary(new QLabel(this)), m_table(new QTableView(this)), m_model(new ProfileModel(this)),
@@ -43,6 +45,12 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     m_iters->setValue(10);
     m_iters->setSuffix(tr(" iters"));
     m_iters->setToolTip(tr("Timed iterations after 2 warm-up runs; times are medians"));
+    m_symbols->setObjectName(QStringLiteral("profileSymbols"));
+    m_symbols->setToolTip(tr("Values for the symbolic dims of the graph's inputs, as s0=128, s1=4: the inputs "
+                             "generated from meta take these sizes"));
+    m_symbolsLabel->setBuddy(m_symbols);
+    m_symbolsLabel->setVisible(false);
+    m_symbols->setVisible(false);
     m_run->setObjectName(QStringLiteral("profileRun"));
     m_run->setToolTip(tr("Run the graph as loaded and, after steps, the revision shown, with the same inputs"));
     m_cancel->setObjectName(QStringLiteral("profileCancel"));
@@ -81,6 +89,9 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     controls->addWidget(m_iters);
     controls->addWidget(m_run);
     controls->addWidget(m_cancel);
+    auto *symbols = new QHBoxLayout;
+    symbols->addWidget(m_symbolsLabel);
+    symbols->addWidget(m_symbols, 1);
     auto *view = new QHBoxLayout;
     view->addWidget(m_mode, 1);
     view->addWidget(m_overlay);
@@ -91,13 +102,21 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
+    layout->addLayout(symbols);
     layout->addWidget(m_busy);
     layout->addWidget(m_summary);
     layout->addLayout(view);
     layout->addWidget(split, 1);
 
-    connect(m_run, &QPushButton::clicked, this,
-        [this] { Q_EMIT profileRequested(m_device->currentText().trimmed(), m_iters->value(), 2); });
+    connect(m_run, &QPushButton::clicked, this, [this] {
+        SymbolValues values;
+        if (const QString problem = parseSymbols(values); !problem.isEmpty()) {
+            setError(problem);
+            m_symbols->setFocus();
+            return;
+        }
+        Q_EMIT profileRequested(m_device->currentText().trimmed(), m_iters->value(), 2, values);
+    });
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         // LibTorch stops at its next progress report; the summary says so until it has.
         m_cancel->setEnabled(false);
@@ -122,6 +141,51 @@ void ProfileWidget::setBusy(bool busy, const QString &what)
     m_cancel->setEnabled(busy);
     if (busy)
         m_summary->setText(what);
+}
+
+void ProfileWidget::setGraphSymbols(const QStringList &symbols)
+{
+    // Keep what the user typed for the graph shown before, so a value survives switching graphs.
+    SymbolValues typed;
+    if (parseSymbols(typed).isEmpty())
+        for (const auto &[name, value] : typed)
+            m_symbolValues[QString::fromStdString(name)] = QString::number(value);
+    m_graphSymbols = symbols;
+    QStringList items;
+    for (const QString &name : symbols) {
+        auto known = m_symbolValues.find(name);
+        items << name + QLatin1Char('=') + (known == m_symbolValues.end() ? QString() : known->second);
+    }
+    m_symbols->setText(items.join(QLatin1String(", ")));
+    m_symbols->setPlaceholderText(symbols.isEmpty() ? QString() : symbols.first() + QLatin1String("=128"));
+    m_symbolsLabel->setVisible(!symbols.isEmpty());
+    m_symbols->setVisible(!symbols.isEmpty());
+}
+
+QString ProfileWidget::parseSymbols(SymbolValues &values) const
+{
+    QStringList missing;
+    for (const QString &item : m_symbols->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString trimmed = item.simplified().remove(QLatin1Char(' '));
+        if (trimmed.isEmpty())
+            continue;
+        // "s0=" as prefilled: a value still to give.
+        if (trimmed.endsWith(QLatin1Char('=')) && trimmed.count(QLatin1Char('=')) == 1
+            && parseSymbolAssignments((trimmed + QLatin1Char('0')).toStdString(), values)) {
+            values.erase(trimmed.chopped(1).toStdString());
+            missing << trimmed.chopped(1);
+            continue;
+        }
+        if (!parseSymbolAssignments(trimmed.toStdString(), values))
+            return tr("Symbols: expected SYMBOL=N (a name and a non-negative integer), found '%1'").arg(trimmed);
+    }
+    for (const QString &name : m_graphSymbols)
+        if (!values.count(name.toStdString()) && !missing.contains(name))
+            missing << name;
+    if (!missing.isEmpty())
+        return tr("Symbols: give %1 a value (e.g. %2=128); the graph's inputs are sized by %3")
+            .arg(missing.join(QLatin1String(", ")), missing.first(), missing.size() == 1 ? tr("it") : tr("them"));
+    return {};
 }
 
 void ProfileWidget::setProgress(int permille)

@@ -3,13 +3,17 @@
 // fused totals, speedup, outputs compared), the per-node or per-region table and a Qt Charts bar chart of the
 // slowest rows, unfused against fused. It shows the profile it is given and reports the user's requests.
 
+#include "runtime/symbol_values.h"
+
 #include <QWidget>
 
+#include <map>
 #include <memory>
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -34,6 +38,11 @@ public:
     // The running profile's progress, in thousandths.
     void setProgress(int permille);
     void setError(const QString &message);
+    // The symbols the graph's inputs use: the Symbols field shows them (values the user gave before kept), and Run
+    // asks for a value for each. Empty hides the field.
+    void setGraphSymbols(const QStringList &symbols);
+    // The field's values, or the message saying what is wrong with it (empty when valid).
+    QString parseSymbols(SymbolValues &values) const;
     // Rows shown in the chart (the slowest by unfused time, else fused).
     static constexpr int kChartRows = 10;
 
@@ -42,6 +51,7 @@ public:
     QComboBox *deviceBox() const { return m_device; }
     QComboBox *modeBox() const { return m_mode; }
     QSpinBox *itersBox() const { return m_iters; }
+    QLineEdit *symbolsEdit() const { return m_symbols; }
     QPushButton *runButton() const { return m_run; }
     QPushButton *cancelButton() const { return m_cancel; }
     QProgressBar *progressBar() const { return m_busy; }
@@ -52,7 +62,7 @@ public:
     QStringList chartCategories() const;
 
 Q_SIGNALS:
-    void profileRequested(const QString &device, int iters, int warmup);
+    void profileRequested(const QString &device, int iters, int warmup, const fxs::SymbolValues &symbols);
     void cancelRequested();
     void nodeActivated(const QString &name);
     // The canvas overlay: per node, its time in µs (unfused where it ran there, else fused); empty clears.
@@ -63,6 +73,10 @@ private:
 
     QComboBox *m_device;
     QSpinBox *m_iters;
+    QLabel *m_symbolsLabel;
+    QLineEdit *m_symbols;
+    QStringList m_graphSymbols;
+    std::map<QString, QString> m_symbolValues; // what the user gave, by symbol, across graphs
     QPushButton *m_run;
     QPushButton *m_cancel;
     QProgressBar *m_busy;
