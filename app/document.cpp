@@ -767,7 +767,6 @@ quint64 Document::profile(const QString &device, int iters, int warmup, const Sy
     };
     struct Outcome {
         std::shared_ptr<const ProfileReport> report;
-        std::shared_ptr<const GraphDiff> diff;
         QString error;
         bool canceled = false;
     };
@@ -781,8 +780,6 @@ quint64 Document::profile(const QString &device, int iters, int warmup, const Sy
                 return out;
             }
             out.report = std::make_shared<const ProfileReport>(std::move(report).value());
-            if (fused)
-                out.diff = std::make_shared<const GraphDiff>(diffGraphs(*unfused, *fused));
         } catch (const std::exception &e) {
             out.error = tr("profiling failed: %1").arg(QString::fromLocal8Bit(e.what()));
         }
@@ -814,7 +811,7 @@ quint64 Document::profile(const QString &device, int iters, int warmup, const Sy
             out.report->fused
                 ? fmt::format(", fused {:.3f} ms, speedup {:.2f}x", out.report->fused->medianMs, out.report->speedup)
                 : std::string());
-        Q_EMIT profileFinished(out.report, out.diff);
+        Q_EMIT profileFinished(out.report);
     });
     watcher->setFuture(future);
     m_profilePoll->start();

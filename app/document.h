@@ -163,9 +163,8 @@ Q_SIGNALS:
     void profileStarted(bool withFused);
     // Profiling progress of the running job, in thousandths.
     void profileProgress(int permille);
-    // `diff` is from the unfused to the fused graph (nullptr without a fused one): its added nodes and the nodes
-    // they replaced make the regions the profile compares.
-    void profileFinished(std::shared_ptr<const fxs::ProfileReport> report, std::shared_ptr<const fxs::GraphDiff> diff);
+    // With a fused graph, the report's regions pair what each fusion added with what it replaced.
+    void profileFinished(std::shared_ptr<const fxs::ProfileReport> report);
     void profileFailed(const QString &message);
     void profileCanceled();
     // A step failed (lint broke, or nothing matched); the session stays where it got to.

@@ -412,11 +412,10 @@ void MainWindow::createProfiling()
             withFused ? tr("Profiling the graph as loaded and revision %1…").arg(m_document->revision())
                       : tr("Profiling the graph as loaded…"));
     });
-    connect(m_document, &Document::profileFinished, this,
-        [this](std::shared_ptr<const ProfileReport> report, std::shared_ptr<const GraphDiff> diff) {
-            m_profile->setProfile(std::move(report), std::move(diff));
-            applyProfileOverlay();
-        });
+    connect(m_document, &Document::profileFinished, this, [this](std::shared_ptr<const ProfileReport> report) {
+        m_profile->setProfile(std::move(report));
+        applyProfileOverlay();
+    });
     connect(m_document, &Document::profileProgress, m_profile, &ProfileWidget::setProgress);
     connect(m_document, &Document::profileFailed, m_profile, &ProfileWidget::setError);
     connect(m_document, &Document::profileCanceled, this, [this] { m_profile->setError(tr("Profiling cancelled")); });

@@ -11,7 +11,6 @@
 #include "profile_widget.h"
 
 #include "ir/graph.h"
-#include "rewrite/graph_diff.h"
 #include "runtime/runtime_library.h"
 
 #include <QAbstractItemModelTester>
@@ -122,17 +121,14 @@ void TestProfileView::modelPairsNodesAndRegions()
     report->fused = GraphProfile{};
     report->fused->nodes
         = {{"npu_swiglu", "torch.ops.npu.npu_swiglu.default", 4.0}, {"add", "torch.ops.aten.add.Tensor", 1.0}};
-    auto diff = std::make_shared<GraphDiff>();
-    // One fusion added two nodes (the same provenance): one region; a node without provenance is none.
-    diff->added.push_back({"cat", "torch.ops.aten.cat.default", "swiglu", "", {"mul", "silu"}});
-    diff->added.push_back({"npu_swiglu", "torch.ops.npu.npu_swiglu.default", "swiglu", "", {"silu", "mul"}});
-    diff->added.push_back({"clone", "torch.ops.aten.clone.default", "", "", {}});
     report->fused->nodes.push_back({"cat", "torch.ops.aten.cat.default", 0.5});
-
+    // The runtime's regions: one fusion added two nodes; another replaced a node an earlier fusion added.
+    report->regions.push_back({"swiglu", "mul", {"silu", "mul"}, {"cat", "npu_swiglu"}, 5.0, 4.5, 5.0 / 4.5, true});
+    report->regions.push_back({"again", "npu_swiglu", {"npu_swiglu"}, {"add"}, 0.0, 1.0, 0.0, false});
     ProfileModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
-    model.setProfile(report, diff);
+    model.setProfile(report);
     // Nodes: the unfused ones with their fused time where the fused graph has them, then the fused graph's own.
     QCOMPARE(model.rowCount(), 5);
     QCOMPARE(model.index(2, ProfileModel::NameColumn).data().toString(), QStringLiteral("add"));
@@ -142,16 +138,20 @@ void TestProfileView::modelPairsNodesAndRegions()
     QCOMPARE(model.index(0, ProfileModel::FusedColumn).data().toString(), QStringLiteral("—"));
     QCOMPARE(model.index(3, ProfileModel::NameColumn).data().toString(), QStringLiteral("npu_swiglu"));
     QCOMPARE(model.index(3, ProfileModel::UnfusedColumn).data(ProfileModel::SortRole).toDouble(), -1.0);
-    // Regions: the fused node against the sum of what it replaced.
+    // Regions, as the runtime timed them: the fused nodes against the sum of what they replaced.
     model.setMode(ProfileModel::Mode::Regions);
-    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.index(0, ProfileModel::NameColumn).data().toString(), QStringLiteral("cat + npu_swiglu"));
     QCOMPARE(model.index(0, 0).data(ProfileModel::NodeNameRole).toString(), QStringLiteral("npu_swiglu"));
     QCOMPARE(model.index(0, ProfileModel::UnfusedColumn).data(ProfileModel::SortRole).toDouble(), 5.0);
     QCOMPARE(model.index(0, ProfileModel::FusedColumn).data(ProfileModel::SortRole).toDouble(), 4.5);
     QCOMPARE(model.index(0, ProfileModel::SpeedupColumn).data().toString(), QStringLiteral("1.11×"));
     QVERIFY(model.index(0, ProfileModel::WhatColumn).data().toString().startsWith(QStringLiteral("swiglu")));
-    model.setProfile(nullptr, nullptr);
+    // An incomplete region claims no speedup and says why.
+    QCOMPARE(model.index(1, ProfileModel::SpeedupColumn).data().toString(), QStringLiteral("—"));
+    QCOMPARE(model.index(1, ProfileModel::SpeedupColumn).data(ProfileModel::SortRole).toDouble(), -1.0);
+    QVERIFY(model.index(1, ProfileModel::WhatColumn).data().toString().contains(QStringLiteral("earlier fusions")));
+    model.setProfile(nullptr);
     QCOMPARE(model.rowCount(), 0);
 }
 
@@ -191,9 +191,22 @@ void TestProfileView::profilesUnfusedAndFused()
     QCOMPARE(view->chartCategories().size(), view->model()->rowCount());
     view->modeBox()->setCurrentIndex(1);
     QCOMPARE(view->model()->rowCount(), 1);
-    QCOMPARE(view->model()->rows().front().nodeName, QStringLiteral("npu_swiglu"));
-    QVERIFY(view->model()->rows().front().unfusedUs > 0);
-    QVERIFY(view->model()->rows().front().fusedUs > 0);
+    // The region row is the runtime's: its times are the sums of the graphs' node medians.
+    QCOMPARE(report->regions.size(), size_t(1));
+    const RegionProfile &region = report->regions.front();
+    QCOMPARE(region.pattern, std::string("swiglu"));
+    const ProfileModel::Row &row = view->model()->rows().front();
+    QCOMPARE(row.nodeName, QStringLiteral("npu_swiglu"));
+    QCOMPARE(row.replaced.size(), int(region.replaced.size()));
+    QVERIFY(row.unfusedUs > 0);
+    QVERIFY(row.fusedUs > 0);
+    QCOMPARE(row.unfusedUs, region.unfusedUs);
+    QCOMPARE(row.fusedUs, region.fusedUs);
+    double replacedUs = 0;
+    for (const NodeProfile &n : report->unfused.nodes)
+        if (std::count(region.replaced.begin(), region.replaced.end(), n.name))
+            replacedUs += n.medianUs;
+    QCOMPARE(row.unfusedUs, replacedUs);
 
     // The overlay colours the fused graph shown, with its legend.
     GraphCanvas *canvas = window.canvas();

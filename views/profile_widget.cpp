@@ -199,10 +199,10 @@ void ProfileWidget::setError(const QString &message)
     m_summary->setText(QStringLiteral("<span style=\"color:#d32f2f\">%1</span>").arg(message.toHtmlEscaped()));
 }
 
-void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report, std::shared_ptr<const GraphDiff> diff)
+void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report)
 {
     setBusy(false);
-    m_model->setProfile(report, std::move(diff));
+    m_model->setProfile(report);
     rebuildChart();
     if (!report) {
         m_summary->clear();

@@ -24,7 +24,6 @@ class QChartView;
 
 namespace fxs {
 
-struct GraphDiff;
 struct ProfileReport;
 class ProfileModel;
 
@@ -33,7 +32,7 @@ class ProfileWidget : public QWidget {
 public:
     explicit ProfileWidget(QWidget *parent = nullptr);
 
-    void setProfile(std::shared_ptr<const ProfileReport> report, std::shared_ptr<const GraphDiff> diff);
+    void setProfile(std::shared_ptr<const ProfileReport> report);
     void setBusy(bool busy, const QString &what = {});
     // The running profile's progress, in thousandths.
     void setProgress(int permille);
