@@ -828,6 +828,55 @@ void Document::cancelProfile()
     m_profileJob->cancel = true; // the runtime stops at its next progress report; profileCanceled follows
 }
 
+void Document::listDevices(const QStringList &plugins)
+{
+    if (m_listingDevices) {
+        Q_EMIT devicesFailed(tr("The device list is still being read; try again in a moment"));
+        return;
+    }
+    if (!plugins.isEmpty() && isProfiling()) {
+        Q_EMIT devicesFailed(tr("Load device plugins when no profile is running"));
+        return;
+    }
+    m_listingDevices = true;
+    std::vector<std::string> paths;
+    for (const QString &p : plugins)
+        paths.push_back(p.toStdString());
+    struct Outcome {
+        std::shared_ptr<const RuntimeDevices> devices;
+        QString error;
+    };
+    auto future = QtConcurrent::run([paths]() -> Outcome {
+        Outcome out;
+        try {
+            auto devices = runtimeDevices(paths);
+            if (devices)
+                out.devices = std::make_shared<const RuntimeDevices>(std::move(devices).value());
+            else
+                out.error = QString::fromStdString(devices.error().toString());
+        } catch (const std::exception &e) {
+            out.error = tr("listing devices failed: %1").arg(QString::fromLocal8Bit(e.what()));
+        }
+        return out;
+    });
+    auto *watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        m_listingDevices = false;
+        const Outcome out = watcher->result();
+        if (!out.devices) {
+            uiLogger()->warn("devices: {}", out.error.toStdString());
+            Q_EMIT devicesFailed(out.error);
+            return;
+        }
+        m_devices = out.devices;
+        for (const std::string &plugin : m_devices->plugins)
+            uiLogger()->info("device plugin loaded: {}", plugin);
+        Q_EMIT devicesListed(m_devices);
+    });
+    watcher->setFuture(future);
+}
+
 QStringList Document::profileSymbols() const
 {
     const NamedGraph *named = currentGraph();

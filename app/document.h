@@ -26,6 +26,7 @@ struct GraphFile;
 struct MatchReport;
 struct NamedGraph;
 struct ProfileReport;
+struct RuntimeDevices;
 
 class Document : public QObject {
     Q_OBJECT
@@ -119,6 +120,14 @@ public:
     // The symbols (s0, s1, ...) in the current graph's input shapes and SymInt inputs: what profile() needs values
     // for to generate its inputs, in natural order.
     QStringList profileSymbols() const;
+    // Lists the LibTorch runtime's devices off the UI thread (loading the runtime on first use), after loading
+    // `plugins` into it: device plugins register a LibTorch backend (torch_npu's library for an Ascend NPU as
+    // PrivateUse1, or fxscope's emulated NPU). devicesListed or devicesFailed follows. Loading a plugin waits for
+    // no profile: it fails while one runs (a backend registering under a running graph is not safe).
+    void listDevices(const QStringList &plugins = {});
+    bool isListingDevices() const { return m_listingDevices; }
+    // The last list, nullptr before the first.
+    std::shared_ptr<const RuntimeDevices> devices() const { return m_devices; }
     // True while the Document rebuilds the undo stack to mirror the session: commands must not move it then.
     bool isSyncingUndoStack() const { return m_syncingStack; }
     // Steps applied to the graph shown; 0 before any step.
@@ -167,6 +176,9 @@ Q_SIGNALS:
     void profileFinished(std::shared_ptr<const fxs::ProfileReport> report);
     void profileFailed(const QString &message);
     void profileCanceled();
+    void devicesListed(std::shared_ptr<const fxs::RuntimeDevices> devices);
+    // `message` names the plugin and why it did not load, or why the runtime is missing.
+    void devicesFailed(const QString &message);
     // A step failed (lint broke, or nothing matched); the session stays where it got to.
     void stepFailed(const QString &message);
 
@@ -230,6 +242,8 @@ private:
     quint64 m_currentProfile = 0; // 0: none running
     std::shared_ptr<LoadJob> m_profileJob; // the running profile's progress and cancel flag, shared with its worker
     QTimer *m_profilePoll = nullptr;
+    bool m_listingDevices = false;
+    std::shared_ptr<const RuntimeDevices> m_devices;
 };
 
 } // namespace fxs

@@ -417,6 +417,20 @@ void MainWindow::createProfiling()
         applyProfileOverlay();
     });
     connect(m_document, &Document::profileProgress, m_profile, &ProfileWidget::setProgress);
+    connect(m_profile, &ProfileWidget::devicePluginRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Load Device Plugin"), QString(), tr("Device plugins (*.so *.so.*);;All files (*)"));
+        if (!path.isEmpty())
+            m_document->listDevices({path});
+    });
+    connect(m_document, &Document::devicesListed, this,
+        [this](std::shared_ptr<const RuntimeDevices> devices) { m_profile->setDevices(*devices); });
+    connect(m_document, &Document::devicesFailed, m_profile, &ProfileWidget::setError);
+    // The runtime (LibTorch) loads when the dock is first shown, not when the window opens.
+    connect(m_profileDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && !m_document->devices() && !m_document->isListingDevices())
+            m_document->listDevices();
+    });
     connect(m_document, &Document::profileFailed, m_profile, &ProfileWidget::setError);
     connect(m_document, &Document::profileCanceled, this, [this] { m_profile->setError(tr("Profiling cancelled")); });
     // A new graph or revision: the overlay follows the graph shown.

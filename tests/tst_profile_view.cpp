@@ -77,6 +77,8 @@ private Q_SLOTS:
     void cancelStopsTheRun();
     void openingAnotherFileCancels();
     void destroyingTheDocumentStopsTheRun();
+    // Last: the emulated NPU stays registered in this process.
+    void devicePluginAddsTheNpu();
     void screenshot();
 
 private:
@@ -338,6 +340,51 @@ void TestProfileView::destroyingTheDocumentStopsTheRun()
     }
     // The worker does not run on for minutes behind a closed window.
     QVERIFY(QThreadPool::globalInstance()->waitForDone(30000));
+}
+
+// "Load device plugin…" with fxscope's emulated PrivateUse1 device: the device list gains npu:0, selected, and the
+// SwiGLU graph and its fusion run on it with outputs matching.
+void TestProfileView::devicePluginAddsTheNpu()
+{
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    ProfileWidget *view = window.profileView();
+    QSignalSpy listed(&doc, &Document::devicesListed);
+    QSignalSpy listFailed(&doc, &Document::devicesFailed);
+    doc.listDevices();
+    QVERIFY(listed.wait(kTimeoutMs));
+    QVERIFY(view->deviceBox()->findText(QStringLiteral("cpu")) >= 0);
+    QCOMPARE(view->deviceBox()->findText(QStringLiteral("npu:0")), -1);
+    QCOMPARE(view->deviceBox()->currentText(), QStringLiteral("cpu"));
+
+    // A library that is no plugin: the message names it.
+    doc.listDevices({m_dir.filePath(QStringLiteral("swiglu.py"))});
+    QVERIFY(listFailed.wait(kTimeoutMs));
+    QVERIFY(view->summaryLabel()->text().contains(QStringLiteral("swiglu.py")));
+
+    doc.listDevices({QStringLiteral(FXSCOPE_BIN_DIR "/libfxscope_emulated_npu.so")});
+    QVERIFY(listed.wait(kTimeoutMs));
+    QVERIFY(view->deviceBox()->findText(QStringLiteral("npu:0")) >= 0);
+    QCOMPARE(view->deviceBox()->currentText(), QStringLiteral("npu:0"));
+    QVERIFY(doc.devices() && doc.devices()->plugins.size() == 1);
+
+    QSignalSpy matched(&doc, &Document::matchReportChanged);
+    doc.open(writeGraph());
+    QVERIFY(matched.wait(kTimeoutMs));
+    doc.step();
+    QVERIFY(settle(&doc));
+    QSignalSpy finished(&doc, &Document::profileFinished);
+    QSignalSpy failed(&doc, &Document::profileFailed);
+    view->itersBox()->setValue(2);
+    QTest::mouseClick(view->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    const ProfileReport *report = view->model()->report();
+    QVERIFY(report && report->fused);
+    QCOMPARE(report->device, std::string("privateuseone:0"));
+    QVERIFY(report->outputsMatch);
+    QVERIFY(view->summaryLabel()->text().contains(QStringLiteral("privateuseone:0")));
 }
 
 // The picture for docs/, taken only when FXSCOPE_SCREENSHOTS names a folder: ResNet-50 inference from the corpus

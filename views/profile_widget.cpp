@@ -6,6 +6,7 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QByteArray>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -31,16 +32,21 @@ namespace fxs {
 ProfileWidget::ProfileWidget(QWidget *parent)
     : QWidget(parent), m_device(new QComboBox(this)), m_iters(new QSpinBox(this)),
       m_symbolsLabel(new QLabel(tr("Symbols:"), this)), m_symbols(new QLineEdit(this)),
-      m_run(new QPushButton(tr("Profile"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
-      m_busy(new QProgressBar(this)), m_mode(new QComboBox(this)), m_overlay(new QCheckBox(tr("Colour canvas"), this)),
-      m_summary(new QLabel(this)), m_table(new QTableView(this)), m_model(new ProfileModel(this)),
-      m_proxy(new QSortFilterProxyModel(this)), m_chart(new QChartView(this))
+      m_plugin(new QPushButton(tr("Plugin…"), this)), m_run(new QPushButton(tr("Profile"), this)),
+      m_cancel(new QPushButton(tr("Cancel"), this)), m_busy(new QProgressBar(this)), m_mode(new QComboBox(this)),
+      m_overlay(new QCheckBox(tr("Colour canvas"), this)), m_summary(new QLabel(this)), m_table(new QTableView(this)),
+      m_model(new ProfileModel(this)), m_proxy(new QSortFilterProxyModel(this)), m_chart(new QChartView(this))
 {
     setObjectName(QStringLiteral("profileWidget"));
     m_device->setObjectName(QStringLiteral("profileDevice"));
     m_device->setEditable(true); // cuda:1, npu:0, … as the user's machine has them
-    m_device->addItems({QStringLiteral("cpu"), QStringLiteral("cuda"), QStringLiteral("npu")});
-    m_device->setToolTip(tr("Device to run on: cpu, cuda[:i] or npu[:i] (torch_npu's PrivateUse1)"));
+    m_device->addItem(QStringLiteral("cpu"));
+    m_device->setToolTip(tr("Device to run on: cpu, cuda[:i] or npu[:i] (torch_npu's PrivateUse1); the list "
+                            "holds the devices this LibTorch has, with the plugins loaded"));
+    m_plugin->setObjectName(QStringLiteral("profilePlugin"));
+    m_plugin->setToolTip(tr("Load device plugin: a library registering a LibTorch backend (torch_npu's "
+                            "libtorch_npu.so for an Ascend NPU, or fxscope's emulated NPU), as fxscope-cli's "
+                            "--device-plugin"));
     m_iters->setRange(1, 10000);
     m_iters->setValue(10);
     m_iters->setSuffix(tr(" iters"));
@@ -86,6 +92,7 @@ ProfileWidget::ProfileWidget(QWidget *parent)
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(m_device, 1);
+    controls->addWidget(m_plugin);
     controls->addWidget(m_iters);
     controls->addWidget(m_run);
     controls->addWidget(m_cancel);
@@ -117,6 +124,7 @@ ProfileWidget::ProfileWidget(QWidget *parent)
         }
         Q_EMIT profileRequested(m_device->currentText().trimmed(), m_iters->value(), 2, values);
     });
+    connect(m_plugin, &QPushButton::clicked, this, &ProfileWidget::devicePluginRequested);
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         // LibTorch stops at its next progress report; the summary says so until it has.
         m_cancel->setEnabled(false);
@@ -138,6 +146,7 @@ void ProfileWidget::setBusy(bool busy, const QString &what)
     m_busy->setVisible(busy);
     m_busy->setValue(0);
     m_run->setEnabled(!busy);
+    m_plugin->setEnabled(!busy); // no backend registers under a running graph
     m_cancel->setEnabled(busy);
     if (busy)
         m_summary->setText(what);
@@ -186,6 +195,38 @@ QString ProfileWidget::parseSymbols(SymbolValues &values) const
         return tr("Symbols: give %1 a value (e.g. %2=128); the graph's inputs are sized by %3")
             .arg(missing.join(QLatin1String(", ")), missing.first(), missing.size() == 1 ? tr("it") : tr("them"));
     return {};
+}
+
+void ProfileWidget::setDevices(const RuntimeDevices &devices)
+{
+    QStringList names;
+    QStringList details;
+    for (const DeviceInfo &d : devices.devices) {
+        if (!d.available)
+            continue;
+        QString name = QString::fromStdString(d.name);
+        if (name.startsWith(QLatin1String("privateuseone")))
+            name.replace(0, int(qstrlen("privateuseone")), QStringLiteral("npu"));
+        names << name;
+        details << QStringLiteral("%1 (%2) %3")
+                       .arg(name, QString::fromStdString(d.backend), QString::fromStdString(d.detail))
+                       .trimmed();
+    }
+    QString current = m_device->currentText().trimmed();
+    // A device a plugin just added is what the user loaded it for.
+    for (const QString &name : names)
+        if (!m_knownDevices.isEmpty() && !m_knownDevices.contains(name)) {
+            current = name;
+            break;
+        }
+    m_knownDevices = names;
+    m_device->clear();
+    for (int i = 0; i < names.size(); ++i) {
+        m_device->addItem(names[i]);
+        m_device->setItemData(i, details[i], Qt::ToolTipRole);
+    }
+    // What the user typed stays, listed or not (cuda:1 before it is attached).
+    m_device->setCurrentText(current.isEmpty() ? QStringLiteral("cpu") : current);
 }
 
 void ProfileWidget::setProgress(int permille)

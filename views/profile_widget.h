@@ -25,6 +25,7 @@ class QChartView;
 namespace fxs {
 
 struct ProfileReport;
+struct RuntimeDevices;
 class ProfileModel;
 
 class ProfileWidget : public QWidget {
@@ -37,6 +38,9 @@ public:
     // The running profile's progress, in thousandths.
     void setProgress(int permille);
     void setError(const QString &message);
+    // The devices LibTorch can run on: the available ones fill the device list (PrivateUse1 shown as npu:i, as
+    // --device takes it); one that a plugin just added is selected.
+    void setDevices(const RuntimeDevices &devices);
     // The symbols the graph's inputs use: the Symbols field shows them (values the user gave before kept), and Run
     // asks for a value for each. Empty hides the field.
     void setGraphSymbols(const QStringList &symbols);
@@ -52,6 +56,7 @@ public:
     QSpinBox *itersBox() const { return m_iters; }
     QLineEdit *symbolsEdit() const { return m_symbols; }
     QPushButton *runButton() const { return m_run; }
+    QPushButton *pluginButton() const { return m_plugin; }
     QPushButton *cancelButton() const { return m_cancel; }
     QProgressBar *progressBar() const { return m_busy; }
     QCheckBox *overlayBox() const { return m_overlay; }
@@ -63,6 +68,8 @@ public:
 Q_SIGNALS:
     void profileRequested(const QString &device, int iters, int warmup, const fxs::SymbolValues &symbols);
     void cancelRequested();
+    // "Load device plugin…": the window asks for the library.
+    void devicePluginRequested();
     void nodeActivated(const QString &name);
     // The canvas overlay: per node, its time in µs (unfused where it ran there, else fused); empty clears.
     void overlayChanged(bool shown);
@@ -76,6 +83,7 @@ private:
     QLineEdit *m_symbols;
     QStringList m_graphSymbols;
     std::map<QString, QString> m_symbolValues; // what the user gave, by symbol, across graphs
+    QPushButton *m_plugin;
     QPushButton *m_run;
     QPushButton *m_cancel;
     QProgressBar *m_busy;
@@ -87,6 +95,7 @@ private:
     QSortFilterProxyModel *m_proxy;
     QChartView *m_chart;
     QStringList m_categories;
+    QStringList m_knownDevices; // from the last setDevices
 };
 
 } // namespace fxs

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <limits.h>
+#include <mutex>
 #include <unistd.h>
 
 namespace fxs {
@@ -27,6 +28,9 @@ std::string executableDirectory()
 
 Result<void *> runtimeHandle()
 {
+    // The GUI lists devices and profiles from different worker threads.
+    static std::mutex lock;
+    std::lock_guard<std::mutex> guard(lock);
     static void *handle = nullptr;
     static std::string failure;
     if (handle)
