@@ -767,16 +767,20 @@ quint64 Document::profile(const QString &device, int iters, int warmup, const Sy
     };
     struct Outcome {
         std::shared_ptr<const ProfileReport> report;
+        std::shared_ptr<const ProfileReport> partial; // a failed run: what ran before the failing node
         QString error;
         bool canceled = false;
     };
     auto future = QtConcurrent::run([unfused, fused, options]() -> Outcome {
         Outcome out;
         try {
-            auto report = runtimeProfile(*unfused, fused.get(), options);
+            ProfileReport partial;
+            auto report = runtimeProfile(*unfused, fused.get(), options, &partial);
             if (!report) {
                 out.canceled = isCanceled(report.error());
                 out.error = QString::fromStdString(report.error().toString());
+                if (!partial.unfused.nodes.empty() || partial.fused)
+                    out.partial = std::make_shared<const ProfileReport>(std::move(partial));
                 return out;
             }
             out.report = std::make_shared<const ProfileReport>(std::move(report).value());
@@ -804,7 +808,7 @@ quint64 Document::profile(const QString &device, int iters, int warmup, const Sy
         }
         if (!out.report) {
             uiLogger()->warn("profile failed: {}", out.error.toStdString());
-            Q_EMIT profileFailed(out.error);
+            Q_EMIT profileFailed(out.error, out.partial);
             return;
         }
         uiLogger()->info("profiled on {}: unfused {:.3f} ms{}", out.report->device, out.report->unfused.medianMs,

@@ -174,7 +174,8 @@ Q_SIGNALS:
     void profileProgress(int permille);
     // With a fused graph, the report's regions pair what each fusion added with what it replaced.
     void profileFinished(std::shared_ptr<const fxs::ProfileReport> report);
-    void profileFailed(const QString &message);
+    // `partial` holds what ran before the failing node (nullptr when nothing ran): its nodes and failedNode.
+    void profileFailed(const QString &message, std::shared_ptr<const fxs::ProfileReport> partial);
     void profileCanceled();
     void devicesListed(std::shared_ptr<const fxs::RuntimeDevices> devices);
     // `message` names the plugin and why it did not load, or why the runtime is missing.

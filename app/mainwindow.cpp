@@ -431,7 +431,20 @@ void MainWindow::createProfiling()
         if (visible && !m_document->devices() && !m_document->isListingDevices())
             m_document->listDevices();
     });
-    connect(m_document, &Document::profileFailed, m_profile, &ProfileWidget::setError);
+    connect(m_document, &Document::profileFailed, this,
+        [this](const QString &message, std::shared_ptr<const ProfileReport> partial) {
+            // The node that failed is shown on the canvas, as a parse error's line is in the editor.
+            QString failedNode;
+            if (partial)
+                failedNode = QString::fromStdString(
+                    partial->fused && !partial->fused->failedNode.empty() && m_document->revision() > 0
+                        ? partial->fused->failedNode
+                        : partial->unfused.failedNode);
+            m_profile->setFailure(message, std::move(partial));
+            applyProfileOverlay();
+            if (!failedNode.isEmpty())
+                selectNode(failedNode);
+        });
     connect(m_document, &Document::profileCanceled, this, [this] { m_profile->setError(tr("Profiling cancelled")); });
     // A new graph or revision: the overlay follows the graph shown.
     connect(m_canvas, &GraphCanvas::layoutFinished, this, [this] {

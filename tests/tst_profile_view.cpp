@@ -74,6 +74,7 @@ private Q_SLOTS:
     void modelPairsNodesAndRegions();
     void profilesUnfusedAndFused();
     void symbolsReachTheRun();
+    void failureShowsWhatRan();
     void cancelStopsTheRun();
     void openingAnotherFileCancels();
     void destroyingTheDocumentStopsTheRun();
@@ -271,6 +272,44 @@ void TestProfileView::symbolsReachTheRun()
     QVERIFY(loaded.wait(kTimeoutMs));
     QVERIFY(doc.profileSymbols().contains(QStringLiteral("s52")));
     QVERIFY(view->symbolsEdit()->text().contains(QStringLiteral("s52=7")));
+}
+
+// A node that fails at run time (mm of [4, 8] by [4, 8]): the error names it, the table keeps the nodes that ran
+// before it with their times, and the canvas selects it.
+void TestProfileView::failureShowsWhatRan()
+{
+    const QString path = m_dir.filePath(QStringLiteral("fails.py"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, x: \"f32[4, 8][8, 1]cpu\", w: \"f32[4, 8][8, 1]cpu\"):\n"
+            "        a: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.relu.default(x)\n"
+            "        b: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.mul.Tensor(a, 2.0)\n"
+            "        m: \"f32[4, 4][4, 1]cpu\" = torch.ops.aten.mm.default(b, w)\n"
+            "        return (m,)\n");
+    f.close();
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    QSignalSpy loaded(&doc, &Document::fileLoaded);
+    doc.open(path);
+    QVERIFY(loaded.wait(kTimeoutMs));
+    QSignalSpy failed(&doc, &Document::profileFailed);
+    ProfileWidget *view = window.profileView();
+    view->itersBox()->setValue(2);
+    QTest::mouseClick(view->runButton(), Qt::LeftButton);
+    QVERIFY(failed.wait(kTimeoutMs));
+    const QString message = failed.first().first().toString();
+    QVERIFY2(message.contains(QStringLiteral("fails.py:5:")) && message.contains(QStringLiteral("'m'")),
+        qPrintable(message));
+    QVERIFY(view->runButton()->isEnabled());
+    const QString summary = view->summaryLabel()->text();
+    QVERIFY2(summary.contains(QStringLiteral("ran 2 nodes before <b>m</b>")), qPrintable(summary));
+    QCOMPARE(view->model()->rowCount(), 2);
+    QCOMPARE(view->model()->rows()[0].name, QStringLiteral("a"));
+    QCOMPARE(view->model()->rows()[1].name, QStringLiteral("b"));
+    QVERIFY(view->model()->rows()[1].unfusedUs > 0);
+    QCOMPARE(window.canvas()->selectedNode(), QStringLiteral("m"));
 }
 
 void TestProfileView::cancelStopsTheRun()

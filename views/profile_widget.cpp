@@ -197,6 +197,25 @@ QString ProfileWidget::parseSymbols(SymbolValues &values) const
     return {};
 }
 
+void ProfileWidget::setFailure(const QString &message, std::shared_ptr<const ProfileReport> partial)
+{
+    setBusy(false);
+    m_model->setProfile(partial);
+    rebuildChart();
+    QString text = QStringLiteral("<span style=\"color:#d32f2f\">%1</span>").arg(message.toHtmlEscaped());
+    if (partial) {
+        const std::pair<QString, const GraphProfile *> sides[]
+            = {{tr("unfused"), &partial->unfused}, {tr("fused"), partial->fused ? &*partial->fused : nullptr}};
+        for (const auto &[side, g] : sides)
+            if (g && !g->failedNode.empty())
+                text += tr("<br>The %1 graph ran %L2 nodes before <b>%3</b> failed; their times are below.")
+                            .arg(side)
+                            .arg(g->nodes.size())
+                            .arg(QString::fromStdString(g->failedNode).toHtmlEscaped());
+    }
+    m_summary->setText(text);
+}
+
 void ProfileWidget::setDevices(const RuntimeDevices &devices)
 {
     QStringList names;

@@ -38,6 +38,8 @@ public:
     // The running profile's progress, in thousandths.
     void setProgress(int permille);
     void setError(const QString &message);
+    // A run that failed part-way: the error, and the nodes that ran before the failing one (partial may be null).
+    void setFailure(const QString &message, std::shared_ptr<const ProfileReport> partial);
     // The devices LibTorch can run on: the available ones fill the device list (PrivateUse1 shown as npu:i, as
     // --device takes it); one that a plugin just added is selected.
     void setDevices(const RuntimeDevices &devices);
