@@ -402,8 +402,12 @@ void MainWindow::createProfiling()
             }
             m_document->profile(device, iters, warmup, symbols);
         });
-    connect(m_document, &Document::currentGraphChanged, this,
-        [this] { m_profile->setGraphSymbols(m_document->profileSymbols()); });
+    // Another graph: the profile of the last one no longer describes it.
+    connect(m_document, &Document::currentGraphChanged, this, [this] {
+        m_profile->setGraphSymbols(m_document->profileSymbols());
+        m_profile->setProfile(nullptr);
+        applyProfileOverlay();
+    });
     connect(m_profile, &ProfileWidget::cancelRequested, m_document, &Document::cancelProfile);
     connect(m_profile, &ProfileWidget::nodeActivated, this, &MainWindow::selectNode);
     connect(m_profile, &ProfileWidget::overlayChanged, this, &MainWindow::applyProfileOverlay);

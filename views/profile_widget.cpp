@@ -74,7 +74,7 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     m_summary->setObjectName(QStringLiteral("profileSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::RichText);
-    m_summary->setText(tr("Profile the graph on a device: as loaded, and fused when steps were applied."));
+    m_summary->setText(introText());
 
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ProfileModel::SortRole);
@@ -133,6 +133,7 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     });
     connect(m_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
         m_model->setMode(ProfileModel::Mode(m_mode->currentData().toInt()));
+        fitNameColumn();
         rebuildChart();
     });
     connect(m_overlay, &QCheckBox::toggled, this, &ProfileWidget::overlayChanged);
@@ -201,6 +202,7 @@ void ProfileWidget::setFailure(const QString &message, std::shared_ptr<const Pro
 {
     setBusy(false);
     m_model->setProfile(partial);
+    fitNameColumn();
     rebuildChart();
     QString text = QStringLiteral("<span style=\"color:#d32f2f\">%1</span>").arg(message.toHtmlEscaped());
     if (partial) {
@@ -265,9 +267,10 @@ void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report)
     m_model->setProfile(report);
     rebuildChart();
     if (!report) {
-        m_summary->clear();
+        m_summary->setText(introText());
         return;
     }
+    fitNameColumn();
     QString text = tr("<b>%1</b> · unfused <b>%2 ms</b>")
                        .arg(QString::fromStdString(report->device).toHtmlEscaped())
                        .arg(report->unfused.medianMs, 0, 'f', 3);
@@ -283,6 +286,20 @@ void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report)
         text += tr(" · apply steps to compare a fused graph");
     }
     m_summary->setText(text);
+}
+
+QString ProfileWidget::introText()
+{
+    return tr("Profile the graph on a device: as loaded, and fused when steps were applied.");
+}
+
+void ProfileWidget::fitNameColumn()
+{
+    // Region names join their nodes: as wide as they need, up to 40 % of the table.
+    m_table->resizeColumnToContents(ProfileModel::NameColumn);
+    const int most = std::max(80, m_table->viewport()->width() * 2 / 5);
+    if (m_table->columnWidth(ProfileModel::NameColumn) > most)
+        m_table->setColumnWidth(ProfileModel::NameColumn, most);
 }
 
 QStringList ProfileWidget::chartCategories() const
@@ -339,6 +356,7 @@ void ProfileWidget::rebuildChart()
         time->setLabelsFont(small);
         time->setTickCount(4);
         time->setRange(0, most * 1.05);
+        time->applyNiceNumbers(); // ticks at round values
         time->setTitleText(tr("µs (median)"));
         time->setLabelFormat(QStringLiteral("%.0f"));
         chart->addAxis(time, Qt::AlignBottom);

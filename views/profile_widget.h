@@ -77,7 +77,9 @@ Q_SIGNALS:
     void overlayChanged(bool shown);
 
 private:
+    static QString introText();
     void rebuildChart();
+    void fitNameColumn();
 
     QComboBox *m_device;
     QSpinBox *m_iters;
