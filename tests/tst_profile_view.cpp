@@ -19,6 +19,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -337,12 +338,16 @@ void TestProfileView::cancelStopsTheRun()
     QVERIFY(view->cancelButton()->isEnabled());
     // LibTorch is running it: the bar moves (0.1 % is 100 runs).
     QTRY_VERIFY_WITH_TIMEOUT(view->progressBar()->value() > 0, kTimeoutMs);
+    const int done = view->progressBar()->value();
+    QElapsedTimer sinceCancel;
+    sinceCancel.start();
     QTest::mouseClick(view->cancelButton(), Qt::LeftButton);
     QVERIFY(doc.isCancelingProfile());
     QVERIFY(!view->cancelButton()->isEnabled());
     QVERIFY(view->summaryLabel()->text().contains(QStringLiteral("Cancelling")));
     QVERIFY(!view->runButton()->isEnabled()); // until LibTorch has stopped
     QVERIFY(canceled.wait(30000));
+    qInfo("stopped %lld ms after Cancel, %d‰ into the run", qint64(sinceCancel.elapsed()), done);
     QCOMPARE(canceled.count(), 1);
     QCOMPARE(finished.count(), 0);
     QCOMPARE(failed.count(), 0);
@@ -504,8 +509,28 @@ void TestProfileView::screenshot()
     QTRY_VERIFY_WITH_TIMEOUT(view->progressBar()->value() > 150, 600000);
     QVERIFY(saveScreenshot(window, QDir(folder).filePath(QStringLiteral("fxscope-profile-progress.png"))));
     QSignalSpy canceled(&doc, &Document::profileCanceled);
+    QElapsedTimer sinceCancel;
+    sinceCancel.start();
     QTest::mouseClick(view->cancelButton(), Qt::LeftButton);
     QVERIFY(canceled.wait(60000));
+    qInfo("ResNet-50: stopped %lld ms after Cancel", qint64(sinceCancel.elapsed()));
+
+    // The sample again, fused, on the emulated NPU loaded as a plugin.
+    QSignalSpy listed(&doc, &Document::devicesListed);
+    doc.listDevices({QStringLiteral(FXSCOPE_BIN_DIR "/libfxscope_emulated_npu.so")});
+    QVERIFY(listed.wait(kTimeoutMs));
+    QCOMPARE(view->deviceBox()->currentText(), QStringLiteral("npu:0"));
+    doc.openBundledSample();
+    QVERIFY(loaded.wait(kTimeoutMs));
+    doc.runToEnd();
+    QVERIFY(settle(&doc));
+    view->itersBox()->setValue(3);
+    QTest::mouseClick(view->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(600000) || failed.size() > 0);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY(view->model()->report()->outputsMatch);
+    QTest::qWait(2000);
+    QVERIFY(saveScreenshot(window, QDir(folder).filePath(QStringLiteral("fxscope-profile-npu.png"))));
 }
 
 QTEST_MAIN(TestProfileView)

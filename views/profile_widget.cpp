@@ -330,10 +330,15 @@ void ProfileWidget::rebuildChart()
         auto *unfused = new QBarSet(tr("unfused"));
         auto *fused = new QBarSet(tr("fused"));
         double most = 0;
-        for (size_t i : order) {
-            *unfused << std::max(0.0, rows[i].unfusedUs);
-            *fused << std::max(0.0, rows[i].fusedUs);
+        for (size_t i : order)
             most = std::max(most, key(i));
+        // Milliseconds once bars reach 10 ms: six-digit tick labels are hard to read.
+        const bool inMs = most >= 10000;
+        const double scale = inMs ? 1e-3 : 1.0;
+        most *= scale;
+        for (size_t i : order) {
+            *unfused << std::max(0.0, rows[i].unfusedUs) * scale;
+            *fused << std::max(0.0, rows[i].fusedUs) * scale;
             m_categories.prepend(rows[i].name);
         }
         auto *series = new QHorizontalBarSeries;
@@ -357,8 +362,8 @@ void ProfileWidget::rebuildChart()
         time->setTickCount(4);
         time->setRange(0, most * 1.05);
         time->applyNiceNumbers(); // ticks at round values
-        time->setTitleText(tr("µs (median)"));
-        time->setLabelFormat(QStringLiteral("%.0f"));
+        time->setTitleText(inMs ? tr("ms (median)") : tr("µs (median)"));
+        time->setLabelFormat(QStringLiteral("%g"));
         chart->addAxis(time, Qt::AlignBottom);
         series->attachAxis(time);
     } else {
