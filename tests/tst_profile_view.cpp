@@ -80,6 +80,7 @@ private Q_SLOTS:
     void failureShowsWhatRan();
     void cancelStopsTheRun();
     void openingAnotherFileCancels();
+    void closingTheWindowCancels();
     void destroyingTheDocumentStopsTheRun();
     // Last: the emulated NPU stays registered in this process.
     void devicePluginAddsTheNpu();
@@ -130,13 +131,14 @@ void TestProfileView::modelPairsNodesAndRegions()
     report->fused->nodes.push_back({"cat", "torch.ops.aten.cat.default", 0.5});
     // The runtime's regions: one fusion added two nodes; another replaced a node an earlier fusion added.
     report->regions.push_back({"swiglu", "mul", {"silu", "mul"}, {"cat", "npu_swiglu"}, 5.0, 4.5, 5.0 / 4.5, true});
-    report->regions.push_back({"again", "npu_swiglu", {"npu_swiglu"}, {"add"}, 0.0, 1.0, 0.0, false});
+    report->regions.push_back({"again", "npu_swiglu", {"npu_swiglu"}, {"add", "getitem"}, 0.0, 1.0, 0.0, false});
+    report->fused->nodes.push_back({"getitem", "operator.getitem", 0.1});
     ProfileModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
     model.setProfile(report);
     // Nodes: the unfused ones with their fused time where the fused graph has them, then the fused graph's own.
-    QCOMPARE(model.rowCount(), 5);
+    QCOMPARE(model.rowCount(), 6); // silu, mul, add; npu_swiglu, cat, getitem
     QCOMPARE(model.index(2, ProfileModel::NameColumn).data().toString(), QStringLiteral("add"));
     QCOMPARE(model.index(2, ProfileModel::UnfusedColumn).data(ProfileModel::SortRole).toDouble(), 1.5);
     QCOMPARE(model.index(2, ProfileModel::FusedColumn).data(ProfileModel::SortRole).toDouble(), 1.0);
@@ -153,6 +155,8 @@ void TestProfileView::modelPairsNodesAndRegions()
     QCOMPARE(model.index(0, ProfileModel::FusedColumn).data(ProfileModel::SortRole).toDouble(), 4.5);
     QCOMPARE(model.index(0, ProfileModel::SpeedupColumn).data().toString(), QStringLiteral("1.11×"));
     QVERIFY(model.index(0, ProfileModel::WhatColumn).data().toString().startsWith(QStringLiteral("swiglu")));
+    // A getitem unpacking the fused op's result is not what the row selects.
+    QCOMPARE(model.index(1, 0).data(ProfileModel::NodeNameRole).toString(), QStringLiteral("add"));
     // An incomplete region claims no speedup and says why.
     QCOMPARE(model.index(1, ProfileModel::SpeedupColumn).data().toString(), QStringLiteral("—"));
     QCOMPARE(model.index(1, ProfileModel::SpeedupColumn).data(ProfileModel::SortRole).toDouble(), -1.0);
@@ -372,6 +376,22 @@ void TestProfileView::openingAnotherFileCancels()
     doc.open(writeGraph());
     QVERIFY(canceled.wait(30000));
     QCOMPARE(finished.count(), 0);
+    QVERIFY(!doc.isProfiling());
+}
+
+void TestProfileView::closingTheWindowCancels()
+{
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    window.show();
+    QSignalSpy loaded(&doc, &Document::fileLoaded);
+    doc.open(writeChain());
+    QVERIFY(loaded.wait(kTimeoutMs));
+    QSignalSpy canceled(&doc, &Document::profileCanceled);
+    doc.profile(QStringLiteral("cpu"), 100000, 0);
+    QVERIFY(window.close());
+    QVERIFY(canceled.wait(30000));
     QVERIFY(!doc.isProfiling());
 }
 

@@ -62,16 +62,23 @@ void ProfileModel::rebuild()
         return;
     }
     // Regions as the runtime timed them; the GUI only names them after their nodes for the canvas.
+    std::unordered_map<std::string, const std::string *> fusedTarget;
+    if (m_report->fused)
+        for (const NodeProfile &n : m_report->fused->nodes)
+            fusedTarget[n.name] = &n.target;
     for (const RegionProfile &region : m_report->regions) {
         Row row;
         QStringList nodes;
-        for (const std::string &n : region.nodes)
+        for (const std::string &n : region.nodes) {
             nodes << QString::fromStdString(n);
+            // The node selected stands for the fusion: its last op, not a getitem unpacking its result.
+            auto target = fusedTarget.find(n);
+            if (row.nodeName.isEmpty() || target == fusedTarget.end() || *target->second != "operator.getitem")
+                row.nodeName = nodes.last();
+        }
         for (const std::string &r : region.replaced)
             row.replaced << QString::fromStdString(r);
-        // Named after its nodes, the last (the one standing for the pattern's output) selected.
         row.name = nodes.join(QLatin1String(" + "));
-        row.nodeName = nodes.isEmpty() ? QString() : nodes.last();
         row.what = QString::fromStdString(region.pattern);
         row.unfusedUs = region.unfusedUs;
         row.fusedUs = region.fusedUs;
