@@ -15,7 +15,6 @@
 #include "step_command.h"
 #include "util/progress.h"
 
-#include <QCollator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFutureWatcher>
@@ -28,6 +27,7 @@
 #include <cctype>
 #include <exception>
 #include <set>
+#include <tuple>
 
 // Q_INIT_RESOURCE must be used outside any namespace. The resources sit in a static archive, so
 // without this reference the linker would leave them out.
@@ -779,7 +779,7 @@ quint64 Document::profile(const QString &device, int iters, int warmup, const Sy
             if (!report) {
                 out.canceled = isCanceled(report.error());
                 out.error = QString::fromStdString(report.error().toString());
-                if (!partial.unfused.nodes.empty() || partial.fused)
+                if (!partial.unfused.failedNode.empty() || (partial.fused && !partial.fused->failedNode.empty()))
                     out.partial = std::make_shared<const ProfileReport>(std::move(partial));
                 return out;
             }
@@ -889,15 +889,17 @@ QStringList Document::profileSymbols() const
     std::set<std::string> names;
     auto collect = [&names](const std::string &expr) {
         // Identifiers not called as functions (FloorDiv, Max, Min): the symbols.
+        auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
         for (size_t i = 0; i < expr.size();) {
-            if (!std::isalpha(static_cast<unsigned char>(expr[i])) && expr[i] != '_') {
+            if (!word(expr[i])) {
                 ++i;
                 continue;
             }
             size_t end = i;
-            while (end < expr.size() && (std::isalnum(static_cast<unsigned char>(expr[end])) || expr[end] == '_'))
+            while (end < expr.size() && word(expr[end]))
                 ++end;
-            if (end >= expr.size() || expr[end] != '(')
+            // Numbers (digit first) and calls are not symbols.
+            if (!std::isdigit(static_cast<unsigned char>(expr[i])) && (end >= expr.size() || expr[end] != '('))
                 names.insert(expr.substr(i, end - i));
             i = end;
         }
@@ -916,17 +918,23 @@ QStringList Document::profileSymbols() const
             } else if (v->kind == ValueMeta::Kind::Tuple) {
                 for (const ValueMeta &item : v->items)
                     pending.push_back(&item);
-            } else {
-                collect(v->expr);
+            } else if (v->kind == ValueMeta::Kind::SymInt) {
+                collect(v->expr); // SymFloat and SymBool inputs take no value from the user
             }
         }
     }
+    // s2 before s10: by the name without its trailing digits, then by their value.
+    std::vector<std::string> sorted(names.begin(), names.end());
+    auto split = [](const std::string &name) {
+        size_t digits = name.find_last_not_of("0123456789") + 1;
+        const std::string number = name.substr(digits);
+        return std::make_tuple(name.substr(0, digits), number.size(), number);
+    };
+    std::sort(
+        sorted.begin(), sorted.end(), [&](const std::string &a, const std::string &b) { return split(a) < split(b); });
     QStringList out;
-    for (const std::string &name : names)
+    for (const std::string &name : sorted)
         out << QString::fromStdString(name);
-    QCollator natural;
-    natural.setNumericMode(true);
-    std::sort(out.begin(), out.end(), natural);
     return out;
 }
 

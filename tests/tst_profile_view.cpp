@@ -244,6 +244,22 @@ void TestProfileView::symbolsReachTheRun()
         FXSCOPE_CORPUS_DIR "/readable/depyf__aot_eager_dynamic_with_grad__compiled_fn_3_forward_graph.py"));
     QVERIFY(loaded.wait(kTimeoutMs));
     QCOMPARE(doc.profileSymbols(), QStringList{QStringLiteral("s52")});
+    // Symbols inside expressions, in natural order; numbers and FloorDiv are none.
+    {
+        const QString exprs = m_dir.filePath(QStringLiteral("exprs.py"));
+        QFile f(exprs);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("class GraphModule(torch.nn.Module):\n"
+                "    def forward(self, n: \"Sym(s2)\", x: \"f32[s10, 2*s2 + 1][FloorDiv(s10, 2), 1]cpu\"):\n"
+                "        add: \"f32[s10, 2*s2 + 1]\" = torch.ops.aten.add.Tensor(x, 1)\n"
+                "        return (add,)\n");
+        f.close();
+        Document exprDoc;
+        QSignalSpy exprLoaded(&exprDoc, &Document::fileLoaded);
+        exprDoc.open(exprs);
+        QVERIFY(exprLoaded.wait(kTimeoutMs));
+        QCOMPARE(exprDoc.profileSymbols(), (QStringList{QStringLiteral("s2"), QStringLiteral("s10")}));
+    }
     ProfileWidget *view = window.profileView();
     QVERIFY(!view->symbolsEdit()->isHidden());
     QCOMPARE(view->symbolsEdit()->text(), QStringLiteral("s52="));
