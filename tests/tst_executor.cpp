@@ -432,16 +432,18 @@ private Q_SLOTS:
                             "        m: \"f32[4, 4][4, 1]cpu\" = torch.ops.aten.mm.default(b, w)\n"
                             "        return (m,)\n");
         QVERIFY(g);
-        Json partial;
+        ProfileReport partial;
         auto report = runtimeProfile(*g, nullptr, ProfileOptions(), &partial);
         QVERIFY(!report);
         QVERIFY2(report.error().message.find("node 'm'") != std::string::npos, report.error().message.c_str());
-        QCOMPARE(partial["unfused"]["failed_node"].toString(), std::string("m"));
-        const auto &ran = partial["unfused"]["nodes"].items();
+        QCOMPARE(partial.unfused.failedNode, std::string("m"));
+        QVERIFY(partial.unfused.error.find("node 'm'") != std::string::npos);
+        const auto &ran = partial.unfused.nodes;
         QCOMPARE(ran.size(), size_t(2));
-        QCOMPARE(ran[0]["name"].toString(), std::string("a"));
-        QCOMPARE(ran[1]["name"].toString(), std::string("b"));
-        QVERIFY(ran[1]["median_us"].toDouble() > 0);
+        QCOMPARE(ran[0].name, std::string("a"));
+        QCOMPARE(ran[1].name, std::string("b"));
+        QVERIFY(ran[1].medianUs > 0);
+        QCOMPARE(partial.json["unfused"]["failed_node"].toString(), std::string("m"));
     }
 
     // profile --trace and --csv on an RMSNorm graph fused by the built-in pattern: a Chrome trace with both graphs
