@@ -129,7 +129,7 @@ void TestProfileView::modelPairsNodesAndRegions()
     report->fused->nodes
         = {{"npu_swiglu", "torch.ops.npu.npu_swiglu.default", 4.0}, {"add", "torch.ops.aten.add.Tensor", 1.0}};
     report->fused->nodes.push_back({"cat", "torch.ops.aten.cat.default", 0.5});
-    // The runtime's regions: one fusion added two nodes; another replaced a node an earlier fusion added.
+    // The runtime's regions: one fusion added two nodes; another stands for a node the unfused graph lacks.
     report->regions.push_back({"swiglu", "mul", {"silu", "mul"}, {"cat", "npu_swiglu"}, 5.0, 4.5, 5.0 / 4.5, true});
     report->regions.push_back({"again", "npu_swiglu", {"npu_swiglu"}, {"add", "getitem"}, 0.0, 1.0, 0.0, false});
     report->fused->nodes.push_back({"getitem", "operator.getitem", 0.1});
@@ -160,7 +160,7 @@ void TestProfileView::modelPairsNodesAndRegions()
     // An incomplete region claims no speedup and says why.
     QCOMPARE(model.index(1, ProfileModel::SpeedupColumn).data().toString(), QStringLiteral("—"));
     QCOMPARE(model.index(1, ProfileModel::SpeedupColumn).data(ProfileModel::SortRole).toDouble(), -1.0);
-    QVERIFY(model.index(1, ProfileModel::WhatColumn).data().toString().contains(QStringLiteral("earlier fusions")));
+    QVERIFY(model.index(1, ProfileModel::WhatColumn).data().toString().contains(QStringLiteral("not in the unfused graph")));
     model.setProfile(nullptr);
     QCOMPARE(model.rowCount(), 0);
 }
@@ -207,14 +207,14 @@ void TestProfileView::profilesUnfusedAndFused()
     QCOMPARE(region.pattern, std::string("swiglu"));
     const ProfileModel::Row &row = view->model()->rows().front();
     QCOMPARE(row.nodeName, QStringLiteral("npu_swiglu"));
-    QCOMPARE(row.replaced.size(), int(region.replaced.size()));
+    QCOMPARE(row.replaced.size(), int(region.origin.size()));
     QVERIFY(row.unfusedUs > 0);
     QVERIFY(row.fusedUs > 0);
     QCOMPARE(row.unfusedUs, region.unfusedUs);
     QCOMPARE(row.fusedUs, region.fusedUs);
     double replacedUs = 0;
     for (const NodeProfile &n : report->unfused.nodes)
-        if (std::count(region.replaced.begin(), region.replaced.end(), n.name))
+        if (std::count(region.origin.begin(), region.origin.end(), n.name))
             replacedUs += n.medianUs;
     QCOMPARE(row.unfusedUs, replacedUs);
 

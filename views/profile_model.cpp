@@ -76,7 +76,7 @@ void ProfileModel::rebuild()
             if (row.nodeName.isEmpty() || target == fusedTarget.end() || *target->second != "operator.getitem")
                 row.nodeName = nodes.last();
         }
-        for (const std::string &r : region.replaced)
+        for (const std::string &r : region.origin)
             row.replaced << QString::fromStdString(r);
         row.name = nodes.join(QLatin1String(" + "));
         row.what = QString::fromStdString(region.pattern);
@@ -119,7 +119,7 @@ QVariant ProfileModel::data(const QModelIndex &index, int role) const
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && !r.replaced.isEmpty())
         return r.complete ? tr("Replaced %1").arg(r.replaced.join(QLatin1String(", ")))
-                          : tr("Replaced %1; some of them were added by earlier fusions, so the unfused time leaves "
+                          : tr("Replaced %1; some of them are not in the unfused graph, so the unfused time leaves "
                                "them out and no speedup is given")
                                 .arg(r.replaced.join(QLatin1String(", ")));
     if (role != Qt::DisplayRole)
@@ -130,8 +130,9 @@ QVariant ProfileModel::data(const QModelIndex &index, int role) const
     case WhatColumn:
         if (r.replaced.isEmpty())
             return r.what;
-        return r.complete ? tr("%1 (replaced %L2 nodes)").arg(r.what).arg(r.replaced.size())
-                          : tr("%1 (replaced %L2 nodes, some of earlier fusions)").arg(r.what).arg(r.replaced.size());
+        return r.complete
+            ? tr("%1 (replaced %L2 nodes)").arg(r.what).arg(r.replaced.size())
+            : tr("%1 (replaced %L2 nodes, some not in the unfused graph)").arg(r.what).arg(r.replaced.size());
     case UnfusedColumn: return us(r.unfusedUs);
     case FusedColumn: return us(r.fusedUs);
     case SpeedupColumn: return speedup < 0 ? QStringLiteral("—") : QStringLiteral("%1×").arg(speedup, 0, 'f', 2);

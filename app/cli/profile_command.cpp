@@ -58,7 +58,7 @@ void printTable(const ProfileReport &r)
     for (const RegionProfile &region : r.regions)
         std::printf("region %-24s at %-24s %10.1f µs -> %10.1f µs   %.2fx%s\n", region.pattern.c_str(),
             region.anchor.c_str(), region.unfusedUs, region.fusedUs, region.speedup,
-            region.complete ? "" : " (replaced nodes of earlier fusions)");
+            region.complete ? "" : " (incomplete: some replaced nodes are not in the unfused graph)");
     if (r.referenceMatch)
         std::printf("%s outputs against %s: %s (max abs diff %g)\n", r.device.c_str(),
             r.json["reference"]["device"].toString().c_str(), *r.referenceMatch ? "match" : "DIFFER",

@@ -93,7 +93,7 @@ std::vector<RegionProfile> regionProfiles(const Json &regions)
 {
     std::vector<RegionProfile> out;
     for (const Json &r : regions.items())
-        out.push_back({r["pattern"].toString(), r["anchor"].toString(), strings(r["replaced"]), strings(r["nodes"]),
+        out.push_back({r["pattern"].toString(), r["anchor"].toString(), strings(r["origin"]), strings(r["nodes"]),
             r["unfused_us"].toDouble(), r["fused_us"].toDouble(), r["speedup"].toDouble(),
             !r["complete"].isBool() || r["complete"].toBool()});
     return out;

@@ -75,13 +75,13 @@ struct GraphProfile {
 struct RegionProfile {
     std::string pattern;
     std::string anchor;
-    std::vector<std::string> replaced; // nodes of the unfused graph
+    std::vector<std::string> origin; // the unfused graph's nodes it stands for (through earlier fusions)
     std::vector<std::string> nodes; // nodes of the fused graph, in graph order
-    double unfusedUs = 0; // sum of the replaced nodes' medians
+    double unfusedUs = 0; // sum of the origin nodes' medians
     double fusedUs = 0;
     double speedup = 0; // 0 when incomplete
-    // false when some replaced nodes were added by an earlier fusion (not in the unfused graph): unfusedUs then
-    // leaves them out and no speedup is claimed.
+    // false when some origin nodes are not in the unfused graph (a file fused elsewhere, whose provenance has no
+    // origin): unfusedUs then leaves them out and no speedup is claimed.
     bool complete = true;
 };
 
