@@ -29,8 +29,8 @@ public:
         double fusedUs = -1;
         QStringList replaced; // regions: the unfused nodes
         QString nodeName; // regions: the node to select (the last one the fusion added)
-        double speedup = -1; // -1: not both times, or a region that replaced nodes of earlier fusions
-        bool complete = true; // regions: false when some replaced nodes were added by an earlier fusion
+        double speedup = -1; // -1: not both times, or an incomplete region
+        bool complete = true; // regions: false when some origin nodes are not in the unfused graph
     };
 
     explicit ProfileModel(QObject *parent = nullptr);
