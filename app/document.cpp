@@ -3,6 +3,7 @@
 #include "logging.h"
 
 #include "io/loader.h"
+#include "ir/graph.h"
 #include "match/matcher.h"
 #include "patterns/builtin_patterns.h"
 #include "patterns/op_schema_table.h"
@@ -21,8 +22,12 @@
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <exception>
+#include <set>
+#include <tuple>
 
 // Q_INIT_RESOURCE must be used outside any namespace. The resources sit in a static archive, so
 // without this reference the linker would leave them out.
@@ -115,7 +120,7 @@ Result<GraphFile> loadPath(const QString &path)
 
 Document::Document(QObject *parent)
     : QObject(parent), m_progressPoll(new QTimer(this)), m_matchPoll(new QTimer(this)),
-      m_undoStack(new QUndoStack(this))
+      m_undoStack(new QUndoStack(this)), m_profilePoll(new QTimer(this))
 {
     initBundledResources();
     // The worker only writes an atomic; the UI thread polls it, so no signal ever outlives the Document.
@@ -129,9 +134,15 @@ Document::Document(QObject *parent)
         if (m_matchJob)
             Q_EMIT matchProgress(m_matchJob->permille.load());
     });
+    m_profilePoll->setInterval(100);
+    connect(m_profilePoll, &QTimer::timeout, this, [this] {
+        if (m_profileJob)
+            Q_EMIT profileProgress(m_profileJob->permille.load());
+    });
     resetPatterns();
     // Every graph shown gets its candidates; the match follows the graph, never the other way round.
     connect(this, &Document::currentGraphChanged, this, [this] {
+        cancelProfile(); // its graph is no longer the one shown
         resetSession(false);
         rematch();
     });
@@ -139,7 +150,12 @@ Document::Document(QObject *parent)
     connect(this, &Document::patternsChanged, this, [this] { resetSession(true); });
 }
 
-Document::~Document() = default;
+Document::~Document()
+{
+    // A profile still running stops inside LibTorch instead of running on after the window closed.
+    if (m_profileJob)
+        m_profileJob->cancel = true;
+}
 
 QString Document::bundledSamplePath()
 {
@@ -166,6 +182,7 @@ quint64 Document::open(const QString &path, const QString &graph)
     // is ever thrown across the event loop.
     if (m_job)
         m_job->cancel = true; // the superseded job stops at its next progress report
+    cancelProfile(); // the user moved on to another file
     auto loadJob = std::make_shared<LoadJob>();
     m_job = loadJob;
     m_progressPoll->start();
@@ -721,13 +738,18 @@ void Document::finishStep(quint64 job, const StepOutcome &outcome)
         Q_EMIT steppingChanged(false);
 }
 
-quint64 Document::profile(const QString &device, int iters, int warmup)
+quint64 Document::profile(const QString &device, int iters, int warmup, const SymbolValues &symbols)
 {
     const NamedGraph *loaded = currentGraph();
     if (!loaded || !loaded->graph)
         return 0;
+    // One run at a time: a run still going is stopped and its result dropped.
+    if (m_profileJob)
+        m_profileJob->cancel = true;
     const quint64 job = ++m_lastProfile;
     m_currentProfile = job;
+    auto state = std::make_shared<LoadJob>();
+    m_profileJob = state;
     // Both graphs are immutable and kept alive by the job: the file's graph and the session's revision copy.
     std::shared_ptr<const Graph> unfused(m_file, loaded->graph.get());
     std::shared_ptr<const Graph> fused = m_revisionGraph && m_revision > 0 ? m_revisionGraph : nullptr;
@@ -735,49 +757,68 @@ quint64 Document::profile(const QString &device, int iters, int warmup)
     options.device = device.toStdString();
     options.iters = std::max(1, iters);
     options.warmup = std::max(0, warmup);
+    options.symbols = symbols;
     options.sourceFile = m_file->path;
+    // The runtime calls this from the worker every few hundred nodes: it publishes the fraction done (the UI
+    // polls it) and stops LibTorch once Cancel, another file or the window's end set the flag.
+    options.progress = [state](double fraction) {
+        state->permille = int(fraction * 1000);
+        return !state->cancel.load();
+    };
     struct Outcome {
         std::shared_ptr<const ProfileReport> report;
-        std::shared_ptr<const GraphDiff> diff;
+        std::shared_ptr<const ProfileReport> partial; // a failed run: what ran before the failing node
         QString error;
+        bool canceled = false;
     };
     auto future = QtConcurrent::run([unfused, fused, options]() -> Outcome {
         Outcome out;
         try {
-            auto report = runtimeProfile(*unfused, fused.get(), options);
+            ProfileReport partial;
+            auto report = runtimeProfile(*unfused, fused.get(), options, &partial);
             if (!report) {
+                out.canceled = isCanceled(report.error());
                 out.error = QString::fromStdString(report.error().toString());
+                if (!partial.unfused.failedNode.empty() || (partial.fused && !partial.fused->failedNode.empty()))
+                    out.partial = std::make_shared<const ProfileReport>(std::move(partial));
                 return out;
             }
             out.report = std::make_shared<const ProfileReport>(std::move(report).value());
-            if (fused)
-                out.diff = std::make_shared<const GraphDiff>(diffGraphs(*unfused, *fused));
         } catch (const std::exception &e) {
             out.error = tr("profiling failed: %1").arg(QString::fromLocal8Bit(e.what()));
         }
         return out;
     });
     auto *watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, state] {
         watcher->deleteLater();
         if (job != m_currentProfile) {
-            uiLogger()->debug("profile #{} finished after being cancelled or superseded; dropped", job);
+            uiLogger()->debug("profile #{} ended after being superseded; dropped", job);
             return;
         }
         m_currentProfile = 0;
+        m_profileJob.reset();
+        m_profilePoll->stop();
         const Outcome out = watcher->result();
+        // A run that finished just before it saw the flag was still cancelled by the user.
+        if (out.canceled || state->cancel.load()) {
+            uiLogger()->info("profile #{} stopped", job);
+            Q_EMIT profileCanceled();
+            return;
+        }
         if (!out.report) {
             uiLogger()->warn("profile failed: {}", out.error.toStdString());
-            Q_EMIT profileFailed(out.error);
+            Q_EMIT profileFailed(out.error, out.partial);
             return;
         }
         uiLogger()->info("profiled on {}: unfused {:.3f} ms{}", out.report->device, out.report->unfused.medianMs,
             out.report->fused
                 ? fmt::format(", fused {:.3f} ms, speedup {:.2f}x", out.report->fused->medianMs, out.report->speedup)
                 : std::string());
-        Q_EMIT profileFinished(out.report, out.diff);
+        Q_EMIT profileFinished(out.report);
     });
     watcher->setFuture(future);
+    m_profilePoll->start();
     uiLogger()->info("profile #{} started on {} ({} fused graph)", job, options.device, fused ? "with a" : "without a");
     Q_EMIT profileStarted(fused != nullptr);
     return job;
@@ -785,11 +826,121 @@ quint64 Document::profile(const QString &device, int iters, int warmup)
 
 void Document::cancelProfile()
 {
-    if (!isProfiling())
+    if (!isProfiling() || !m_profileJob || m_profileJob->cancel.load())
         return;
-    uiLogger()->info("profile #{} cancelled", m_currentProfile);
-    m_currentProfile = 0;
-    Q_EMIT profileCanceled();
+    uiLogger()->info("profile #{} cancelling", m_currentProfile);
+    m_profileJob->cancel = true; // the runtime stops at its next progress report; profileCanceled follows
+}
+
+void Document::listDevices(const QStringList &plugins)
+{
+    if (m_listingDevices) {
+        Q_EMIT devicesFailed(tr("The device list is still being read; try again in a moment"));
+        return;
+    }
+    if (!plugins.isEmpty() && isProfiling()) {
+        Q_EMIT devicesFailed(tr("Load device plugins when no profile is running"));
+        return;
+    }
+    m_listingDevices = true;
+    std::vector<std::string> paths;
+    for (const QString &p : plugins)
+        paths.push_back(p.toStdString());
+    struct Outcome {
+        std::shared_ptr<const RuntimeDevices> devices;
+        QString error;
+    };
+    auto future = QtConcurrent::run([paths]() -> Outcome {
+        Outcome out;
+        try {
+            auto devices = runtimeDevices(paths);
+            if (devices)
+                out.devices = std::make_shared<const RuntimeDevices>(std::move(devices).value());
+            else
+                out.error = QString::fromStdString(devices.error().toString());
+        } catch (const std::exception &e) {
+            out.error = tr("listing devices failed: %1").arg(QString::fromLocal8Bit(e.what()));
+        }
+        return out;
+    });
+    auto *watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        m_listingDevices = false;
+        const Outcome out = watcher->result();
+        if (!out.devices) {
+            uiLogger()->warn("devices: {}", out.error.toStdString());
+            Q_EMIT devicesFailed(out.error);
+            return;
+        }
+        m_devices = out.devices;
+        for (const std::string &plugin : m_devices->plugins)
+            uiLogger()->info("device plugin loaded: {}", plugin);
+        Q_EMIT devicesListed(m_devices);
+    });
+    watcher->setFuture(future);
+}
+
+QStringList Document::profileSymbols() const
+{
+    const NamedGraph *named = currentGraph();
+    if (!named || !named->graph)
+        return {};
+    std::set<std::string> names;
+    auto collect = [&names](const std::string &expr) {
+        // Identifiers not called as functions (FloorDiv, Max, Min): the symbols.
+        auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+        for (size_t i = 0; i < expr.size();) {
+            if (!word(expr[i])) {
+                ++i;
+                continue;
+            }
+            size_t end = i;
+            while (end < expr.size() && word(expr[end]))
+                ++end;
+            // Numbers (digit first) and calls are not symbols.
+            if (!std::isdigit(static_cast<unsigned char>(expr[i])) && (end >= expr.size() || expr[end] != '('))
+                names.insert(expr.substr(i, end - i));
+            i = end;
+        }
+    };
+    for (const Node *node : named->graph->placeholders()) {
+        // Tuples nest: walked with a stack of our own.
+        std::vector<const ValueMeta *> pending;
+        if (node->meta().val)
+            pending.push_back(&*node->meta().val);
+        while (!pending.empty()) {
+            const ValueMeta *v = pending.back();
+            pending.pop_back();
+            if (v->kind == ValueMeta::Kind::Tensor) {
+                for (const SymInt &d : v->tensor.shape)
+                    collect(d.expr);
+            } else if (v->kind == ValueMeta::Kind::Tuple) {
+                for (const ValueMeta &item : v->items)
+                    pending.push_back(&item);
+            } else if (v->kind == ValueMeta::Kind::SymInt) {
+                collect(v->expr); // SymFloat and SymBool inputs take no value from the user
+            }
+        }
+    }
+    // s2 before s10: by the name without its trailing digits, then by their value.
+    std::vector<std::string> sorted(names.begin(), names.end());
+    auto split = [](const std::string &name) {
+        size_t digits = name.find_last_not_of("0123456789") + 1;
+        const std::string number = name.substr(digits);
+        return std::make_tuple(name.substr(0, digits), number.size(), number);
+    };
+    std::sort(
+        sorted.begin(), sorted.end(), [&](const std::string &a, const std::string &b) { return split(a) < split(b); });
+    QStringList out;
+    for (const std::string &name : sorted)
+        out << QString::fromStdString(name);
+    return out;
+}
+
+bool Document::isCancelingProfile() const
+{
+    return m_profileJob && m_profileJob->cancel.load();
 }
 
 void Document::syncUndoStack(const std::vector<QString> &history, int revision)

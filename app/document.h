@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "runtime/symbol_values.h"
+
 class QTimer;
 class QUndoStack;
 
@@ -24,6 +26,7 @@ struct GraphFile;
 struct MatchReport;
 struct NamedGraph;
 struct ProfileReport;
+struct RuntimeDevices;
 
 class Document : public QObject {
     Q_OBJECT
@@ -104,12 +107,27 @@ public:
     bool isStepping() const { return m_stepRunning != 0; }
 
     // Profiling through the LibTorch runtime (loaded on first use), off the UI thread: the graph as loaded
-    // ("unfused") and, when steps were applied, the revision shown ("fused"), with the same inputs on `device`.
-    // Returns the job id; profileFinished or profileFailed follows. Cancelling drops the result (a run inside
-    // LibTorch cannot be interrupted; it finishes in the background and is discarded).
-    quint64 profile(const QString &device, int iters, int warmup);
+    // ("unfused") and, when steps were applied, the revision shown ("fused"), with the same inputs on `device`;
+    // `symbols` give the symbolic dims of generated inputs their values. Returns the job id; profileProgress
+    // reports, then profileFinished, profileFailed or profileCanceled follows. A run still going is stopped.
+    quint64 profile(const QString &device, int iters, int warmup, const SymbolValues &symbols = {});
+    // Stops the running profile inside LibTorch (within a few hundred nodes); profileCanceled follows when it has
+    // stopped. Opening another file, showing another graph and destroying the Document cancel too.
     void cancelProfile();
     bool isProfiling() const { return m_currentProfile != 0; }
+    // Cancel was asked for and the run has not stopped yet.
+    bool isCancelingProfile() const;
+    // The symbols (s0, s1, ...) in the current graph's input shapes and SymInt inputs: what profile() needs values
+    // for to generate its inputs, in natural order.
+    QStringList profileSymbols() const;
+    // Lists the LibTorch runtime's devices off the UI thread (loading the runtime on first use), after loading
+    // `plugins` into it: device plugins register a LibTorch backend (torch_npu's library for an Ascend NPU as
+    // PrivateUse1, or fxscope's emulated NPU). devicesListed or devicesFailed follows. Loading a plugin waits for
+    // no profile: it fails while one runs (a backend registering under a running graph is not safe).
+    void listDevices(const QStringList &plugins = {});
+    bool isListingDevices() const { return m_listingDevices; }
+    // The last list, nullptr before the first.
+    std::shared_ptr<const RuntimeDevices> devices() const { return m_devices; }
     // True while the Document rebuilds the undo stack to mirror the session: commands must not move it then.
     bool isSyncingUndoStack() const { return m_syncingStack; }
     // Steps applied to the graph shown; 0 before any step.
@@ -152,11 +170,16 @@ Q_SIGNALS:
     // What differs between revisions `from` and `to`, as diffRevisions asked.
     void revisionDiffReady(int from, int to, std::shared_ptr<const fxs::GraphDiff> diff);
     void profileStarted(bool withFused);
-    // `diff` is from the unfused to the fused graph (nullptr without a fused one): its added nodes and the nodes
-    // they replaced make the regions the profile compares.
-    void profileFinished(std::shared_ptr<const fxs::ProfileReport> report, std::shared_ptr<const fxs::GraphDiff> diff);
-    void profileFailed(const QString &message);
+    // Profiling progress of the running job, in thousandths.
+    void profileProgress(int permille);
+    // With a fused graph, the report's regions pair what each fusion added with what it replaced.
+    void profileFinished(std::shared_ptr<const fxs::ProfileReport> report);
+    // `partial` holds what ran before the failing node (nullptr when nothing ran): its nodes and failedNode.
+    void profileFailed(const QString &message, std::shared_ptr<const fxs::ProfileReport> partial);
     void profileCanceled();
+    void devicesListed(std::shared_ptr<const fxs::RuntimeDevices> devices);
+    // `message` names the plugin and why it did not load, or why the runtime is missing.
+    void devicesFailed(const QString &message);
     // A step failed (lint broke, or nothing matched); the session stays where it got to.
     void stepFailed(const QString &message);
 
@@ -218,6 +241,10 @@ private:
 
     quint64 m_lastProfile = 0;
     quint64 m_currentProfile = 0; // 0: none running
+    std::shared_ptr<LoadJob> m_profileJob; // the running profile's progress and cancel flag, shared with its worker
+    QTimer *m_profilePoll = nullptr;
+    bool m_listingDevices = false;
+    std::shared_ptr<const RuntimeDevices> m_devices;
 };
 
 } // namespace fxs

@@ -394,12 +394,19 @@ void MainWindow::createProfiling()
     m_profileDock->setWidget(m_profile);
     tabifyDockWidget(m_diffDock, m_profileDock);
     m_nodesDock->raise();
-    connect(m_profile, &ProfileWidget::profileRequested, this, [this](const QString &device, int iters, int warmup) {
-        if (!m_document->currentGraph()) {
-            m_profile->setError(tr("Open a graph first"));
-            return;
-        }
-        m_document->profile(device, iters, warmup);
+    connect(m_profile, &ProfileWidget::profileRequested, this,
+        [this](const QString &device, int iters, int warmup, const SymbolValues &symbols) {
+            if (!m_document->currentGraph()) {
+                m_profile->setError(tr("Open a graph first"));
+                return;
+            }
+            m_document->profile(device, iters, warmup, symbols);
+        });
+    // Another graph: the profile of the last one no longer describes it.
+    connect(m_document, &Document::currentGraphChanged, this, [this] {
+        m_profile->setGraphSymbols(m_document->profileSymbols());
+        m_profile->setProfile(nullptr);
+        applyProfileOverlay();
     });
     connect(m_profile, &ProfileWidget::cancelRequested, m_document, &Document::cancelProfile);
     connect(m_profile, &ProfileWidget::nodeActivated, this, &MainWindow::selectNode);
@@ -409,12 +416,39 @@ void MainWindow::createProfiling()
             withFused ? tr("Profiling the graph as loaded and revision %1…").arg(m_document->revision())
                       : tr("Profiling the graph as loaded…"));
     });
-    connect(m_document, &Document::profileFinished, this,
-        [this](std::shared_ptr<const ProfileReport> report, std::shared_ptr<const GraphDiff> diff) {
-            m_profile->setProfile(std::move(report), std::move(diff));
+    connect(m_document, &Document::profileFinished, this, [this](std::shared_ptr<const ProfileReport> report) {
+        m_profile->setProfile(std::move(report));
+        applyProfileOverlay();
+    });
+    connect(m_document, &Document::profileProgress, m_profile, &ProfileWidget::setProgress);
+    connect(m_profile, &ProfileWidget::devicePluginRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Load Device Plugin"), QString(), tr("Device plugins (*.so *.so.*);;All files (*)"));
+        if (!path.isEmpty())
+            m_document->listDevices({path});
+    });
+    connect(m_document, &Document::devicesListed, this,
+        [this](std::shared_ptr<const RuntimeDevices> devices) { m_profile->setDevices(*devices); });
+    connect(m_document, &Document::devicesFailed, m_profile, &ProfileWidget::setError);
+    // The runtime (LibTorch) loads when the dock is first shown, not when the window opens.
+    connect(m_profileDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && !m_document->devices() && !m_document->isListingDevices())
+            m_document->listDevices();
+    });
+    connect(m_document, &Document::profileFailed, this,
+        [this](const QString &message, std::shared_ptr<const ProfileReport> partial) {
+            // The node that failed is shown on the canvas, as a parse error's line is in the editor.
+            QString failedNode;
+            if (partial)
+                failedNode = QString::fromStdString(
+                    partial->fused && !partial->fused->failedNode.empty() && m_document->revision() > 0
+                        ? partial->fused->failedNode
+                        : partial->unfused.failedNode);
+            m_profile->setFailure(message, std::move(partial));
             applyProfileOverlay();
+            if (!failedNode.isEmpty())
+                selectNode(failedNode);
         });
-    connect(m_document, &Document::profileFailed, m_profile, &ProfileWidget::setError);
     connect(m_document, &Document::profileCanceled, this, [this] { m_profile->setError(tr("Profiling cancelled")); });
     // A new graph or revision: the overlay follows the graph shown.
     connect(m_canvas, &GraphCanvas::layoutFinished, this, [this] {
@@ -1186,6 +1220,7 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    m_document->cancelProfile(); // LibTorch stops instead of running on behind a closed window
     saveSettings();
     QMainWindow::closeEvent(event);
 }

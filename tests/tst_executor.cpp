@@ -18,8 +18,9 @@
 #include <QtTest>
 
 #include <algorithm>
-
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace fxs;
 
@@ -240,8 +241,144 @@ private Q_SLOTS:
         QCOMPARE(report->unfused.outputs[0].dtype, std::string("Long"));
     }
 
+    // Ops LibTorch 1.13 lacks run as PyTorch's own decompositions of them (runtime/op_fallbacks.cpp), against values
+    // worked out by hand: x = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11]] as f32[4, 3] (and as f32[1, 4, 1, 3]).
+    void opFallbacksMatchHandValues()
+    {
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, x: \"f32[4, 3][3, 1]cpu\", rows_f: \"f32[3][1]cpu\", cols_f: \"f32[2][1]cpu\", "
+            "v: \"f32[3, 3][3, 1]cpu\"):\n"
+            "        rows: \"i64[3]\" = torch.ops.prims.convert_element_type.default(rows_f, torch.int64)\n"
+            "        cols: \"i64[2]\" = torch.ops.prims.convert_element_type.default(cols_f, torch.int64)\n"
+            "        x4: \"f32[1, 4, 1, 3]\" = torch.ops.aten.view.default(x, [1, 4, 1, 3])\n"
+            "        sq: \"f32[4, 3]\" = torch.ops.aten.squeeze.dims(x4, [0, -2])\n"
+            "        kept: \"f32[1, 4, 1, 3]\" = torch.ops.aten.squeeze.dims(x4, [1, 3])\n"
+            "        picked: \"f32[3, 3]\" = torch.ops.aten._unsafe_index.Tensor(x, [rows])\n"
+            "        picked_cols: \"f32[4, 2]\" = torch.ops.aten._unsafe_index.Tensor(x, [None, cols])\n"
+            "        zeros: \"f32[4, 3]\" = torch.ops.aten.zeros_like.default(x)\n"
+            "        summed: \"f32[4, 3]\" = torch.ops.aten._unsafe_index_put.default(zeros, [rows], v, True)\n"
+            "        put: \"f32[4, 3]\" = torch.ops.aten._unsafe_index_put.default(x, [rows], v)\n"
+            "        return (sq, kept, picked, picked_cols, summed, put)\n");
+        QVERIFY(g);
+        std::vector<float> xs(12);
+        for (size_t i = 0; i < xs.size(); ++i)
+            xs[i] = float(i);
+        // rows = [3, 0, 3]: a repeated index, so accumulate adds both rows of v into row 3.
+        QString inputs = m_dir.filePath(QStringLiteral("fallbacks.safetensors"));
+        writeSafetensors(inputs,
+            {{"x", xs}, {"rows_f", {3, 0, 3}}, {"cols_f", {2, 0}}, {"v", {1, 2, 3, 4, 5, 6, 7, 8, 9}}},
+            {{4, 3}, {3}, {2}, {3, 3}});
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.inputsPath = inputs.toStdString();
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const auto &out = report->unfused.outputs;
+        QCOMPARE(out.size(), size_t(6));
+        std::vector<double> x(xs.begin(), xs.end());
+        QCOMPARE(out[0].shape, std::vector<int64_t>({4, 3})); // dims 0 and 2 have size 1
+        QCOMPARE(out[0].values, x);
+        QCOMPARE(out[1].shape, std::vector<int64_t>({1, 4, 1, 3})); // dims of size 4 and 3 stay
+        QCOMPARE(out[2].values, std::vector<double>({9, 10, 11, 0, 1, 2, 9, 10, 11}));
+        QCOMPARE(out[3].values, std::vector<double>({2, 0, 5, 3, 8, 6, 11, 9}));
+        QCOMPARE(out[4].values, std::vector<double>({4, 5, 6, 0, 0, 0, 0, 0, 0, 1 + 7, 2 + 8, 3 + 9}));
+        // Without accumulate, row 0 takes v[1] and rows 1 and 2 stay x's (row 3, written twice, is not asserted).
+        QCOMPARE(std::vector<double>(out[5].values.begin() + 3, out[5].values.begin() + 9),
+            std::vector<double>({3, 4, 5, 6, 7, 8}));
+        QCOMPARE(std::vector<double>(out[5].values.begin(), out[5].values.begin() + 3), std::vector<double>({4, 5, 6}));
+    }
+
+    // aten._safe_softmax (torch/_decomp's safe_softmax): softmax, except a row of nothing but -inf gives zeros.
+    void safeSoftmaxZeroesFullyMaskedRows()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[3, 2]\"):\n"
+                            "        s: \"f32[3, 2]\" = torch.ops.aten._safe_softmax.default(x, -1)\n"
+                            "        return (s,)\n");
+        QVERIFY(g);
+        const float inf = std::numeric_limits<float>::infinity();
+        QString inputs = m_dir.filePath(QStringLiteral("safe_softmax.safetensors"));
+        writeSafetensors(inputs, {{"x", {0, std::log(3.0f), -inf, -inf, -inf, 1}}}, {{3, 2}});
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.inputsPath = inputs.toStdString();
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const std::vector<double> expected = {0.25, 0.75, 0, 0, 0, 1};
+        const auto &got = report->unfused.outputs.at(0).values;
+        QCOMPARE(got.size(), expected.size());
+        for (size_t i = 0; i < expected.size(); ++i)
+            QVERIFY2(std::abs(got[i] - expected[i]) < 1e-6, qPrintable(QString::number(got[i])));
+    }
+
+    // A dim listed twice is the error ATen gives, naming the node; nothing is squeezed silently.
+    void squeezeDimsRepeatedDimIsError()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[1, 3][3, 1]cpu\"):\n"
+                            "        sq: \"f32[3]\" = torch.ops.aten.squeeze.dims(x, [0, -2])\n"
+                            "        return (sq,)\n");
+        QVERIFY(g);
+        auto report = runtimeProfile(*g, nullptr, ProfileOptions());
+        QVERIFY(!report);
+        QString text = QString::fromStdString(report.error().toString());
+        QVERIFY2(text.contains(QStringLiteral("node 'sq'")) && text.contains(QStringLiteral("appears multiple times")),
+            qPrintable(text));
+    }
+
+    // Inductor's random prims (a post-grad graph's dropout) as inductor_prims.py runs them eagerly: seeds in
+    // [0, 2**63 - 1), the looked-up seed is seeds[1], rand in [0, 1) and randn of the size asked, on the run's device
+    // although the graph says cuda:0; an unknown mode is an error naming the node.
+    void inductorRandomPrims()
+    {
+        const char *graph = "class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self):\n"
+                            "        seeds: \"i64[3]\" = torch.ops.prims.inductor_seeds.default(3, "
+                            "device(type='cuda', index=0))\n"
+                            "        seed: \"i64[]\" = torch.ops.prims.inductor_lookup_seed.default(seeds, 1)\n"
+                            "        r: \"f32[2, 8]\" = torch.ops.prims.inductor_random.default([2, 8], seed, 'rand')\n"
+                            "        n: \"f32[2, 8]\" = torch.ops.prims.inductor_random.default([2, 8], seed, '%1')\n"
+                            "        return (seeds, seed, r, n)\n";
+        auto g = parseGraph(QString::fromLatin1(graph).arg(QStringLiteral("randn")).toStdString());
+        QVERIFY(g);
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const auto &out = report->unfused.outputs;
+        QCOMPARE(out.size(), size_t(4));
+        QCOMPARE(out[0].dtype, std::string("Long"));
+        QCOMPARE(out[0].shape, std::vector<int64_t>({3}));
+        for (double s : out[0].values)
+            QVERIFY(s >= 0);
+        QCOMPARE(out[1].shape, std::vector<int64_t>());
+        QCOMPARE(out[1].values.at(0), out[0].values.at(1));
+        QCOMPARE(out[2].dtype, std::string("Float"));
+        QCOMPARE(out[2].shape, std::vector<int64_t>({2, 8}));
+        for (double u : out[2].values)
+            QVERIFY(u >= 0 && u < 1);
+        QCOMPARE(out[3].shape, std::vector<int64_t>({2, 8}));
+        QVERIFY(std::any_of(out[3].values.begin(), out[3].values.end(), [](double z) { return z < 0; }));
+
+        auto bad = parseGraph(QString::fromLatin1(graph).arg(QStringLiteral("uniform")).toStdString());
+        QVERIFY(bad);
+        auto failed = runtimeProfile(*bad, nullptr, options);
+        QVERIFY(!failed);
+        QString text = QString::fromStdString(failed.error().toString());
+        QVERIFY2(
+            text.contains(QStringLiteral("node 'n'")) && text.contains(QStringLiteral("'uniform'")), qPrintable(text));
+    }
+
     // A Dynamo-level graph: tensor methods (call_method) and torch.* functions run as the aten overload their
-    // arguments fit (x.view(4, 4) packs Python's *sizes; add with a float picks add.Scalar), size() as a list.
+    // arguments fit (x.view(4, 4) packs Python's *sizes; add with a float picks add.Scalar), size() as a list,
+    // torch._C._set_grad_enabled as nothing (the run is in inference mode).
     void methodsAndTorchFunctions()
     {
         Graph g;
@@ -255,7 +392,10 @@ private Q_SLOTS:
         Node *rows
             = g.append(OpKind::CallFunction, "rows", "operator.getitem", {Argument::ofNode(size), Argument::ofInt(0)});
         Node *a = g.append(OpKind::CallMethod, "a", "add", {Argument::ofNode(m), Argument::ofFloat(-100.0)});
+        // A torch.no_grad() region as Dynamo writes it: nothing to compute in an inference run.
+        g.append(OpKind::CallFunction, "_set_grad_enabled", "torch._C._set_grad_enabled", {Argument::ofBool(false)});
         Node *r = g.append(OpKind::CallFunction, "r", "torch.nn.functional.relu", {Argument::ofNode(a)});
+        g.append(OpKind::CallFunction, "_set_grad_enabled_1", "torch._C._set_grad_enabled", {Argument::ofBool(true)});
         Node *flat = g.append(OpKind::CallMethod, "flat", "reshape",
             {Argument::ofNode(r), Argument::list({Argument::ofNode(rows), Argument::ofInt(-1)})});
         g.append(OpKind::Output, "output", "output", {Argument::tuple({Argument::ofNode(flat)})});
@@ -292,16 +432,18 @@ private Q_SLOTS:
                             "        m: \"f32[4, 4][4, 1]cpu\" = torch.ops.aten.mm.default(b, w)\n"
                             "        return (m,)\n");
         QVERIFY(g);
-        Json partial;
+        ProfileReport partial;
         auto report = runtimeProfile(*g, nullptr, ProfileOptions(), &partial);
         QVERIFY(!report);
         QVERIFY2(report.error().message.find("node 'm'") != std::string::npos, report.error().message.c_str());
-        QCOMPARE(partial["unfused"]["failed_node"].toString(), std::string("m"));
-        const auto &ran = partial["unfused"]["nodes"].items();
+        QCOMPARE(partial.unfused.failedNode, std::string("m"));
+        QVERIFY(partial.unfused.error.find("node 'm'") != std::string::npos);
+        const auto &ran = partial.unfused.nodes;
         QCOMPARE(ran.size(), size_t(2));
-        QCOMPARE(ran[0]["name"].toString(), std::string("a"));
-        QCOMPARE(ran[1]["name"].toString(), std::string("b"));
-        QVERIFY(ran[1]["median_us"].toDouble() > 0);
+        QCOMPARE(ran[0].name, std::string("a"));
+        QCOMPARE(ran[1].name, std::string("b"));
+        QVERIFY(ran[1].medianUs > 0);
+        QCOMPARE(partial.json["unfused"]["failed_node"].toString(), std::string("m"));
     }
 
     // profile --trace and --csv on an RMSNorm graph fused by the built-in pattern: a Chrome trace with both graphs
@@ -641,6 +783,345 @@ private Q_SLOTS:
             QCOMPARE(out.values.at(i), 3.0 * (xs[i] + 1) - 1); // -(1 - 3 * (x + 1))
     }
 
+    // wrap_with_autocast runs its body under the autocast state its arguments give, on the run's device type (the
+    // region says 'cuda', the run is on the CPU), restored after: the body's mm computes in bfloat16, the same mm
+    // after the region in float32 again; disabled, or with no dtype (the CPU's default, bfloat16) as PyTorch does.
+    void wrapWithAutocastSetsAndRestoresState_data()
+    {
+        QTest::addColumn<QString>("arguments");
+        QTest::addColumn<QString>("bodyDtype");
+        QTest::newRow("bfloat16") << QStringLiteral("'cuda', torch.bfloat16, True, None") << QStringLiteral("BFloat16");
+        QTest::newRow("default dtype") << QStringLiteral("'cpu', None, True, False") << QStringLiteral("BFloat16");
+        QTest::newRow("disabled") << QStringLiteral("'cpu', torch.bfloat16, False, None") << QStringLiteral("Float");
+    }
+
+    void wrapWithAutocastSetsAndRestoresState()
+    {
+        QFETCH(QString, arguments);
+        QFETCH(QString, bodyDtype);
+        auto g = parseGraph(QStringLiteral("class GraphModule(torch.nn.Module):\n"
+                                           "    def forward(self, x: \"f32[2, 3]\", w: \"f32[3, 2]\"):\n"
+                                           "        wrap_body_0 = self.wrap_body_0\n"
+                                           "        wrap_with_autocast = torch.ops.higher_order.wrap_with_autocast(%1, "
+                                           "wrap_body_0, x, w)\n"
+                                           "        inside = wrap_with_autocast[0]\n"
+                                           "        after = torch.ops.aten.mm.default(x, w)\n"
+                                           "        return (inside, after)\n"
+                                           "\n"
+                                           "    class wrap_body_0(torch.nn.Module):\n"
+                                           "        def forward(self, x: \"f32[2, 3]\", w: \"f32[3, 2]\"):\n"
+                                           "            mm = torch.ops.aten.mm.default(x, w)\n"
+                                           "            return (mm,)\n")
+                                .arg(arguments)
+                                .toStdString());
+        QVERIFY(g);
+        // Small integers: exact in bfloat16, so both products are exact; x @ w = [[4, 5], [13, 14]].
+        QString inputs = m_dir.filePath(QStringLiteral("autocast.safetensors"));
+        writeSafetensors(inputs, {{"x", {0, 1, 2, 3, 4, 5}}, {"w", {1, 0, 0, 1, 2, 2}}}, {{2, 3}, {3, 2}});
+        ProfileOptions options;
+        options.iters = 2; // a second run starts from the state the first one restored
+        options.warmup = 0;
+        options.inputsPath = inputs.toStdString();
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const auto &out = report->unfused.outputs;
+        QCOMPARE(out.size(), size_t(2));
+        QCOMPARE(QString::fromStdString(out[0].dtype), bodyDtype);
+        QCOMPARE(out[1].dtype, std::string("Float"));
+        QCOMPARE(out[0].values, std::vector<double>({4, 5, 13, 14}));
+        QCOMPARE(out[1].values, std::vector<double>({4, 5, 13, 14}));
+    }
+
+    // flex_attention as PyTorch's eager math_attention computes it, against the same math written out here:
+    // grouped-query heads (2 query heads share 1 key/value head), a Dynamo-level score_mod score + (q - kv) and a
+    // mask_mod kv < q, which masks all of row 0 (its output is zeros and its logsumexp -inf, not NaN).
+    void flexAttentionMatchesMathReference()
+    {
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, q: \"f32[1, 2, 3, 2]\", k: \"f32[1, 1, 3, 2]\", v: \"f32[1, 1, 3, 2]\"):\n"
+            "        score_mod_0 = self.score_mod_0\n"
+            "        mask_fn_0 = self.mask_fn_0\n"
+            "        flex_attention = torch.ops.higher_order.flex_attention(q, k, v, score_mod_0, (q, q, 128, 128, "
+            "mask_fn_0), 0.5, {'OUTPUT_LOGSUMEXP': True}, (), ())\n"
+            "        out: \"f32[1, 2, 3, 2]\" = flex_attention[0]\n"
+            "        lse: \"f32[1, 2, 3]\" = flex_attention[1]\n"
+            "        return (out, lse)\n"
+            "\n"
+            "    class score_mod_0(torch.nn.Module):\n"
+            "        def forward(self, child: \"f32[]\", child_1: \"i32[]\", child_2: \"i32[]\", child_3: \"i32[]\", "
+            "child_4: \"i32[]\"):\n"
+            "            sub: \"i32[]\" = child_3 - child_4\n"
+            "            add: \"f32[]\" = child + sub\n"
+            "            return add\n"
+            "\n"
+            "    class mask_fn_0(torch.nn.Module):\n"
+            "        def forward(self, child: \"i32[]\", child_1: \"i32[]\", child_2: \"i32[]\", child_3: \"i32[]\"):\n"
+            "            lt: \"b8[]\" = child_3 < child_2\n"
+            "            return lt\n");
+        QVERIFY(g);
+        const std::vector<float> q = {0.5f, -1, 1, 2, -0.5f, 0.25f, 1.5f, 0, -2, 1, 0.75f, -0.25f};
+        const std::vector<float> k = {1, 0.5f, -1, 1, 0.25f, -0.75f};
+        const std::vector<float> v = {1, 2, -3, 0.5f, 4, -1};
+        QString inputs = m_dir.filePath(QStringLiteral("flex.safetensors"));
+        writeSafetensors(inputs, {{"q", q}, {"k", k}, {"v", v}}, {{1, 2, 3, 2}, {1, 1, 3, 2}, {1, 1, 3, 2}});
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.inputsPath = inputs.toStdString();
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const auto &out = report->unfused.outputs;
+        QCOMPARE(out.size(), size_t(2));
+        QCOMPARE(out[0].shape, std::vector<int64_t>({1, 2, 3, 2}));
+        QCOMPARE(out[1].shape, std::vector<int64_t>({1, 2, 3}));
+        for (int h = 0; h < 2; ++h)
+            for (int m = 0; m < 3; ++m) {
+                std::vector<double> s;
+                for (int n = 0; n < m; ++n) // kv < q
+                    s.push_back(0.5
+                            * (q[size_t(6 * h + 2 * m)] * k[size_t(2 * n)]
+                                + q[size_t(6 * h + 2 * m + 1)] * k[size_t(2 * n + 1)])
+                        + (m - n));
+                double top = s.empty() ? 0 : *std::max_element(s.begin(), s.end()), sum = 0;
+                for (double x : s)
+                    sum += std::exp(x - top);
+                const size_t row = size_t(3 * h + m);
+                if (s.empty())
+                    QVERIFY2(std::isinf(out[1].values[row]) && out[1].values[row] < 0,
+                        qPrintable(QString::number(out[1].values[row])));
+                else
+                    QVERIFY(std::abs(out[1].values[row] - (top + std::log(sum)) / std::log(2.0)) < 1e-5);
+                for (int d = 0; d < 2; ++d) {
+                    double expected = 0;
+                    for (size_t n = 0; n < s.size(); ++n)
+                        expected += std::exp(s[n] - top) / sum * v[2 * n + size_t(d)];
+                    QVERIFY2(std::abs(out[0].values[2 * row + size_t(d)] - expected) < 1e-5,
+                        qPrintable(QStringLiteral("h %1 m %2 d %3: %4 against %5")
+                                       .arg(h)
+                                       .arg(m)
+                                       .arg(d)
+                                       .arg(out[0].values[2 * row + size_t(d)])
+                                       .arg(expected)));
+                }
+            }
+    }
+
+    // flex_attention against PyTorch applying the mods with vmap (tests/scripts/flex_attention_reference.py, torch
+    // 1.13's functorch): grouped-query heads, a score_mod indexing a captured buffer by head, a mask_mod kv <= q + 1.
+    void flexAttentionMatchesVmapReference()
+    {
+        QString python = QStringLiteral("/usr/bin/python3");
+        if (!QFile::exists(python))
+            QSKIP("no /usr/bin/python3");
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PYTHONPATH"), QStringLiteral(FXSCOPE_SOURCE_DIR "/python"));
+        process.setProcessEnvironment(env);
+        process.start(
+            python, {QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/scripts/flex_attention_reference.py"), m_dir.path()});
+        QVERIFY(process.waitForStarted(30000));
+        QVERIFY2(process.waitForFinished(300000), "the reference did not finish in 5 minutes");
+        QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0,
+            process.readAllStandardError().constData());
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, q: \"f32[2, 4, 5, 3]\", k: \"f32[2, 2, 6, 3]\", v: \"f32[2, 2, 6, 3]\", "
+            "slope: \"f32[4]\"):\n"
+            "        sdpa_score0 = self.sdpa_score0\n"
+            "        sdpa_mask0 = self.sdpa_mask0\n"
+            "        flex_attention = torch.ops.higher_order.flex_attention(q, k, v, sdpa_score0, (1, 1, 128, 128, "
+            "sdpa_mask0), 0.7, {'OUTPUT_LOGSUMEXP': True}, (slope,), ())\n"
+            "        getitem: \"f32[2, 4, 5, 3]\" = flex_attention[0]\n"
+            "        getitem_1: \"f32[2, 4, 5]\" = flex_attention[1]\n"
+            "        return (getitem, getitem_1)\n"
+            "\n"
+            "    class sdpa_score0(torch.nn.Module):\n"
+            "        def forward(self, arg0_1: \"f32[]\", arg1_1: \"i32[]\", arg2_1: \"i32[]\", arg3_1: \"i32[]\", "
+            "arg4_1: \"i32[]\", arg5_1: \"f32[4]\"):\n"
+            "            index: \"f32[]\" = torch.ops.aten.index.Tensor(arg5_1, [arg2_1])\n"
+            "            sub: \"i32[]\" = torch.ops.aten.sub.Tensor(arg4_1, arg3_1)\n"
+            "            mul: \"f32[]\" = torch.ops.aten.mul.Tensor(index, sub)\n"
+            "            add: \"f32[]\" = torch.ops.aten.add.Tensor(arg0_1, mul)\n"
+            "            return add\n"
+            "\n"
+            "    class sdpa_mask0(torch.nn.Module):\n"
+            "        def forward(self, arg0_1: \"i32[]\", arg1_1: \"i32[]\", arg2_1: \"i32[]\", arg3_1: \"i32[]\"):\n"
+            "            add: \"i32[]\" = torch.ops.aten.add.Tensor(arg2_1, 1)\n"
+            "            le: \"b8[]\" = torch.ops.aten.le.Tensor(arg3_1, add)\n"
+            "            return le\n");
+        QVERIFY(g);
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.inputsPath = m_dir.filePath(QStringLiteral("flex_inputs.safetensors")).toStdString();
+        options.expectedOutputsPath = m_dir.filePath(QStringLiteral("flex_outputs.safetensors")).toStdString();
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        QVERIFY(report->expectedMatch.has_value());
+        QVERIFY2(*report->expectedMatch, qPrintable(QString::number(report->expectedMaxAbsDiff)));
+        QVERIFY(report->expectedMaxAbsDiff < 1e-5);
+    }
+
+    // aten.scaled_dot_product_attention (PyTorch 2.x, Dynamo-level torch._C._nn.scaled_dot_product_attention) as
+    // ATen's math backend computes it, against the math written out here: causal with the default scale 1/sqrt(E),
+    // and a boolean mask whose row 0 is all False (that row gives zeros, not NaN); torch.tensor of Python numbers.
+    void scaledDotProductAttentionAndTorchTensor()
+    {
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, q: \"f32[1, 1, 3, 2]\", k: \"f32[1, 1, 3, 2]\", v: \"f32[1, 1, 3, 2]\", "
+            "keep_f: \"f32[3, 3]\"):\n"
+            "        causal = torch._C._nn.scaled_dot_product_attention(q, k, v, is_causal = True)\n"
+            "        keep = keep_f.to(torch.bool)\n"
+            "        masked = torch._C._nn.scaled_dot_product_attention(q, k, v, attn_mask = keep, "
+            "dropout_p = 0.0, scale = 0.5)\n"
+            "        one = torch.tensor(1.0, dtype = torch.float64)\n"
+            "        three = torch.tensor(3)\n"
+            "        return (causal, masked, one, three)\n");
+        QVERIFY(g);
+        const std::vector<float> q = {0.5f, -1, 1, 2, -0.5f, 0.25f}, k = {1, 0.5f, -1, 1, 0.25f, -0.75f},
+                                 v = {1, 2, -3, 0.5f, 4, -1};
+        const std::vector<float> keep = {0, 0, 0, 1, 0, 1, 1, 1, 0}; // row 0 attends to nothing
+        QString inputs = m_dir.filePath(QStringLiteral("sdpa.safetensors"));
+        writeSafetensors(inputs, {{"q", q}, {"k", k}, {"v", v}, {"keep_f", keep}},
+            {{1, 1, 3, 2}, {1, 1, 3, 2}, {1, 1, 3, 2}, {3, 3}});
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.inputsPath = inputs.toStdString();
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const auto &out = report->unfused.outputs;
+        QCOMPARE(out.size(), size_t(4));
+        for (int which = 0; which < 2; ++which)
+            for (int m = 0; m < 3; ++m) {
+                const double scale = which == 0 ? 1.0 / std::sqrt(2.0) : 0.5;
+                std::vector<std::pair<int, double>> s; // (n, score) of the positions attended to
+                for (int n = 0; n < 3; ++n)
+                    if (which == 0 ? n <= m : keep[size_t(3 * m + n)] != 0)
+                        s.push_back({n,
+                            scale
+                                * (q[size_t(2 * m)] * k[size_t(2 * n)] + q[size_t(2 * m + 1)] * k[size_t(2 * n + 1)])});
+                double top = -1e300, sum = 0;
+                for (auto &[n, x] : s)
+                    top = std::max(top, x);
+                for (auto &[n, x] : s)
+                    sum += std::exp(x - top);
+                for (int d = 0; d < 2; ++d) {
+                    double expected = 0;
+                    for (auto &[n, x] : s)
+                        expected += std::exp(x - top) / sum * v[size_t(2 * n + d)];
+                    const double got = out[size_t(which)].values.at(size_t(2 * m + d));
+                    QVERIFY2(std::abs(got - expected) < 1e-5,
+                        qPrintable(QStringLiteral("sdpa %1 row %2 dim %3: %4 against %5")
+                                       .arg(which)
+                                       .arg(m)
+                                       .arg(d)
+                                       .arg(got)
+                                       .arg(expected)));
+                }
+            }
+        QCOMPARE(out[2].dtype, std::string("Double"));
+        QCOMPARE(out[2].shape, std::vector<int64_t>());
+        QCOMPARE(out[2].values, std::vector<double>({1.0}));
+        QCOMPARE(out[3].dtype, std::string("Long"));
+        QCOMPARE(out[3].values, std::vector<double>({3.0}));
+    }
+
+    // Corpus graphs that run since flex_attention runs (issue 7, runtime coverage): a Dynamo-level graph (Python
+    // operators in its mods), an AOT one and a TORCH_TRACE log's post-grad graph, all causal (q >= kv), so every
+    // output value is finite; generated inputs.
+    void corpusFlexAttentionGraphsRun_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("graph");
+        QTest::newRow("dynamo") << QStringLiteral(
+            "/readable/tlparse__cache_hit_miss__1-0__dynamo_output_graph_flex_attention_hop.py")
+                                << 0;
+        QTest::newRow("aot") << QStringLiteral(
+            "/readable/tlparse__cache_hit_miss__1-0__aot_inference_graph_flex_attention_hop.py")
+                             << 0;
+        QTest::newRow("trace post-grad") << QStringLiteral("/torch_trace/tlparse__cache_hit_miss.log") << 3;
+    }
+
+    void corpusFlexAttentionGraphsRun()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, graph);
+        auto file = loadGraphFile((QStringLiteral(FXSCOPE_CORPUS_DIR) + path).toStdString());
+        QVERIFY2(file, file ? "" : file.error().toString().c_str());
+        QVERIFY(size_t(graph) < file->graphs.size());
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.returnOutputs = true;
+        auto report = runtimeProfile(*file->graphs[size_t(graph)].graph, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        const OutputValue &out = report->unfused.outputs.at(0);
+        QCOMPARE(out.shape, std::vector<int64_t>({1, 4, 512, 64}));
+        QVERIFY(std::all_of(out.values.begin(), out.values.end(), [](double x) { return std::isfinite(x); }));
+        QVERIFY(std::any_of(out.values.begin(), out.values.end(), [](double x) { return x != 0; }));
+    }
+
+    // A mod that is not elementwise would not compute what vmap computes when broadcast: an error naming its node.
+    void flexAttentionNonElementwiseModIsError()
+    {
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, q: \"f32[1, 1, 2, 2]\"):\n"
+            "        score_mod_0 = self.score_mod_0\n"
+            "        mask_fn_0 = self.mask_fn_0\n"
+            "        flex_attention = torch.ops.higher_order.flex_attention(q, q, q, score_mod_0, (128, 128, "
+            "mask_fn_0), 0.5, {}, (), ())\n"
+            "        out: \"f32[1, 1, 2, 2]\" = flex_attention[0]\n"
+            "        return (out,)\n"
+            "\n"
+            "    class score_mod_0(torch.nn.Module):\n"
+            "        def forward(self, child: \"f32[]\", child_1: \"i32[]\", child_2: \"i32[]\", child_3: \"i32[]\", "
+            "child_4: \"i32[]\"):\n"
+            "            total: \"f32[]\" = torch.ops.aten.sum.default(child)\n"
+            "            return total\n"
+            "\n"
+            "    class mask_fn_0(torch.nn.Module):\n"
+            "        def forward(self, child: \"i32[]\", child_1: \"i32[]\", child_2: \"i32[]\", child_3: \"i32[]\"):\n"
+            "            ge: \"b8[]\" = child_2 >= child_3\n"
+            "            return ge\n");
+        QVERIFY(g);
+        auto report = runtimeProfile(*g, nullptr, ProfileOptions());
+        QVERIFY(!report);
+        QString text = QString::fromStdString(report.error().toString());
+        QVERIFY2(text.contains(QStringLiteral("node 'total'")) && text.contains(QStringLiteral("elementwise ops only"))
+                && text.contains(QStringLiteral("of node 'flex_attention'")),
+            qPrintable(text));
+    }
+
+    // Arguments that are not wrap_with_autocast's are an error naming the node, found before anything runs.
+    void wrapWithAutocastBadArgumentsIsError()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[2]\"):\n"
+                            "        wrap_body_0 = self.wrap_body_0\n"
+                            "        ac = torch.ops.higher_order.wrap_with_autocast('cpu', 16, True, None, "
+                            "wrap_body_0, x)\n"
+                            "        y = ac[0]\n"
+                            "        return (y,)\n"
+                            "\n"
+                            "    class wrap_body_0(torch.nn.Module):\n"
+                            "        def forward(self, x: \"f32[2]\"):\n"
+                            "            neg = torch.ops.aten.neg.default(x)\n"
+                            "            return (neg,)\n");
+        QVERIFY(g);
+        auto report = runtimeProfile(*g, nullptr, ProfileOptions());
+        QVERIFY(!report);
+        QString text = QString::fromStdString(report.error().toString());
+        QVERIFY2(text.contains(QStringLiteral("node 'ac'")) && text.contains(QStringLiteral("dtype: dtype or None")),
+            qPrintable(text));
+    }
+
     // A call_module whose module the dump does not carry stays a clear error naming the node.
     void callModuleWithoutGraphIsClearError()
     {
@@ -726,26 +1207,56 @@ private Q_SLOTS:
     }
 
     // Generated integer inputs stay inside what they index: token-type ids through slice and expand into a 2-row
-    // embedding (BERT's), an index_select over 3 rows, an index over a 3-wide dim; with ids in [0, 8) each fails.
+    // embedding (BERT's), an index_select over 3 rows, an index over a 3-wide dim, an index_put into 2 rows (BERT's
+    // backward); with ids in [0, 8) each fails.
     void generatedIndicesStayInRange()
     {
         auto g = parseGraph(
             "class GraphModule(torch.nn.Module):\n"
             "    def forward(self, w: \"f32[2, 4]\", ids: \"i64[1, 64]\", table: \"f32[3, 4]\", rows: \"i64[32]\", "
-            "grid: \"f32[5, 3]\", cols: \"i64[32]\"):\n"
+            "grid: \"f32[5, 3]\", cols: \"i64[32]\", acc: \"f32[2, 4]\", tok: \"i64[16]\", grad: \"f32[16, 4]\"):\n"
             "        slice_1: \"i64[1, 64]\" = torch.ops.aten.slice.Tensor(ids, 0, 0, 9223372036854775807)\n"
             "        expand: \"i64[1, 64]\" = torch.ops.aten.expand.default(slice_1, [1, 64])\n"
             "        embedding: \"f32[1, 64, 4]\" = torch.ops.aten.embedding.default(w, expand)\n"
             "        index_select: \"f32[32, 4]\" = torch.ops.aten.index_select.default(table, 0, rows)\n"
             "        index: \"f32[5, 32]\" = torch.ops.aten.index.Tensor(grid, [None, cols])\n"
-            "        return (embedding, index_select, index)\n");
+            "        put: \"f32[2, 4]\" = torch.ops.aten._unsafe_index_put.default(acc, [tok], grad, True)\n"
+            "        return (embedding, index_select, index, put)\n");
         QVERIFY(g);
         ProfileOptions options;
         options.iters = 1;
         options.warmup = 0;
         auto report = runtimeProfile(*g, nullptr, options);
         QVERIFY2(report, report ? "" : report.error().toString().c_str());
-        QCOMPARE(report->unfused.outputs.size(), size_t(3));
+        QCOMPARE(report->unfused.outputs.size(), size_t(4));
+    }
+
+    // A lifted constant without meta (OPT's AOT forward) is generated from the meta of its one copy
+    // (lift_fresh_copy); used by anything else, it stays the clear error it was.
+    void liftedConstantTakesItsCopysMeta()
+    {
+        const char *code = "class GraphModule(torch.nn.Module):\n"
+                           "    def forward(self, x: \"f32[3]\"):\n"
+                           "        _tensor_constant0 = self._tensor_constant0\n"
+                           "        lift: \"f32[2, 1]\" = torch.ops.aten.%1.default(_tensor_constant0)\n"
+                           "        add: \"f32[2, 3]\" = torch.ops.aten.add.Tensor(x, lift)\n"
+                           "        return (add,)\n";
+        auto g = parseGraph(QString::fromLatin1(code).arg(QStringLiteral("lift_fresh_copy")).toStdString());
+        QVERIFY(g);
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        auto report = runtimeProfile(*g, nullptr, options);
+        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        QCOMPARE(report->unfused.outputs.at(0).shape, std::vector<int64_t>({2, 3}));
+
+        auto other = parseGraph(QString::fromLatin1(code).arg(QStringLiteral("relu")).toStdString());
+        QVERIFY(other);
+        auto failed = runtimeProfile(*other, nullptr, options);
+        QVERIFY(!failed);
+        QVERIFY2(
+            failed.error().message.find("_tensor_constant0': no value given and no tensor meta") != std::string::npos,
+            failed.error().message.c_str());
     }
 
     // A runtime error points at the dump: FILE:LINE:COL of the node (its name on its line), both for an op LibTorch
@@ -785,6 +1296,87 @@ private Q_SLOTS:
         QCOMPARE(cli.exitCode(), 3);
         QString err = QString::fromUtf8(cli.readAllStandardError());
         QVERIFY2(err.startsWith(path + expected), qPrintable(err));
+    }
+
+    // An error inside a nested graph points at the inner node (FILE:LINE:COL of its name in the nested class) and
+    // says which outer node ran the graph, one clause per level: a kernel failing while running, an op LibTorch
+    // lacks (found before running), and a wrap inside cond's branch.
+    void nestedErrorPointsAtInnerNode_data()
+    {
+        QTest::addColumn<QByteArray>("dump");
+        QTest::addColumn<QString>("expected");
+        const QByteArray wrap = "class GraphModule(torch.nn.Module):\n"
+                                "    def forward(self, x: \"f32[2, 3]\", w: \"f32[4, 4]\"):\n"
+                                "        wrap_body_0 = self.wrap_body_0\n"
+                                "        wrap = torch.ops.higher_order.wrap(wrap_body_0, x, w)\n"
+                                "        getitem: \"f32[2, 3]\" = wrap[0]\n"
+                                "        return (getitem,)\n"
+                                "\n"
+                                "    class wrap_body_0(torch.nn.Module):\n"
+                                "        def forward(self, x: \"f32[2, 3]\", w: \"f32[4, 4]\"):\n"
+                                "            relu: \"f32[2, 3]\" = torch.ops.aten.relu.default(x)\n"
+                                "            mm: \"f32[2, 3]\" = torch.ops.aten.mm.default(relu, w)\n"
+                                "            return (mm,)\n";
+        const QString inWrap = QStringLiteral(
+            "; in nested graph 'wrap_body_0' of node 'wrap' (torch.ops.higher_order.wrap) at line 4\n");
+        QTest::newRow("failing kernel") << wrap
+                                        << ":11:13: unfused graph: node 'mm' (torch.ops.aten.mm.default): mat1 and "
+                                           "mat2 shapes cannot be multiplied (2x3 and 4x4)"
+                + inWrap;
+        QTest::newRow("unsupported op")
+            << QByteArray(wrap).replace("torch.ops.aten.mm.default(relu, w)", "torch.ops.aten.frobnicate.default(relu)")
+            << ":11:13: unfused graph: node 'mm' (torch.ops.aten.frobnicate.default): unsupported op: aten::frobnicate "
+               "is not registered in LibTorch's dispatcher"
+                + inWrap;
+        QTest::newRow("two levels") << QByteArray(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, x: \"f32[2, 3]\", w: \"f32[4, 4]\"):\n"
+            "        true_graph_0 = self.true_graph_0\n"
+            "        false_graph_0 = self.false_graph_0\n"
+            "        cond = torch.ops.higher_order.cond(True, true_graph_0, false_graph_0, (x, w))\n"
+            "        getitem: \"f32[2, 3]\" = cond[0]\n"
+            "        return (getitem,)\n"
+            "\n"
+            "    class true_graph_0(torch.nn.Module):\n"
+            "        def forward(self, x: \"f32[2, 3]\", w: \"f32[4, 4]\"):\n"
+            "            wrap_body_0 = self.wrap_body_0\n"
+            "            wrap = torch.ops.higher_order.wrap(wrap_body_0, x, w)\n"
+            "            getitem: \"f32[2, 3]\" = wrap[0]\n"
+            "            return (getitem,)\n"
+            "\n"
+            "        class wrap_body_0(torch.nn.Module):\n"
+            "            def forward(self, x: \"f32[2, 3]\", w: \"f32[4, 4]\"):\n"
+            "                mm: \"f32[2, 3]\" = torch.ops.aten.mm.default(x, w)\n"
+            "                return (mm,)\n"
+            "\n"
+            "    class false_graph_0(torch.nn.Module):\n"
+            "        def forward(self, x: \"f32[2, 3]\", w: \"f32[4, 4]\"):\n"
+            "            neg: \"f32[2, 3]\" = torch.ops.aten.neg.default(x)\n"
+            "            return (neg,)\n")
+                                    << QStringLiteral(
+                                           ":18:17: unfused graph: node 'mm' (torch.ops.aten.mm.default): mat1 and "
+                                           "mat2 shapes cannot be multiplied (2x3 and 4x4); in nested graph "
+                                           "'wrap_body_0' of node 'wrap' (torch.ops.higher_order.wrap) at line 12; in "
+                                           "nested graph 'true_graph_0' of node 'cond' (torch.ops.higher_order.cond) "
+                                           "at line 5\n");
+    }
+
+    void nestedErrorPointsAtInnerNode()
+    {
+        QFETCH(QByteArray, dump);
+        QFETCH(QString, expected);
+        QString path = m_dir.filePath(QStringLiteral("nested_error.py"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(dump);
+        f.close();
+        QProcess cli;
+        cli.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"),
+            {QStringLiteral("profile"), path, QStringLiteral("--iters"), QStringLiteral("1"),
+                QStringLiteral("--warmup"), QStringLiteral("0")});
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 3);
+        QCOMPARE(QString::fromUtf8(cli.readAllStandardError()), path + expected);
     }
 
     // DESIGN.md's `profile` contract on the LLaMA block sample with the built-in patterns (float16 on CPU).

@@ -1,23 +1,20 @@
 #include "profile_model.h"
 
-#include "rewrite/graph_diff.h"
 #include "runtime/runtime_library.h"
 
 #include <QLocale>
 
 #include <algorithm>
-#include <map>
 #include <unordered_map>
 
 namespace fxs {
 
 ProfileModel::ProfileModel(QObject *parent) : QAbstractTableModel(parent) { }
 
-void ProfileModel::setProfile(std::shared_ptr<const ProfileReport> report, std::shared_ptr<const GraphDiff> diff)
+void ProfileModel::setProfile(std::shared_ptr<const ProfileReport> report)
 {
     beginResetModel();
     m_report = std::move(report);
-    m_diff = std::move(diff);
     rebuild();
     endResetModel();
 }
@@ -45,51 +42,49 @@ void ProfileModel::rebuild()
             fused[n.name] = n.medianUs;
 
     if (m_mode == Mode::Nodes) {
+        auto add = [this](const NodeProfile &n, double unfusedUs, double fusedUs) {
+            Row row;
+            row.name = QString::fromStdString(n.name);
+            row.what = QString::fromStdString(n.target);
+            row.unfusedUs = unfusedUs;
+            row.fusedUs = fusedUs;
+            row.speedup = unfusedUs > 0 && fusedUs > 0 ? unfusedUs / fusedUs : -1;
+            m_rows.push_back(std::move(row));
+        };
         for (const NodeProfile &n : m_report->unfused.nodes) {
             auto f = fused.find(n.name);
-            m_rows.push_back({QString::fromStdString(n.name), QString::fromStdString(n.target), n.medianUs,
-                f == fused.end() ? -1 : f->second, {}, {}});
+            add(n, n.medianUs, f == fused.end() ? -1 : f->second);
         }
         if (m_report->fused)
             for (const NodeProfile &n : m_report->fused->nodes)
                 if (!unfused.count(n.name))
-                    m_rows.push_back(
-                        {QString::fromStdString(n.name), QString::fromStdString(n.target), -1, n.medianUs, {}, {}});
+                    add(n, -1, n.medianUs);
         return;
     }
-    // Regions: what each fusion put in place of what it replaced. The nodes one fusion added share their
-    // provenance (the same replaced nodes): they make one region, timed together.
-    if (!m_diff)
-        return;
-    std::map<std::vector<std::string>, size_t> regionOf;
-    for (const DiffNode &added : m_diff->added) {
-        if (added.replaced.empty())
-            continue;
-        std::vector<std::string> key = added.replaced;
-        std::sort(key.begin(), key.end());
-        auto [it, fresh] = regionOf.emplace(key, m_rows.size());
-        if (fresh) {
-            Row row;
-            row.what = QString::fromStdString(added.pattern.empty() ? added.target : added.pattern);
-            double sum = 0;
-            bool any = false;
-            for (const std::string &r : added.replaced) {
-                row.replaced << QString::fromStdString(r);
-                if (auto u = unfused.find(r); u != unfused.end()) {
-                    sum += u->second;
-                    any = true;
-                }
-            }
-            row.unfusedUs = any ? sum : -1;
-            m_rows.push_back(std::move(row));
+    // Regions as the runtime timed them; the GUI only names them after their nodes for the canvas.
+    std::unordered_map<std::string, const std::string *> fusedTarget;
+    if (m_report->fused)
+        for (const NodeProfile &n : m_report->fused->nodes)
+            fusedTarget[n.name] = &n.target;
+    for (const RegionProfile &region : m_report->regions) {
+        Row row;
+        QStringList nodes;
+        for (const std::string &n : region.nodes) {
+            nodes << QString::fromStdString(n);
+            // The node selected stands for the fusion: its last op, not a getitem unpacking its result.
+            auto target = fusedTarget.find(n);
+            if (row.nodeName.isEmpty() || target == fusedTarget.end() || *target->second != "operator.getitem")
+                row.nodeName = nodes.last();
         }
-        Row &row = m_rows[it->second];
-        // Named after the last node added (the one standing for the pattern's output), the others before it.
-        row.name = row.name.isEmpty() ? QString::fromStdString(added.name)
-                                      : row.name + QLatin1String(" + ") + QString::fromStdString(added.name);
-        row.nodeName = QString::fromStdString(added.name);
-        if (auto f = fused.find(added.name); f != fused.end())
-            row.fusedUs = (row.fusedUs < 0 ? 0 : row.fusedUs) + f->second;
+        for (const std::string &r : region.origin)
+            row.replaced << QString::fromStdString(r);
+        row.name = nodes.join(QLatin1String(" + "));
+        row.what = QString::fromStdString(region.pattern);
+        row.unfusedUs = region.unfusedUs;
+        row.fusedUs = region.fusedUs;
+        row.complete = region.complete;
+        row.speedup = region.complete && region.speedup > 0 ? region.speedup : -1;
+        m_rows.push_back(std::move(row));
     }
 }
 
@@ -108,7 +103,7 @@ QVariant ProfileModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row &r = m_rows[size_t(index.row())];
-    const double speedup = r.unfusedUs > 0 && r.fusedUs > 0 ? r.unfusedUs / r.fusedUs : -1;
+    const double speedup = r.speedup;
     if (role == NodeNameRole)
         return r.nodeName.isEmpty() ? r.name : r.nodeName;
     if (role == SortRole) {
@@ -123,14 +118,21 @@ QVariant ProfileModel::data(const QModelIndex &index, int role) const
     if (role == Qt::TextAlignmentRole && index.column() >= UnfusedColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && !r.replaced.isEmpty())
-        return tr("Replaced %1").arg(r.replaced.join(QLatin1String(", ")));
+        return r.complete ? tr("Replaced %1").arg(r.replaced.join(QLatin1String(", ")))
+                          : tr("Replaced %1; some of them are not in the unfused graph, so the unfused time leaves "
+                               "them out and no speedup is given")
+                                .arg(r.replaced.join(QLatin1String(", ")));
     if (role != Qt::DisplayRole)
         return {};
     auto us = [](double v) { return v < 0 ? QStringLiteral("—") : QLocale().toString(v, 'f', v < 10 ? 2 : 1); };
     switch (index.column()) {
     case NameColumn: return r.name;
     case WhatColumn:
-        return r.replaced.isEmpty() ? r.what : tr("%1 (replaced %L2 nodes)").arg(r.what).arg(r.replaced.size());
+        if (r.replaced.isEmpty())
+            return r.what;
+        return r.complete
+            ? tr("%1 (replaced %L2 nodes)").arg(r.what).arg(r.replaced.size())
+            : tr("%1 (replaced %L2 nodes, some not in the unfused graph)").arg(r.what).arg(r.replaced.size());
     case UnfusedColumn: return us(r.unfusedUs);
     case FusedColumn: return us(r.fusedUs);
     case SpeedupColumn: return speedup < 0 ? QStringLiteral("—") : QStringLiteral("%1×").arg(speedup, 0, 'f', 2);

@@ -1,7 +1,7 @@
 #pragma once
 // A profile as a table, unfused against fused: one row per node (by name: the nodes both graphs share, then the
-// fused graph's own), or one row per fused region (the nodes one fusion added against the nodes they replaced, from
-// the graphs' diff). It renders the ProfileReport it is given; sorting by the time columns sorts numerically.
+// fused graph's own), or one row per fused region (the nodes one fusion added against the nodes they replaced, as
+// the runtime timed them). It renders the ProfileReport it is given; sorting by the time columns sorts numerically.
 
 #include <QAbstractTableModel>
 
@@ -10,7 +10,6 @@
 
 namespace fxs {
 
-struct GraphDiff;
 struct ProfileReport;
 
 class ProfileModel : public QAbstractTableModel {
@@ -30,11 +29,13 @@ public:
         double fusedUs = -1;
         QStringList replaced; // regions: the unfused nodes
         QString nodeName; // regions: the node to select (the last one the fusion added)
+        double speedup = -1; // -1: not both times, or an incomplete region
+        bool complete = true; // regions: false when some origin nodes are not in the unfused graph
     };
 
     explicit ProfileModel(QObject *parent = nullptr);
 
-    void setProfile(std::shared_ptr<const ProfileReport> report, std::shared_ptr<const GraphDiff> diff);
+    void setProfile(std::shared_ptr<const ProfileReport> report);
     void setMode(Mode mode);
     Mode mode() const { return m_mode; }
     const ProfileReport *report() const { return m_report.get(); }
@@ -49,7 +50,6 @@ private:
     void rebuild();
 
     std::shared_ptr<const ProfileReport> m_report;
-    std::shared_ptr<const GraphDiff> m_diff;
     Mode m_mode = Mode::Nodes;
     std::vector<Row> m_rows;
 };

@@ -6,6 +6,7 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QByteArray>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -14,6 +15,7 @@
 #include <QHeaderView>
 #include <QHorizontalBarSeries>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -29,27 +31,40 @@ namespace fxs {
 
 ProfileWidget::ProfileWidget(QWidget *parent)
     : QWidget(parent), m_device(new QComboBox(this)), m_iters(new QSpinBox(this)),
-      m_run(new QPushButton(tr("Profile"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
-      m_busy(new QProgressBar(this)), m_mode(new QComboBox(this)), m_overlay(new QCheckBox(tr("Colour canvas"), this)),
-      m_summary(new QLabel(this)), m_table(new QTableView(this)), m_model(new ProfileModel(this)),
-      m_proxy(new QSortFilterProxyModel(this)), m_chart(new QChartView(this))
+      m_symbolsLabel(new QLabel(tr("Symbols:"), this)), m_symbols(new QLineEdit(this)),
+      m_plugin(new QPushButton(tr("Plugin…"), this)), m_run(new QPushButton(tr("Profile"), this)),
+      m_cancel(new QPushButton(tr("Cancel"), this)), m_busy(new QProgressBar(this)), m_mode(new QComboBox(this)),
+      m_overlay(new QCheckBox(tr("Colour canvas"), this)), m_summary(new QLabel(this)), m_table(new QTableView(this)),
+      m_model(new ProfileModel(this)), m_proxy(new QSortFilterProxyModel(this)), m_chart(new QChartView(this))
 {
     setObjectName(QStringLiteral("profileWidget"));
     m_device->setObjectName(QStringLiteral("profileDevice"));
     m_device->setEditable(true); // cuda:1, npu:0, … as the user's machine has them
-    m_device->addItems({QStringLiteral("cpu"), QStringLiteral("cuda"), QStringLiteral("npu")});
-    m_device->setToolTip(tr("Device to run on: cpu, cuda[:i] or npu[:i] (torch_npu's PrivateUse1)"));
+    m_device->addItem(QStringLiteral("cpu"));
+    m_device->setToolTip(tr("Device to run on: cpu, cuda[:i] or npu[:i] (torch_npu's PrivateUse1); the list "
+                            "holds the devices this LibTorch has, with the plugins loaded"));
+    m_plugin->setObjectName(QStringLiteral("profilePlugin"));
+    m_plugin->setToolTip(tr("Load device plugin: a library registering a LibTorch backend (torch_npu's "
+                            "libtorch_npu.so for an Ascend NPU, or fxscope's emulated NPU), as fxscope-cli's "
+                            "--device-plugin"));
     m_iters->setRange(1, 10000);
     m_iters->setValue(10);
     m_iters->setSuffix(tr(" iters"));
     m_iters->setToolTip(tr("Timed iterations after 2 warm-up runs; times are medians"));
+    m_symbols->setObjectName(QStringLiteral("profileSymbols"));
+    m_symbols->setToolTip(tr("Values for the symbolic dims of the graph's inputs, as s0=128, s1=4: the inputs "
+                             "generated from meta take these sizes"));
+    m_symbolsLabel->setBuddy(m_symbols);
+    m_symbolsLabel->setVisible(false);
+    m_symbols->setVisible(false);
     m_run->setObjectName(QStringLiteral("profileRun"));
     m_run->setToolTip(tr("Run the graph as loaded and, after steps, the revision shown, with the same inputs"));
     m_cancel->setObjectName(QStringLiteral("profileCancel"));
     m_cancel->setEnabled(false);
-    m_busy->setRange(0, 0);
-    m_busy->setMaximumHeight(fontMetrics().height());
-    m_busy->setTextVisible(false);
+    m_busy->setObjectName(QStringLiteral("profileProgress"));
+    m_busy->setRange(0, 1000);
+    m_busy->setMaximumHeight(fontMetrics().height() + 2);
+    m_busy->setFormat(QStringLiteral("%p%"));
     m_busy->setVisible(false);
     m_mode->addItem(tr("Per node"), int(ProfileModel::Mode::Nodes));
     m_mode->addItem(tr("Per fused region"), int(ProfileModel::Mode::Regions));
@@ -59,7 +74,7 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     m_summary->setObjectName(QStringLiteral("profileSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::RichText);
-    m_summary->setText(tr("Profile the graph on a device: as loaded, and fused when steps were applied."));
+    m_summary->setText(introText());
 
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ProfileModel::SortRole);
@@ -77,9 +92,13 @@ ProfileWidget::ProfileWidget(QWidget *parent)
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(m_device, 1);
+    controls->addWidget(m_plugin);
     controls->addWidget(m_iters);
     controls->addWidget(m_run);
     controls->addWidget(m_cancel);
+    auto *symbols = new QHBoxLayout;
+    symbols->addWidget(m_symbolsLabel);
+    symbols->addWidget(m_symbols, 1);
     auto *view = new QHBoxLayout;
     view->addWidget(m_mode, 1);
     view->addWidget(m_overlay);
@@ -90,16 +109,31 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
+    layout->addLayout(symbols);
     layout->addWidget(m_busy);
     layout->addWidget(m_summary);
     layout->addLayout(view);
     layout->addWidget(split, 1);
 
-    connect(m_run, &QPushButton::clicked, this,
-        [this] { Q_EMIT profileRequested(m_device->currentText().trimmed(), m_iters->value(), 2); });
-    connect(m_cancel, &QPushButton::clicked, this, &ProfileWidget::cancelRequested);
+    connect(m_run, &QPushButton::clicked, this, [this] {
+        SymbolValues values;
+        if (const QString problem = parseSymbols(values); !problem.isEmpty()) {
+            setError(problem);
+            m_symbols->setFocus();
+            return;
+        }
+        Q_EMIT profileRequested(m_device->currentText().trimmed(), m_iters->value(), 2, values);
+    });
+    connect(m_plugin, &QPushButton::clicked, this, &ProfileWidget::devicePluginRequested);
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        // LibTorch stops at its next progress report; the summary says so until it has.
+        m_cancel->setEnabled(false);
+        m_summary->setText(tr("Cancelling…"));
+        Q_EMIT cancelRequested();
+    });
     connect(m_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
         m_model->setMode(ProfileModel::Mode(m_mode->currentData().toInt()));
+        fitNameColumn();
         rebuildChart();
     });
     connect(m_overlay, &QCheckBox::toggled, this, &ProfileWidget::overlayChanged);
@@ -111,10 +145,114 @@ ProfileWidget::ProfileWidget(QWidget *parent)
 void ProfileWidget::setBusy(bool busy, const QString &what)
 {
     m_busy->setVisible(busy);
+    m_busy->setValue(0);
     m_run->setEnabled(!busy);
+    m_plugin->setEnabled(!busy); // no backend registers under a running graph
     m_cancel->setEnabled(busy);
     if (busy)
         m_summary->setText(what);
+}
+
+void ProfileWidget::setGraphSymbols(const QStringList &symbols)
+{
+    // Keep what the user typed for the graph shown before, so a value survives switching graphs.
+    SymbolValues typed;
+    if (parseSymbols(typed).isEmpty())
+        for (const auto &[name, value] : typed)
+            m_symbolValues[QString::fromStdString(name)] = QString::number(value);
+    m_graphSymbols = symbols;
+    QStringList items;
+    for (const QString &name : symbols) {
+        auto known = m_symbolValues.find(name);
+        items << name + QLatin1Char('=') + (known == m_symbolValues.end() ? QString() : known->second);
+    }
+    m_symbols->setText(items.join(QLatin1String(", ")));
+    m_symbols->setPlaceholderText(symbols.isEmpty() ? QString() : symbols.first() + QLatin1String("=128"));
+    m_symbolsLabel->setVisible(!symbols.isEmpty());
+    m_symbols->setVisible(!symbols.isEmpty());
+}
+
+QString ProfileWidget::parseSymbols(SymbolValues &values) const
+{
+    QStringList missing;
+    for (const QString &item : m_symbols->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString trimmed = item.simplified().remove(QLatin1Char(' '));
+        if (trimmed.isEmpty())
+            continue;
+        // "s0=" as prefilled: a value still to give.
+        if (trimmed.endsWith(QLatin1Char('=')) && trimmed.count(QLatin1Char('=')) == 1
+            && parseSymbolAssignments((trimmed + QLatin1Char('0')).toStdString(), values)) {
+            values.erase(trimmed.chopped(1).toStdString());
+            missing << trimmed.chopped(1);
+            continue;
+        }
+        if (!parseSymbolAssignments(trimmed.toStdString(), values))
+            return tr("Symbols: expected SYMBOL=N (a name and a non-negative integer), found '%1'").arg(trimmed);
+    }
+    for (const QString &name : m_graphSymbols)
+        if (!values.count(name.toStdString()) && !missing.contains(name))
+            missing << name;
+    if (!missing.isEmpty())
+        return tr("Symbols: give %1 a value (e.g. %2=128); the graph's inputs are sized by %3")
+            .arg(missing.join(QLatin1String(", ")), missing.first(), missing.size() == 1 ? tr("it") : tr("them"));
+    return {};
+}
+
+void ProfileWidget::setFailure(const QString &message, std::shared_ptr<const ProfileReport> partial)
+{
+    setBusy(false);
+    m_model->setProfile(partial);
+    fitNameColumn();
+    rebuildChart();
+    QString text = QStringLiteral("<span style=\"color:#d32f2f\">%1</span>").arg(message.toHtmlEscaped());
+    if (partial) {
+        const std::pair<QString, const GraphProfile *> sides[]
+            = {{tr("unfused"), &partial->unfused}, {tr("fused"), partial->fused ? &*partial->fused : nullptr}};
+        for (const auto &[side, g] : sides)
+            if (g && !g->failedNode.empty())
+                text += tr("<br>The %1 graph ran %L2 nodes before <b>%3</b> failed; their times are below.")
+                            .arg(side)
+                            .arg(g->nodes.size())
+                            .arg(QString::fromStdString(g->failedNode).toHtmlEscaped());
+    }
+    m_summary->setText(text);
+}
+
+void ProfileWidget::setDevices(const RuntimeDevices &devices)
+{
+    QStringList names;
+    QStringList details;
+    for (const DeviceInfo &d : devices.devices) {
+        if (!d.available)
+            continue;
+        QString name = QString::fromStdString(d.name);
+        if (name.startsWith(QLatin1String("privateuseone")))
+            name.replace(0, int(qstrlen("privateuseone")), QStringLiteral("npu"));
+        names << name;
+        details << QStringLiteral("%1 (%2) %3")
+                       .arg(name, QString::fromStdString(d.backend), QString::fromStdString(d.detail))
+                       .trimmed();
+    }
+    QString current = m_device->currentText().trimmed();
+    // A device a plugin just added is what the user loaded it for.
+    for (const QString &name : names)
+        if (!m_knownDevices.isEmpty() && !m_knownDevices.contains(name)) {
+            current = name;
+            break;
+        }
+    m_knownDevices = names;
+    m_device->clear();
+    for (int i = 0; i < names.size(); ++i) {
+        m_device->addItem(names[i]);
+        m_device->setItemData(i, details[i], Qt::ToolTipRole);
+    }
+    // What the user typed stays, listed or not (cuda:1 before it is attached).
+    m_device->setCurrentText(current.isEmpty() ? QStringLiteral("cpu") : current);
+}
+
+void ProfileWidget::setProgress(int permille)
+{
+    m_busy->setValue(std::clamp(permille, 0, 1000));
 }
 
 void ProfileWidget::setError(const QString &message)
@@ -123,15 +261,16 @@ void ProfileWidget::setError(const QString &message)
     m_summary->setText(QStringLiteral("<span style=\"color:#d32f2f\">%1</span>").arg(message.toHtmlEscaped()));
 }
 
-void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report, std::shared_ptr<const GraphDiff> diff)
+void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report)
 {
     setBusy(false);
-    m_model->setProfile(report, std::move(diff));
+    m_model->setProfile(report);
     rebuildChart();
     if (!report) {
-        m_summary->clear();
+        m_summary->setText(introText());
         return;
     }
+    fitNameColumn();
     QString text = tr("<b>%1</b> · unfused <b>%2 ms</b>")
                        .arg(QString::fromStdString(report->device).toHtmlEscaped())
                        .arg(report->unfused.medianMs, 0, 'f', 3);
@@ -147,6 +286,20 @@ void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report, std:
         text += tr(" · apply steps to compare a fused graph");
     }
     m_summary->setText(text);
+}
+
+QString ProfileWidget::introText()
+{
+    return tr("Profile the graph on a device: as loaded, and fused when steps were applied.");
+}
+
+void ProfileWidget::fitNameColumn()
+{
+    // Region names join their nodes: as wide as they need, up to 40 % of the table.
+    m_table->resizeColumnToContents(ProfileModel::NameColumn);
+    const int most = std::max(80, m_table->viewport()->width() * 2 / 5);
+    if (m_table->columnWidth(ProfileModel::NameColumn) > most)
+        m_table->setColumnWidth(ProfileModel::NameColumn, most);
 }
 
 QStringList ProfileWidget::chartCategories() const
@@ -177,10 +330,15 @@ void ProfileWidget::rebuildChart()
         auto *unfused = new QBarSet(tr("unfused"));
         auto *fused = new QBarSet(tr("fused"));
         double most = 0;
-        for (size_t i : order) {
-            *unfused << std::max(0.0, rows[i].unfusedUs);
-            *fused << std::max(0.0, rows[i].fusedUs);
+        for (size_t i : order)
             most = std::max(most, key(i));
+        // Milliseconds once bars reach 10 ms: six-digit tick labels are hard to read.
+        const bool inMs = most >= 10000;
+        const double scale = inMs ? 1e-3 : 1.0;
+        most *= scale;
+        for (size_t i : order) {
+            *unfused << std::max(0.0, rows[i].unfusedUs) * scale;
+            *fused << std::max(0.0, rows[i].fusedUs) * scale;
             m_categories.prepend(rows[i].name);
         }
         auto *series = new QHorizontalBarSeries;
@@ -203,8 +361,9 @@ void ProfileWidget::rebuildChart()
         time->setLabelsFont(small);
         time->setTickCount(4);
         time->setRange(0, most * 1.05);
-        time->setTitleText(tr("µs (median)"));
-        time->setLabelFormat(QStringLiteral("%.0f"));
+        time->applyNiceNumbers(); // ticks at round values
+        time->setTitleText(inMs ? tr("ms (median)") : tr("µs (median)"));
+        time->setLabelFormat(QStringLiteral("%g"));
         chart->addAxis(time, Qt::AlignBottom);
         series->attachAxis(time);
     } else {

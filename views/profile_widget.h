@@ -1,15 +1,19 @@
 #pragma once
-// The Profile dock's content: run controls (device, iterations, run, cancel, a busy bar), the summary (unfused and
+// The Profile dock's content: run controls (device, iterations, run, cancel, a progress bar), the summary (unfused and
 // fused totals, speedup, outputs compared), the per-node or per-region table and a Qt Charts bar chart of the
 // slowest rows, unfused against fused. It shows the profile it is given and reports the user's requests.
 
+#include "runtime/symbol_values.h"
+
 #include <QWidget>
 
+#include <map>
 #include <memory>
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -20,8 +24,8 @@ class QChartView;
 
 namespace fxs {
 
-struct GraphDiff;
 struct ProfileReport;
+struct RuntimeDevices;
 class ProfileModel;
 
 class ProfileWidget : public QWidget {
@@ -29,9 +33,21 @@ class ProfileWidget : public QWidget {
 public:
     explicit ProfileWidget(QWidget *parent = nullptr);
 
-    void setProfile(std::shared_ptr<const ProfileReport> report, std::shared_ptr<const GraphDiff> diff);
+    void setProfile(std::shared_ptr<const ProfileReport> report);
     void setBusy(bool busy, const QString &what = {});
+    // The running profile's progress, in thousandths.
+    void setProgress(int permille);
     void setError(const QString &message);
+    // A run that failed part-way: the error, and the nodes that ran before the failing one (partial may be null).
+    void setFailure(const QString &message, std::shared_ptr<const ProfileReport> partial);
+    // The devices LibTorch can run on: the available ones fill the device list (PrivateUse1 shown as npu:i, as
+    // --device takes it); one that a plugin just added is selected.
+    void setDevices(const RuntimeDevices &devices);
+    // The symbols the graph's inputs use: the Symbols field shows them (values the user gave before kept), and Run
+    // asks for a value for each. Empty hides the field.
+    void setGraphSymbols(const QStringList &symbols);
+    // The field's values, or the message saying what is wrong with it (empty when valid).
+    QString parseSymbols(SymbolValues &values) const;
     // Rows shown in the chart (the slowest by unfused time, else fused).
     static constexpr int kChartRows = 10;
 
@@ -40,8 +56,11 @@ public:
     QComboBox *deviceBox() const { return m_device; }
     QComboBox *modeBox() const { return m_mode; }
     QSpinBox *itersBox() const { return m_iters; }
+    QLineEdit *symbolsEdit() const { return m_symbols; }
     QPushButton *runButton() const { return m_run; }
+    QPushButton *pluginButton() const { return m_plugin; }
     QPushButton *cancelButton() const { return m_cancel; }
+    QProgressBar *progressBar() const { return m_busy; }
     QCheckBox *overlayBox() const { return m_overlay; }
     QLabel *summaryLabel() const { return m_summary; }
     QChartView *chartView() const { return m_chart; }
@@ -49,17 +68,26 @@ public:
     QStringList chartCategories() const;
 
 Q_SIGNALS:
-    void profileRequested(const QString &device, int iters, int warmup);
+    void profileRequested(const QString &device, int iters, int warmup, const fxs::SymbolValues &symbols);
     void cancelRequested();
+    // "Load device plugin…": the window asks for the library.
+    void devicePluginRequested();
     void nodeActivated(const QString &name);
     // The canvas overlay: per node, its time in µs (unfused where it ran there, else fused); empty clears.
     void overlayChanged(bool shown);
 
 private:
+    static QString introText();
     void rebuildChart();
+    void fitNameColumn();
 
     QComboBox *m_device;
     QSpinBox *m_iters;
+    QLabel *m_symbolsLabel;
+    QLineEdit *m_symbols;
+    QStringList m_graphSymbols;
+    std::map<QString, QString> m_symbolValues; // what the user gave, by symbol, across graphs
+    QPushButton *m_plugin;
     QPushButton *m_run;
     QPushButton *m_cancel;
     QProgressBar *m_busy;
@@ -71,6 +99,7 @@ private:
     QSortFilterProxyModel *m_proxy;
     QChartView *m_chart;
     QStringList m_categories;
+    QStringList m_knownDevices; // from the last setDevices
 };
 
 } // namespace fxs

@@ -55,27 +55,26 @@ void printTable(const ProfileReport &r)
         std::printf("   fused %.3f ms   speedup %.2fx   outputs %s (max abs diff %g)", r.fused->medianMs, r.speedup,
             r.outputsMatch ? "match" : "DIFFER", r.maxAbsDiff);
     std::printf("\n");
-    for (const Json &region : r.json["regions"].items())
-        std::printf("region %-24s at %-24s %10.1f µs -> %10.1f µs   %.2fx%s\n", region["pattern"].toString().c_str(),
-            region["anchor"].toString().c_str(), region["unfused_us"].toDouble(), region["fused_us"].toDouble(),
-            region["speedup"].toDouble(), region["complete"].toBool() ? "" : " (replaced nodes of earlier fusions)");
+    for (const RegionProfile &region : r.regions)
+        std::printf("region %-24s at %-24s %10.1f µs -> %10.1f µs   %.2fx%s\n", region.pattern.c_str(),
+            region.anchor.c_str(), region.unfusedUs, region.fusedUs, region.speedup,
+            region.complete ? "" : " (incomplete: some replaced nodes are not in the unfused graph)");
     if (r.referenceMatch)
         std::printf("%s outputs against %s: %s (max abs diff %g)\n", r.device.c_str(),
             r.json["reference"]["device"].toString().c_str(), *r.referenceMatch ? "match" : "DIFFER",
             r.referenceMaxAbsDiff);
 }
 
-void printPartial(const Json &partial)
+void printPartial(const ProfileReport &partial)
 {
-    for (const char *side : {"unfused", "fused"}) {
-        const Json &g = partial[side];
-        if (!g.isObject() || !g["failed_node"].isString())
+    const std::pair<const char *, const GraphProfile *> sides[]
+        = {{"unfused", &partial.unfused}, {"fused", partial.fused ? &*partial.fused : nullptr}};
+    for (const auto &[side, g] : sides) {
+        if (!g || g->failedNode.empty())
             continue;
-        std::printf("%s graph: ran %zu nodes before '%s' failed\n", side, g["nodes"].items().size(),
-            g["failed_node"].toString().c_str());
-        for (const Json &n : g["nodes"].items())
-            std::printf("  %-28s %-44s %12.1f\n", n["name"].toString().c_str(), n["target"].toString().c_str(),
-                n["median_us"].toDouble());
+        std::printf("%s graph: ran %zu nodes before '%s' failed\n", side, g->nodes.size(), g->failedNode.c_str());
+        for (const NodeProfile &n : g->nodes)
+            std::printf("  %-28s %-44s %12.1f\n", n.name.c_str(), n.target.c_str(), n.medianUs);
     }
 }
 
@@ -132,12 +131,12 @@ int runProfile(const std::vector<std::string> &args)
             return RuntimeFailure;
         }
     }
-    Json partial;
+    ProfileReport partial;
     auto report = runtimeProfile(*named->graph, session ? &session->graph() : nullptr, options, &partial);
     if (!report) {
         // What ran before the failing node is still reported.
-        if (cmd.flag("--json") && partial.isObject())
-            std::printf("%s\n", partial.dump(1).c_str());
+        if (cmd.flag("--json") && partial.json.isObject())
+            std::printf("%s\n", partial.json.dump(1).c_str());
         else
             printPartial(partial);
         std::fprintf(stderr, "%s\n", report.error().toString().c_str());

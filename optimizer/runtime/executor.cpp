@@ -1,5 +1,8 @@
 #include "executor.h"
 
+#include "autocast_scope.h"
+#include "flex_attention.h"
+#include "op_fallbacks.h"
 #include "util/progress.h"
 
 #include <ATen/ATen.h>
@@ -9,6 +12,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <unordered_set>
 
 namespace fxs {
@@ -351,6 +355,59 @@ bool isTarget(const std::string &target, const char *name)
     return target == name || target == std::string("torch.ops.") + name;
 }
 
+// The name `parent` knows `sub` by ("wrap_body_0"), for errors.
+std::string nestedGraphName(const Graph &parent, const Graph &sub)
+{
+    for (const auto &[name, graph] : parent.subgraphs())
+        if (graph.get() == &sub)
+            return name;
+    return "?";
+}
+
+// An error inside a nested graph keeps the inner node's line, so FILE:LINE:COL points at that node in the dump
+// (nested graphs are classes of their own there), and says which outer node ran the graph; levels of nesting add
+// one clause each, innermost first. An inner error without a line stays on the outer node.
+Error nestedError(const Node &outer, const std::string &graphName, const Error &inner)
+{
+    std::string where = "in nested graph '" + graphName + "'";
+    if (inner.line <= 0)
+        return nodeError(outer, where + ": " + inner.message);
+    Error located = inner;
+    located.message += "; " + where + " of node '" + outer.name() + "' (" + outer.target() + ")";
+    if (outer.meta().dumpLine > 0)
+        located.message += " at line " + std::to_string(outer.meta().dumpLine);
+    return located;
+}
+
+// wrap_with_autocast(device_type, dtype, enabled, cache_enabled, body, *operands). The graph's tensors all live on
+// the run's device (device arguments name it instead of the capture's), so the autocast state is set for the run's
+// device type: on the CPU a region captured as autocast('cuda', torch.float16) computes in float16 as it did there.
+Result<AutocastSpec> autocastSpecOf(const Node &node, c10::Device device)
+{
+    using K = Argument::Kind;
+    const auto &a = node.args();
+    if (a.size() < 5 || a[0].kind() != K::String || (a[1].kind() != K::Dtype && a[1].kind() != K::None)
+        || a[2].kind() != K::Bool || (a[3].kind() != K::Bool && a[3].kind() != K::None))
+        return nodeError(node,
+            "expected (device_type: str, dtype: dtype or None, enabled: bool, cache_enabled: bool or None, body, "
+            "*operands)");
+    if (!node.kwargs().empty())
+        return nodeError(node, "expected the body's operands as positional arguments, found keyword arguments");
+    AutocastSpec spec;
+    spec.device = device.type();
+    if (auto supported = AutocastScope::supports(spec.device); !supported)
+        return nodeError(node, supported.error().message);
+    if (a[1].kind() == K::Dtype) {
+        spec.dtype = scalarTypeFromName(a[1].text());
+        if (!spec.dtype)
+            return nodeError(node, "unknown dtype " + a[1].text());
+    }
+    spec.enabled = a[2].toBool();
+    if (a[3].kind() == K::Bool)
+        spec.cacheEnabled = a[3].toBool();
+    return spec;
+}
+
 } // namespace
 
 Status Executor::planNested(const Node &node, Plan &plan, const std::vector<std::string> &graphs, size_t firstOperand)
@@ -366,7 +423,7 @@ Status Executor::planNested(const Node &node, Plan &plan, const std::vector<std:
         if (!found) {
             auto created = Executor::create(*sub, m_device);
             if (!created)
-                return nodeError(node, "nested graph '" + name + "': " + created.error().message);
+                return nestedError(node, name, created.error());
             m_nested.push_back(std::make_shared<Executor>(std::move(created.value())));
             found = m_nested.back().get();
         }
@@ -378,6 +435,7 @@ Status Executor::planNested(const Node &node, Plan &plan, const std::vector<std:
 
 Result<Executor> Executor::create(const Graph &graph, c10::Device device)
 {
+    registerOpFallbacks(); // before operators are looked up by schema
     Executor ex(graph, device);
     const auto &nodes = graph.nodes();
     ex.m_plans.resize(nodes.size());
@@ -457,6 +515,41 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
                 if (auto planned = ex.planNested(*n, plan, {n->args()[body].node()->target()}, body + 1); !planned)
                     return planned.error();
                 plan.step = Step::Nested;
+            } else if (isTarget(t, "higher_order.wrap_with_autocast")) {
+                auto spec = autocastSpecOf(*n, device);
+                if (!spec)
+                    return spec.error();
+                if (!nestedGraph(graph, n->args()[4]))
+                    return nodeError(*n, "expected the wrapped graph as argument 4");
+                if (auto planned = ex.planNested(*n, plan, {n->args()[4].node()->target()}, 5); !planned)
+                    return planned.error();
+                plan.step = Step::Nested;
+                ex.m_autocast.emplace(n->index(), spec.value());
+            } else if (isTarget(t, "higher_order.flex_attention")) {
+                // flex_attention(query, key, value, score_mod, block_mask (..., mask_mod), scale, kernel_options,
+                // score_mod_other_buffers, mask_mod_other_buffers): PyTorch's eager math, mods from the dump.
+                const auto &a = n->args();
+                const Argument *maskArg
+                    = a.size() >= 6 && a[4].isSequence() && !a[4].items().empty() ? &a[4].items().back() : nullptr;
+                const Graph *score = a.size() >= 6 ? nestedGraph(graph, a[3]) : nullptr;
+                const Graph *mask = maskArg ? nestedGraph(graph, *maskArg) : nullptr;
+                if (!maskArg)
+                    return nodeError(
+                        *n, "expected (query, key, value, score_mod, block_mask ending in mask_mod, scale, ...)");
+                if (!score || !mask) {
+                    const Argument &missing = score ? *maskArg : a[3];
+                    return nodeError(*n,
+                        std::string("the dump carries no graph for its ") + (score ? "mask_mod" : "score_mod") + " '"
+                            + (missing.isNode() ? missing.node()->name() : missing.toPython()) + "'");
+                }
+                for (const auto &[mod, role] : {std::pair{score, "score_mod"}, std::pair{mask, "mask_mod"}})
+                    if (auto elementwise = checkElementwiseMod(*mod, role); !elementwise)
+                        return nestedError(*n, nestedGraphName(graph, *mod), elementwise.error());
+                if (auto planned = ex.planNested(*n, plan, {a[3].node()->target(), maskArg->node()->target()}, 0);
+                    !planned)
+                    return planned.error();
+                plan.step = Step::Nested;
+                ex.m_flexAttention.insert(n->index());
             } else if (t == "torch.sym_max" || t == "torch.sym_min" || t == "torch.sym_int" || t == "torch.sym_float"
                 || t == "torch.sym_not") {
                 plan.step = Step::ScalarOp;
@@ -472,9 +565,14 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
                 plan.step = Step::Convert;
             } else if (t == "torch.ops.prims.iota.default" || t == "prims.iota.default") {
                 plan.step = Step::Iota;
+            } else if (t == "torch._C._set_grad_enabled") {
+                // Dynamo's torch.no_grad() regions: the whole run is in inference mode, so grad mode changes nothing.
+                plan.step = Step::Skip;
             } else if (t.rfind("torch.ops.", 0) != 0 && t.rfind("torch.", 0) == 0) {
                 // torch.matmul, torch.nn.functional.relu, torch._C._nn.linear: the aten op of the last name.
                 plan.candidates = atenOverloads(t.substr(t.rfind('.') + 1));
+                if (plan.candidates.empty())
+                    plan.candidates = functionFallbacks(t.substr(t.rfind('.') + 1));
                 plan.args = n->args();
                 if (plan.candidates.empty())
                     return nodeError(*n, "unsupported op: aten has no op for " + t);
@@ -770,8 +868,7 @@ Result<c10::IValue> Executor::resolveAndCall(const Node &node, std::vector<c10::
                 return bound.error();
         if (!plan.op)
             return nodeError(node,
-                "unsupported op: no overload of aten::" + std::string(plan.candidates.front().schema().name().substr(6))
-                    + " takes these arguments");
+                "unsupported op: no overload of " + plan.candidates.front().schema().name() + " takes these arguments");
     }
     return call(node, plan, values);
 }
@@ -800,9 +897,64 @@ Result<std::vector<at::Tensor>> Executor::run(
     return outputs;
 }
 
+Result<c10::IValue> Executor::runFlexAttention(const Node &node, const Plan &plan,
+    const std::vector<c10::IValue> &values, const std::unordered_map<std::string, at::Tensor> &named) const
+{
+    const auto &a = node.args();
+    std::vector<at::Tensor> qkv;
+    for (size_t k = 0; k < 3; ++k) {
+        auto v = toIValue(a[k], nullptr, values, m_device);
+        if (!v || !v->isTensor())
+            return nodeError(node, "expected query, key and value tensors as arguments 0 to 2");
+        qkv.push_back(v->toTensor());
+    }
+    double scale = 1.0 / std::sqrt(double(qkv[0].size(-1)));
+    if (a[5].kind() != Argument::Kind::None) {
+        auto v = toIValue(a[5], nullptr, values, m_device);
+        if (!v || !(v->isDouble() || v->isInt()))
+            return nodeError(node, "expected the scale (argument 5) as a number or None");
+        scale = scalarOf(v.value());
+    }
+    std::vector<c10::IValue> buffers[2];
+    for (size_t k = 0; k < 2; ++k) {
+        if (a.size() <= 7 + k)
+            continue;
+        if (!a[7 + k].isSequence())
+            return nodeError(node, "expected the mods' other buffers (arguments 7 and 8) as tuples");
+        for (const auto &item : a[7 + k].items()) {
+            auto v = toIValue(item, nullptr, values, m_device);
+            if (!v)
+                return nodeError(node, v.error().message);
+            buffers[k].push_back(std::move(v.value()));
+        }
+    }
+    auto runner = [&](const Executor *mod) -> ModRunner {
+        return [&node, &named, mod, this](const std::vector<c10::IValue> &operands) -> Result<at::Tensor> {
+            auto out = mod->execute(&operands, named, nullptr, nullptr);
+            if (!out)
+                return nestedError(node, nestedGraphName(*m_graph, mod->graph()), out.error());
+            c10::IValue v = out.value();
+            if (v.isTuple() && v.toTupleRef().elements().size() == 1)
+                v = v.toTupleRef().elements()[0];
+            if (!v.isTensor())
+                return nodeError(
+                    node, "nested graph '" + nestedGraphName(*m_graph, mod->graph()) + "' returned no single tensor");
+            return v.toTensor();
+        };
+    };
+    auto out = flexAttentionMath(
+        qkv[0], qkv[1], qkv[2], scale, runner(plan.branches[0]), buffers[0], runner(plan.branches[1]), buffers[1]);
+    if (!out)
+        return out.error().line > 0 ? out.error() : nodeError(node, out.error().message);
+    auto &[attention, logsumexp, maxScores] = out.value();
+    return c10::IValue(c10::ivalue::Tuple::create({attention, logsumexp, maxScores}));
+}
+
 Result<c10::IValue> Executor::runNested(const Node &node, const Plan &plan, const std::vector<c10::IValue> &values,
     const std::unordered_map<std::string, at::Tensor> &named) const
 {
+    if (m_flexAttention.count(node.index()))
+        return runFlexAttention(node, plan, values, named);
     std::vector<c10::IValue> operands;
     auto add = [&](const Argument &a) -> Status {
         auto v = toIValue(a, nullptr, values, m_device);
@@ -840,9 +992,13 @@ Result<c10::IValue> Executor::runNested(const Node &node, const Plan &plan, cons
             if (auto added = add(node.args()[k]); !added)
                 return added.error();
     }
+    std::optional<AutocastScope> autocast; // wrap_with_autocast: the body runs under the state its node gives
+    if (auto it = m_autocast.find(node.index()); it != m_autocast.end())
+        autocast.emplace(it->second);
     auto out = body->execute(&operands, named, nullptr, nullptr);
+    autocast.reset();
     if (!out)
-        return nodeError(node, "in nested graph: " + out.error().message);
+        return nestedError(node, nestedGraphName(*m_graph, body->graph()), out.error());
     return out;
 }
 

@@ -2,6 +2,7 @@
 // Runs an fxs::Graph through LibTorch's dispatcher: every call_function node is a boxed call by schema, with
 // its FX arguments normalised against that schema. Internal to the runtime module (torch types inside).
 
+#include "autocast_scope.h"
 #include "ir/graph.h"
 #include "output_buffer_pool.h"
 #include "util/result.h"
@@ -13,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace fxs {
@@ -54,7 +56,7 @@ private:
         GetItem,
         ScalarOp,
         Cond, // torch.ops.higher_order.cond: one of two nested graphs
-        Nested, // higher_order.wrap (and wrap_with_set_grad_enabled), call_module of a nested graph
+        Nested, // higher_order.wrap (wrap_with_set_grad_enabled, wrap_with_autocast), flex_attention, call_module
         Output,
         Skip // also get_attr of a nested graph: it has no value of its own
     };
@@ -107,10 +109,15 @@ private:
         RunStats *stats) const;
     Result<c10::IValue> runNested(const Node &node, const Plan &plan, const std::vector<c10::IValue> &values,
         const std::unordered_map<std::string, at::Tensor> &named) const;
+    // higher_order.flex_attention: branches are score_mod and mask_mod (runtime/flex_attention.h).
+    Result<c10::IValue> runFlexAttention(const Node &node, const Plan &plan, const std::vector<c10::IValue> &values,
+        const std::unordered_map<std::string, at::Tensor> &named) const;
 
     const Graph *m_graph;
     c10::Device m_device;
     std::vector<std::shared_ptr<Executor>> m_nested; // executors of the nested graphs this graph runs
+    std::unordered_set<size_t> m_flexAttention; // flex_attention nodes by index (planned as Nested)
+    std::unordered_map<size_t, AutocastSpec> m_autocast; // wrap_with_autocast nodes by index: their body's state
     mutable torch::jit::Stack m_stack; // call's argument stack, reused
     std::function<bool(size_t)> m_checkpoint;
     mutable OutputBufferPool m_buffers; // intermediates freed during a run, for out= variants to write into

@@ -6,9 +6,11 @@
 #include "util/json.h"
 #include "util/progress.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <limits.h>
+#include <mutex>
 #include <unistd.h>
 
 namespace fxs {
@@ -27,6 +29,9 @@ std::string executableDirectory()
 
 Result<void *> runtimeHandle()
 {
+    // The GUI lists devices and profiles from different worker threads.
+    static std::mutex lock;
+    std::lock_guard<std::mutex> guard(lock);
     static void *handle = nullptr;
     static std::string failure;
     if (handle)
@@ -63,11 +68,35 @@ GraphProfile graphProfile(const Json &j)
         v.dtype = o["dtype"].toString();
         for (const Json &d : o["shape"].items())
             v.shape.push_back(d.toInt());
+        // Non-finite values travel as the strings JSON writing gives them ("-Infinity": a fully masked row).
         for (const Json &x : o["values"].items())
-            v.values.push_back(x.toDouble());
+            v.values.push_back(!x.isString()      ? x.toDouble()
+                    : x.toString() == "Infinity"  ? HUGE_VAL
+                    : x.toString() == "-Infinity" ? -HUGE_VAL
+                                                  : std::nan(""));
         g.outputs.push_back(std::move(v));
     }
+    g.failedNode = j["failed_node"].toString();
+    g.error = j["error"].toString();
     return g;
+}
+
+std::vector<std::string> strings(const Json &array)
+{
+    std::vector<std::string> out;
+    for (const Json &s : array.items())
+        out.push_back(s.toString());
+    return out;
+}
+
+std::vector<RegionProfile> regionProfiles(const Json &regions)
+{
+    std::vector<RegionProfile> out;
+    for (const Json &r : regions.items())
+        out.push_back({r["pattern"].toString(), r["anchor"].toString(), strings(r["origin"]), strings(r["nodes"]),
+            r["unfused_us"].toDouble(), r["fused_us"].toDouble(), r["speedup"].toDouble(),
+            !r["complete"].isBool() || r["complete"].toBool()});
+    return out;
 }
 
 } // namespace
@@ -90,7 +119,7 @@ Status runtimeLoadDevicePlugins(const std::vector<std::string> &paths)
 }
 
 Result<ProfileReport> runtimeProfile(
-    const Graph &unfused, const Graph *fused, const ProfileOptions &options, Json *partial)
+    const Graph &unfused, const Graph *fused, const ProfileOptions &options, ProfileReport *partial)
 {
     auto handle = runtimeHandle();
     if (!handle)
@@ -127,8 +156,15 @@ Result<ProfileReport> runtimeProfile(
     if (r["canceled"].toBool())
         return canceledError(options.sourceFile);
     if (r["error"].isString()) {
-        if (partial)
-            *partial = r;
+        if (partial) {
+            *partial = ProfileReport();
+            partial->device = r["device"].toString();
+            if (r["unfused"].isObject())
+                partial->unfused = graphProfile(r["unfused"]);
+            if (r["fused"].isObject())
+                partial->fused = graphProfile(r["fused"]);
+            partial->json = r;
+        }
         const Json &at = r["error_at"];
         return Error{at["file"].toString(), int(at["line"].toInt()), int(at["column"].toInt()), r["error"].toString()};
     }
@@ -140,6 +176,7 @@ Result<ProfileReport> runtimeProfile(
         report.speedup = r["speedup"].toDouble();
         report.outputsMatch = r["outputs_match"].toBool();
         report.maxAbsDiff = r["max_abs_diff"].toDouble();
+        report.regions = regionProfiles(r["regions"]);
     }
     if (r["expected"].isObject()) {
         report.expectedMatch = r["expected"]["outputs_match"].toBool();

@@ -64,8 +64,25 @@ struct OutputValue {
 
 struct GraphProfile {
     double medianMs = 0;
-    std::vector<NodeProfile> nodes;
+    std::vector<NodeProfile> nodes; // in a failed run's partial report: the nodes that ran before failedNode
     std::vector<OutputValue> outputs;
+    std::string failedNode; // partial report only: the node whose run failed
+    std::string error; // partial report only: why
+};
+
+// What one fusion bought: the nodes it added (they share its provenance) against the unfused nodes they replaced,
+// timed by the runtime from the two graphs' per-node medians.
+struct RegionProfile {
+    std::string pattern;
+    std::string anchor;
+    std::vector<std::string> origin; // the unfused graph's nodes it stands for (through earlier fusions)
+    std::vector<std::string> nodes; // nodes of the fused graph, in graph order
+    double unfusedUs = 0; // sum of the origin nodes' medians
+    double fusedUs = 0;
+    double speedup = 0; // 0 when incomplete
+    // false when some origin nodes are not in the unfused graph (a file fused elsewhere, whose provenance has no
+    // origin): unfusedUs then leaves them out and no speedup is claimed.
+    bool complete = true;
 };
 
 // The result of runtimeProfile; json is DESIGN.md's `profile` object as the runtime produced it.
@@ -80,13 +97,15 @@ struct ProfileReport {
     double expectedMaxAbsDiff = 0;
     std::optional<bool> referenceMatch; // against ProfileOptions::referenceDevice
     double referenceMaxAbsDiff = 0;
+    std::vector<RegionProfile> regions; // one per fusion applied, with a fused graph
     Json json;
 };
 
 // Runs and profiles `unfused` and, when given, `fused` on one device with the same inputs, and compares outputs.
-// When a graph fails part-way, the error names the node and `partial` (if given) receives the runtime's JSON with
-// the nodes that ran before it ("unfused"/"fused" objects with "nodes", "failed_node", "error").
+// When a graph fails part-way, the error names the node and `partial` (if given) receives what ran before it: the
+// failing graph's nodes with failedNode and error set (the unfused graph's in full when the fused one failed), and
+// the runtime's JSON in `json`.
 Result<ProfileReport> runtimeProfile(
-    const Graph &unfused, const Graph *fused, const ProfileOptions &options, Json *partial = nullptr);
+    const Graph &unfused, const Graph *fused, const ProfileOptions &options, ProfileReport *partial = nullptr);
 
 } // namespace fxs

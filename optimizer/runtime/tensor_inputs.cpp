@@ -125,7 +125,9 @@ std::optional<int64_t> indexBound(const Node &input, const SymbolValues &symbols
                 if (is(argAt(*user, 2, "index")))
                     limit(dimSize(argAt(*user, 0, op == "gather" ? "input" : "self"), intArg(argAt(*user, 1, "dim"), 0),
                         symbols));
-            } else if (op == "index") {
+            } else if (op == "index" || op == "_unsafe_index" || op == "index_put" || op == "index_put_"
+                || op == "_unsafe_index_put") {
+                // The index list is argument 1 of them all; a backward graph's embedding gradient is an index_put.
                 if (const Argument *indices = argAt(*user, 1, "indices"); indices && indices->isSequence())
                     for (size_t k = 0; k < indices->items().size(); ++k)
                         if (is(&indices->items()[k]))
@@ -145,6 +147,21 @@ std::optional<int64_t> indexBound(const Node &input, const SymbolValues &symbols
         }
     }
     return bound;
+}
+
+// A lifted constant (get_attr _tensor_constant0) often carries no meta, but its one use copies it unchanged
+// (lift_fresh_copy in AOT graphs): that copy's meta is the constant's, so it is generated like any weight.
+std::optional<ValueMeta> copiedMeta(const Node &node)
+{
+    static const std::set<std::string> copies = {"lift_fresh_copy", "lift_fresh", "clone", "alias", "detach"};
+    if (node.op() != OpKind::GetAttr || node.users().size() != 1)
+        return std::nullopt;
+    const Node *user = node.users().front();
+    if (user->op() != OpKind::CallFunction || !copies.count(opName(*user)) || user->args().empty()
+        || !user->args()[0].isNode() || user->args()[0].node() != &node || !user->meta().val
+        || user->meta().val->kind != ValueMeta::Kind::Tensor)
+        return std::nullopt;
+    return user->meta().val;
 }
 
 } // namespace
@@ -209,7 +226,7 @@ Result<std::unordered_map<std::string, at::Tensor>> graphInputs(const Graph &gra
         }
         if (node->op() == OpKind::GetAttr && graph.subgraph(node->target()))
             continue; // a nested graph (cond's branches, wrap's body): the executor runs it
-        const auto &val = node->meta().val;
+        const auto &val = node->meta().val ? node->meta().val : copiedMeta(*node);
         if (val && val->kind == ValueMeta::Kind::SymInt) {
             auto value = evaluateSymbolic(val->expr, symbols);
             if (!value)
