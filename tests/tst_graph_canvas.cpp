@@ -361,7 +361,7 @@ private Q_SLOTS:
         QCOMPARE(target->effectiveOpacity(), 0.0);
         const auto tipAt = [&canvas](QPointF scenePos) {
             QToolTip::hideText();
-            QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 2000);
+            (void)QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 2000); // a tip from before may linger
             const QPoint at = canvas.mapFromScene(scenePos);
             QHelpEvent help(QEvent::ToolTip, at, canvas.viewport()->mapToGlobal(at));
             QApplication::sendEvent(canvas.viewport(), &help);
