@@ -24,6 +24,9 @@
 
 using namespace fxs;
 
+// A Result that must hold a value; on failure the test prints the error.
+#define VERIFY_OK(result) QVERIFY2(result, result ? "" : result.error().toString().c_str())
+
 namespace {
 
 // A float32 safetensors file: 8-byte little-endian header length, JSON header, raw bytes.
@@ -102,7 +105,7 @@ private Q_SLOTS:
         options.inputsPath = inputs.toStdString();
         options.returnOutputs = true;
         auto report = runtimeProfile(g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         QCOMPARE(report->device, std::string("cpu"));
         QCOMPARE(report->unfused.outputs.size(), size_t(2));
         const OutputValue &flat = report->unfused.outputs[0];
@@ -146,7 +149,7 @@ private Q_SLOTS:
         options.inputsPath = inputs.toStdString();
         options.returnOutputs = true;
         auto report = runtimeProfile(*g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         const auto &out = report->unfused.outputs;
         QCOMPARE(out.size(), size_t(4));
         QCOMPARE(out[2].dtype, std::string("Int"));
@@ -183,7 +186,7 @@ private Q_SLOTS:
             return true;
         };
         auto report = runtimeProfile(*g, g.get(), options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         QVERIFY(seen.size() >= 2 * 3 * 7); // two graphs, three runs, a report every 256 of 2,002 nodes
         QVERIFY(std::is_sorted(seen.begin(), seen.end()));
         QCOMPARE(seen.back(), 1.0);
@@ -215,7 +218,7 @@ private Q_SLOTS:
         options.warmup = 1;
         options.referenceDevice = "cpu";
         auto report = runtimeProfile(*g, g.get(), options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         QVERIFY(report->outputsMatch);
         QCOMPARE(report->maxAbsDiff, 0.0);
         QVERIFY(report->referenceMatch && *report->referenceMatch);
@@ -236,7 +239,7 @@ private Q_SLOTS:
         options.iters = 1;
         options.returnOutputs = true;
         auto report = runtimeProfile(*g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         QCOMPARE(report->unfused.outputs[0].values, std::vector<double>({3, 5, 7, 9, 11}));
         QCOMPARE(report->unfused.outputs[0].dtype, std::string("Long"));
     }
@@ -275,7 +278,7 @@ private Q_SLOTS:
         options.inputsPath = inputs.toStdString();
         options.returnOutputs = true;
         auto report = runtimeProfile(*g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         const auto &out = report->unfused.outputs;
         QCOMPARE(out.size(), size_t(6));
         std::vector<double> x(xs.begin(), xs.end());
@@ -308,7 +311,7 @@ private Q_SLOTS:
         options.inputsPath = inputs.toStdString();
         options.returnOutputs = true;
         auto report = runtimeProfile(*g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         const std::vector<double> expected = {0.25, 0.75, 0, 0, 0, 1};
         const auto &got = report->unfused.outputs.at(0).values;
         QCOMPARE(got.size(), expected.size());
@@ -351,7 +354,7 @@ private Q_SLOTS:
         options.warmup = 0;
         options.returnOutputs = true;
         auto report = runtimeProfile(*g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         const auto &out = report->unfused.outputs;
         QCOMPARE(out.size(), size_t(4));
         QCOMPARE(out[0].dtype, std::string("Long"));
@@ -410,7 +413,7 @@ private Q_SLOTS:
         options.inputsPath = inputs.toStdString();
         options.returnOutputs = true;
         auto report = runtimeProfile(g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         const OutputValue &out = report->unfused.outputs.at(0);
         QCOMPARE(out.shape, std::vector<int64_t>({4, 4}));
         for (int i = 0; i < 4; ++i)
@@ -542,14 +545,14 @@ private Q_SLOTS:
         QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0, err.constData());
 
         auto file = loadGraphFile(m_dir.filePath(QStringLiteral("tiny_block.json")).toStdString());
-        QVERIFY2(file, file ? "" : file.error().toString().c_str());
+        VERIFY_OK(file);
         ProfileOptions options;
         options.iters = 1;
         options.warmup = 0;
         options.inputsPath = m_dir.filePath(QStringLiteral("tiny_block.safetensors")).toStdString();
         options.expectedOutputsPath = m_dir.filePath(QStringLiteral("tiny_block.outputs.safetensors")).toStdString();
         auto report = runtimeProfile(*file->graphs.front().graph, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         QVERIFY(report->expectedMatch.has_value());
         QVERIFY2(*report->expectedMatch, qPrintable(QString::number(report->expectedMaxAbsDiff)));
         QVERIFY(report->expectedMaxAbsDiff < 1e-4);
@@ -639,7 +642,7 @@ private Q_SLOTS:
         options.warmup = 0;
         options.returnOutputs = true;
         auto report = runtimeProfile(*a, b.get(), options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         QVERIFY(report->fused.has_value());
         QVERIFY2(report->outputsMatch, qPrintable(QString::number(report->maxAbsDiff)));
         QVERIFY(report->maxAbsDiff < 1e-5);
@@ -699,7 +702,7 @@ private Q_SLOTS:
             options.inputsPath = inputs.toStdString();
             options.returnOutputs = true;
             auto report = runtimeProfile(*g, nullptr, options);
-            QVERIFY2(report, report ? "" : report.error().toString().c_str());
+            VERIFY_OK(report);
             const OutputValue &out = report->unfused.outputs.at(0);
             // true branch: 2x = 2, 4, 6, 8; false branch: -x = 1, 2, 3, 4.
             for (int i = 0; i < 4; ++i)
@@ -713,7 +716,7 @@ private Q_SLOTS:
     {
         auto file = loadGraphFile(FXSCOPE_CORPUS_DIR
             "/readable/pytorch_test_export__cond_branches_return_constant_int__print_readable_normalized.py");
-        QVERIFY2(file, file ? "" : file.error().toString().c_str());
+        VERIFY_OK(file);
         const Graph &g = *file->graphs.front().graph;
         for (float sign : {1.0f, -1.0f}) {
             QString inputs = m_dir.filePath(QStringLiteral("cond_rows.safetensors"));
@@ -726,7 +729,7 @@ private Q_SLOTS:
             options.inputsPath = inputs.toStdString();
             options.returnOutputs = true;
             auto report = runtimeProfile(g, nullptr, options);
-            QVERIFY2(report, report ? "" : report.error().toString().c_str());
+            VERIFY_OK(report);
             // sum > 3 takes the true branch (row 0), else row 1.
             QCOMPARE(report->unfused.outputs.at(0).values,
                 sign > 0 ? std::vector<double>({1, 1, 1}) : std::vector<double>({-2, -2, -2}));
@@ -776,7 +779,7 @@ private Q_SLOTS:
         options.inputsPath = inputs.toStdString();
         options.returnOutputs = true;
         auto report = runtimeProfile(*g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         const OutputValue &out = report->unfused.outputs.at(0);
         QCOMPARE(out.shape, std::vector<int64_t>({2, 3}));
         for (size_t i = 0; i < xs.size(); ++i)
@@ -824,7 +827,7 @@ private Q_SLOTS:
         options.inputsPath = inputs.toStdString();
         options.returnOutputs = true;
         auto report = runtimeProfile(*g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         const auto &out = report->unfused.outputs;
         QCOMPARE(out.size(), size_t(2));
         QCOMPARE(QString::fromStdString(out[0].dtype), bodyDtype);
@@ -872,7 +875,7 @@ private Q_SLOTS:
         options.inputsPath = inputs.toStdString();
         options.returnOutputs = true;
         auto report = runtimeProfile(*g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         const auto &out = report->unfused.outputs;
         QCOMPARE(out.size(), size_t(2));
         QCOMPARE(out[0].shape, std::vector<int64_t>({1, 2, 3, 2}));
@@ -959,7 +962,7 @@ private Q_SLOTS:
         options.inputsPath = m_dir.filePath(QStringLiteral("flex_inputs.safetensors")).toStdString();
         options.expectedOutputsPath = m_dir.filePath(QStringLiteral("flex_outputs.safetensors")).toStdString();
         auto report = runtimeProfile(*g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         QVERIFY(report->expectedMatch.has_value());
         QVERIFY2(*report->expectedMatch, qPrintable(QString::number(report->expectedMaxAbsDiff)));
         QVERIFY(report->expectedMaxAbsDiff < 1e-5);
@@ -994,7 +997,7 @@ private Q_SLOTS:
         options.inputsPath = inputs.toStdString();
         options.returnOutputs = true;
         auto report = runtimeProfile(*g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         const auto &out = report->unfused.outputs;
         QCOMPARE(out.size(), size_t(4));
         for (int which = 0; which < 2; ++which)
@@ -1053,14 +1056,14 @@ private Q_SLOTS:
         QFETCH(QString, path);
         QFETCH(int, graph);
         auto file = loadGraphFile((QStringLiteral(FXSCOPE_CORPUS_DIR) + path).toStdString());
-        QVERIFY2(file, file ? "" : file.error().toString().c_str());
+        VERIFY_OK(file);
         QVERIFY(size_t(graph) < file->graphs.size());
         ProfileOptions options;
         options.iters = 1;
         options.warmup = 0;
         options.returnOutputs = true;
         auto report = runtimeProfile(*file->graphs[size_t(graph)].graph, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         const OutputValue &out = report->unfused.outputs.at(0);
         QCOMPARE(out.shape, std::vector<int64_t>({1, 4, 512, 64}));
         QVERIFY(std::all_of(out.values.begin(), out.values.end(), [](double x) { return std::isfinite(x); }));
@@ -1159,7 +1162,7 @@ private Q_SLOTS:
             missing.error().message.c_str());
         QVERIFY(parseSymbolAssignments("s0=3", options.symbols));
         auto report = runtimeProfile(*g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         const OutputValue &out = report->unfused.outputs.at(0);
         QCOMPARE(out.shape, std::vector<int64_t>({6, 3}));
 
@@ -1227,7 +1230,7 @@ private Q_SLOTS:
         options.iters = 1;
         options.warmup = 0;
         auto report = runtimeProfile(*g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         QCOMPARE(report->unfused.outputs.size(), size_t(4));
     }
 
@@ -1247,7 +1250,7 @@ private Q_SLOTS:
         options.iters = 1;
         options.warmup = 0;
         auto report = runtimeProfile(*g, nullptr, options);
-        QVERIFY2(report, report ? "" : report.error().toString().c_str());
+        VERIFY_OK(report);
         QCOMPARE(report->unfused.outputs.at(0).shape, std::vector<int64_t>({2, 3}));
 
         auto other = parseGraph(QString::fromLatin1(code).arg(QStringLiteral("relu")).toStdString());
