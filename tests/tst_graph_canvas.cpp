@@ -102,6 +102,19 @@ bool waitForLayout(GraphCanvas &canvas)
     return finished.wait(20000) || !canvas.isLayoutRunning();
 }
 
+// GPT-2's post-grad graph (corpus) in a session with the built-in patterns, or null (with a warning).
+std::unique_ptr<Session> gpt2Session()
+{
+    auto file = loadGraphFile(
+        FXSCOPE_CORPUS_DIR "/readable/learn_torch_compile__tb_hf_GPT2_inference_cpu__after_post_grad.py");
+    auto registry = std::make_shared<PatternRegistry>();
+    if (!file || !registerBuiltinPatterns(*registry)) {
+        qWarning("GPT-2 or the built-in patterns did not load");
+        return nullptr;
+    }
+    return std::make_unique<Session>(std::move(file->graphs.front().graph), registry);
+}
+
 } // namespace
 
 class TestGraphCanvas : public QObject {
@@ -477,12 +490,9 @@ private Q_SLOTS:
     // ("modeling_gpt2.py" a dozen times), and opening one of them must not open them all.
     void stepReopensTheSameGroupsOnly()
     {
-        auto file = loadGraphFile(
-            FXSCOPE_CORPUS_DIR "/readable/learn_torch_compile__tb_hf_GPT2_inference_cpu__after_post_grad.py");
-        QVERIFY(file);
-        auto registry = std::make_shared<PatternRegistry>();
-        QVERIFY(registerBuiltinPatterns(*registry));
-        Session session(std::move(file->graphs.front().graph), registry);
+        auto made = gpt2Session();
+        QVERIFY(made);
+        Session &session = *made;
         QVERIFY(session.run(1));
         std::shared_ptr<const Graph> before = session.graphAt(0).value();
         std::shared_ptr<const Graph> after = session.graph().clone();
@@ -517,12 +527,9 @@ private Q_SLOTS:
         const QString folder = qEnvironmentVariable("FXSCOPE_SCREENSHOTS");
         if (folder.isEmpty())
             QSKIP("set FXSCOPE_SCREENSHOTS to a folder to take the pictures");
-        auto file = loadGraphFile(
-            FXSCOPE_CORPUS_DIR "/readable/learn_torch_compile__tb_hf_GPT2_inference_cpu__after_post_grad.py");
-        QVERIFY(file);
-        auto registry = std::make_shared<PatternRegistry>();
-        QVERIFY(registerBuiltinPatterns(*registry));
-        Session session(std::move(file->graphs.front().graph), registry);
+        auto made = gpt2Session();
+        QVERIFY(made);
+        Session &session = *made;
         QVERIFY(session.run(2));
         std::shared_ptr<const Graph> before = session.graphAt(1).value();
         std::shared_ptr<const Graph> after = session.graph().clone();
