@@ -10,6 +10,7 @@
 #include "pattern_graph_widget.h"
 #include "profile_model.h"
 #include "profile_widget.h"
+#include "session_state.h"
 
 #include "ir/graph.h"
 #include "runtime/runtime_library.h"
@@ -21,11 +22,16 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -33,6 +39,8 @@
 #include <QTemporaryDir>
 #include <QThreadPool>
 #include <QtTest>
+
+#include <map>
 
 using namespace fxs;
 
@@ -76,6 +84,8 @@ private Q_SLOTS:
     void initTestCase();
     void modelPairsNodesAndRegions();
     void profilesUnfusedAndFused();
+    void exportsTraceAndCsv();
+    void settingsSurviveTheSession();
     void symbolsReachTheRun();
     void failureShowsWhatRan();
     void cancelStopsTheRun();
@@ -160,7 +170,10 @@ void TestProfileView::modelPairsNodesAndRegions()
     // An incomplete region claims no speedup and says why.
     QCOMPARE(model.index(1, ProfileModel::SpeedupColumn).data().toString(), QStringLiteral("—"));
     QCOMPARE(model.index(1, ProfileModel::SpeedupColumn).data(ProfileModel::SortRole).toDouble(), -1.0);
-    QVERIFY(model.index(1, ProfileModel::WhatColumn).data().toString().contains(QStringLiteral("not in the unfused graph")));
+    QVERIFY(model.index(1, ProfileModel::WhatColumn)
+                .data()
+                .toString()
+                .contains(QStringLiteral("not in the unfused graph")));
     model.setProfile(nullptr);
     QCOMPARE(model.rowCount(), 0);
 }
@@ -230,6 +243,151 @@ void TestProfileView::profilesUnfusedAndFused()
     view->overlayBox()->setChecked(false);
     QVERIFY(!canvas->hasNodeTimes());
     QVERIFY(!canvas->timeLegend()->isVisible());
+}
+
+// "Export trace…" and "Export CSV…" write the profile shown: a Chrome trace with one process per graph and a span per
+// timed node (the fused region on its own track), and CSV rows of the same nodes and the region; a folder that does
+// not exist is a clear error, not a crash, and leaves nothing behind.
+void TestProfileView::exportsTraceAndCsv()
+{
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    ProfileWidget *view = window.profileView();
+    QVERIFY(!view->exportTraceButton()->isEnabled()); // nothing to export yet
+    QVERIFY(!view->exportCsvButton()->isEnabled());
+    QSignalSpy matched(&doc, &Document::matchReportChanged);
+    doc.open(writeGraph());
+    QVERIFY(matched.wait(kTimeoutMs));
+    doc.step();
+    QVERIFY(settle(&doc));
+    QSignalSpy finished(&doc, &Document::profileFinished);
+    QSignalSpy failed(&doc, &Document::profileFailed);
+    view->itersBox()->setValue(3);
+    QTest::mouseClick(view->runButton(), Qt::LeftButton);
+    QVERIFY(!view->exportTraceButton()->isEnabled()); // not while it runs
+    QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY(view->exportTraceButton()->isEnabled());
+    QVERIFY(view->exportCsvButton()->isEnabled());
+    const ProfileReport *report = view->model()->report();
+    QVERIFY(report && report->fused && report->regions.size() == 1);
+
+    QTemporaryDir out;
+    const QString tracePath = out.filePath(QStringLiteral("swiglu-profile.json"));
+    QVERIFY(window.exportProfile(tracePath, ProfileWidget::ExportFormat::ChromeTrace));
+    QFile traceFile(tracePath);
+    QVERIFY(traceFile.open(QIODevice::ReadOnly));
+    QJsonParseError parseError;
+    const QJsonDocument trace = QJsonDocument::fromJson(traceFile.readAll(), &parseError);
+    QVERIFY2(parseError.error == QJsonParseError::NoError, qPrintable(parseError.errorString()));
+    // Spans per process (1 unfused, 2 fused) and track (2: fused regions), in graph order.
+    std::map<std::pair<int, int>, QStringList> spans;
+    for (const QJsonValue &e : trace.object().value(QStringLiteral("traceEvents")).toArray()) {
+        const QJsonObject event = e.toObject();
+        if (event.value(QStringLiteral("ph")).toString() == QLatin1String("X")) {
+            QVERIFY(event.value(QStringLiteral("dur")).toDouble() >= 0);
+            spans[{event.value(QStringLiteral("pid")).toInt(), event.value(QStringLiteral("tid")).toInt()}]
+                << event.value(QStringLiteral("name")).toString();
+        }
+    }
+    QCOMPARE(spans[std::make_pair(1, 1)], (QStringList{"silu", "mul", "add"}));
+    QStringList fusedNodes;
+    for (const NodeProfile &n : report->fused->nodes)
+        fusedNodes << QString::fromStdString(n.name);
+    QCOMPARE(spans[std::make_pair(2, 1)], fusedNodes);
+    QVERIFY(fusedNodes.contains(QStringLiteral("npu_swiglu")));
+    QCOMPARE(spans[std::make_pair(2, 2)], QStringList{QStringLiteral("swiglu")});
+
+    const QString csvPath = out.filePath(QStringLiteral("swiglu-profile.csv"));
+    QVERIFY(window.exportProfile(csvPath, ProfileWidget::ExportFormat::Csv));
+    QFile csvFile(csvPath);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(csvFile.readAll()).split(QLatin1Char('\n'));
+    QCOMPARE(lines.value(0), QStringLiteral("graph,node,target,median_us,min_us,max_us"));
+    QStringList unfusedRows;
+    for (const QString &line : lines) {
+        const QStringList fields = line.split(QLatin1Char(','));
+        if (fields.value(0) != QLatin1String("unfused"))
+            continue;
+        QCOMPARE(fields.size(), 6);
+        unfusedRows << fields[1];
+        // The median as the table shows it, to the CSV's three decimals.
+        for (const NodeProfile &n : report->unfused.nodes)
+            if (QString::fromStdString(n.name) == fields[1])
+                QCOMPARE(fields[3], QString::number(n.medianUs, 'f', 3));
+        QVERIFY(fields[4].toDouble() <= fields[3].toDouble() && fields[3].toDouble() <= fields[5].toDouble());
+    }
+    QCOMPARE(unfusedRows, (QStringList{"silu", "mul", "add"}));
+    QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^fused,"))).size(), fusedNodes.size());
+    QVERIFY(lines.contains(QStringLiteral("region,pattern,anchor,unfused_us,fused_us,speedup")));
+    QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^region,swiglu,"))).size(), 1);
+
+    // A folder that does not exist: the error names the file, and the box shows it.
+    const QString bad = out.filePath(QStringLiteral("no/such/folder/p.csv"));
+    QVERIFY(!window.exportProfile(bad, ProfileWidget::ExportFormat::Csv));
+    QVERIFY(window.errorBox());
+    QVERIFY2(window.errorBox()->informativeText().contains(bad), qPrintable(window.errorBox()->informativeText()));
+    QCOMPARE(QDir(out.path()).entryList(QDir::Files), (QStringList{"swiglu-profile.csv", "swiglu-profile.json"}));
+}
+
+// The dock's device, iterations, warm-up and symbol values go into the session (autosaved as the user changes them)
+// and come back when it is opened in a new window, as --open-session and --restore do.
+void TestProfileView::settingsSurviveTheSession()
+{
+    const QString graph = QStringLiteral(
+        FXSCOPE_CORPUS_DIR "/readable/depyf__aot_eager_dynamic_with_grad__compiled_fn_3_forward_graph.py");
+    const QString autosave = m_dir.filePath(QStringLiteral("autosave.fxsession"));
+    QFile::remove(autosave);
+    {
+        Document doc;
+        MainWindow window(&doc);
+        window.setAutosavePath(autosave);
+        QSignalSpy loaded(&doc, &Document::fileLoaded);
+        doc.open(graph);
+        QVERIFY(loaded.wait(kTimeoutMs));
+        ProfileWidget *view = window.profileView();
+        QCOMPARE(view->warmupBox()->value(), 2);
+        view->deviceBox()->setCurrentText(QStringLiteral("cuda:1"));
+        view->itersBox()->setValue(7);
+        view->warmupBox()->setValue(0);
+        view->symbolsEdit()->clear();
+        QTest::keyClicks(view->symbolsEdit(), QStringLiteral("s52=96"));
+        // Autosaved shortly after the last change, without Save.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(autosave), kTimeoutMs);
+        auto saved = loadSessionFile(autosave);
+        QVERIFY2(saved, saved ? "" : saved.error().toString().c_str());
+        QTRY_COMPARE_WITH_TIMEOUT(loadSessionFile(autosave)->profileIters, 7, kTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(loadSessionFile(autosave)->profileSymbols, (SymbolValues{{"s52", 96}}), kTimeoutMs);
+        // The iterations asked for reach the run, and the symbol value sizes its inputs.
+        QSignalSpy finished(&doc, &Document::profileFinished);
+        QSignalSpy failed(&doc, &Document::profileFailed);
+        view->deviceBox()->setCurrentText(QStringLiteral("cpu"));
+        QTest::mouseClick(view->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        QCOMPARE(view->model()->report()->json["unfused"]["iterations"].toInt(), int64_t(7));
+        QCOMPARE(view->model()->report()->unfused.outputs.front().shape, std::vector<int64_t>{96});
+        view->deviceBox()->setCurrentText(QStringLiteral("cuda:1"));
+        window.autosaveNow();
+    }
+    auto saved = loadSessionFile(autosave);
+    QVERIFY(saved);
+    QCOMPARE(saved->profileDevice, QStringLiteral("cuda:1"));
+    QCOMPARE(saved->profileWarmup, 0);
+
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    ProfileWidget *view = window.profileView();
+    QSignalSpy restored(&window, &MainWindow::sessionRestored);
+    QVERIFY(window.openSession(autosave));
+    QVERIFY(restored.wait(kTimeoutMs));
+    QCOMPARE(doc.path(), graph);
+    QCOMPARE(view->device(), QStringLiteral("cuda:1"));
+    QCOMPARE(view->itersBox()->value(), 7);
+    QCOMPARE(view->warmupBox()->value(), 0);
+    QCOMPARE(view->symbolsEdit()->text(), QStringLiteral("s52=96"));
 }
 
 // A dynamic-shape graph from the corpus (inputs f32[s52] and Sym(s52)): the Symbols field names s52, Run asks for a
