@@ -406,7 +406,7 @@ void MainWindow::createProfiling()
         });
     // Another graph: the profile of the last one no longer describes it.
     connect(m_document, &Document::currentGraphChanged, this, [this] {
-        m_profile->setGraphSymbols(m_document->profileSymbols());
+        m_profile->setGraphSymbols(m_document->profileSymbols(), m_document->profileSymbolHints());
         m_profile->setProfile(nullptr);
         applyProfileOverlay();
     });

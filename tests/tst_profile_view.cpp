@@ -87,6 +87,7 @@ private Q_SLOTS:
     void exportsTraceAndCsv();
     void settingsSurviveTheSession();
     void symbolsReachTheRun();
+    void symbolHintsPrefillTheField();
     void failureShowsWhatRan();
     void cancelStopsTheRun();
     void openingAnotherFileCancels();
@@ -456,6 +457,45 @@ void TestProfileView::symbolsReachTheRun()
     QVERIFY(loaded.wait(kTimeoutMs));
     QVERIFY(doc.profileSymbols().contains(QStringLiteral("s52")));
     QVERIFY(view->symbolsEdit()->text().contains(QStringLiteral("s52=7")));
+}
+
+// A torch.export program whose sizes carry hints (s0 = 8, the SymInt input n = s1 = 3): the Symbols field starts
+// from them, Run needs nothing typed, and the outputs take the hinted sizes. A value the user gives instead wins and
+// is what the session keeps; a hint left as it is is not.
+void TestProfileView::symbolHintsPrefillTheField()
+{
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    QSignalSpy loaded(&doc, &Document::fileLoaded);
+    const QString program = QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/export/symbolic.pt2");
+    doc.open(program);
+    QVERIFY(loaded.wait(kTimeoutMs));
+    ProfileWidget *view = window.profileView();
+    QCOMPARE(doc.profileSymbols(), (QStringList{QStringLiteral("s0"), QStringLiteral("s1")}));
+    QCOMPARE(view->symbolsEdit()->text(), QStringLiteral("s0=8, s1=3"));
+    QVERIFY(view->symbolValues().empty());
+
+    QSignalSpy finished(&doc, &Document::profileFinished);
+    QSignalSpy failed(&doc, &Document::profileFailed);
+    view->itersBox()->setValue(2);
+    QTest::mouseClick(view->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    const ProfileReport *report = view->model()->report();
+    QVERIFY(report && !report->unfused.outputs.empty());
+    QCOMPARE(report->unfused.outputs.front().shape, (std::vector<int64_t>{16, 2})); // relu: f32[2*s0, 2]
+
+    view->symbolsEdit()->setText(QStringLiteral("s0=5, s1=3"));
+    QCOMPARE(view->symbolValues(), (SymbolValues{{"s0", 5}}));
+    doc.open(writeGraph());
+    QVERIFY(loaded.wait(kTimeoutMs));
+    doc.open(program);
+    QVERIFY(loaded.wait(kTimeoutMs));
+    QCOMPARE(view->symbolsEdit()->text(), QStringLiteral("s0=5, s1=3"));
+    // Back to the hint: no value of the user's any more.
+    view->symbolsEdit()->setText(QStringLiteral("s0=8, s1=3"));
+    QVERIFY(view->symbolValues().empty());
 }
 
 // A node that fails at run time (mm of [4, 8] by [4, 8]): the error names it, the table keeps the nodes that ran
