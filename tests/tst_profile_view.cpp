@@ -157,6 +157,11 @@ void TestProfileView::modelPairsNodesAndRegions()
     QCOMPARE(model.index(0, ProfileModel::FusedColumn).data().toString(), QStringLiteral("—"));
     QCOMPARE(model.index(3, ProfileModel::NameColumn).data().toString(), QStringLiteral("npu_swiglu"));
     QCOMPARE(model.index(3, ProfileModel::UnfusedColumn).data(ProfileModel::SortRole).toDouble(), -1.0);
+    // Targets without the "torch.ops." they all share; the tooltip has the whole target.
+    QCOMPARE(model.index(3, ProfileModel::WhatColumn).data().toString(), QStringLiteral("npu.npu_swiglu.default"));
+    QCOMPARE(model.index(3, ProfileModel::WhatColumn).data(Qt::ToolTipRole).toString(),
+        QStringLiteral("torch.ops.npu.npu_swiglu.default"));
+    QCOMPARE(model.index(5, ProfileModel::WhatColumn).data().toString(), QStringLiteral("operator.getitem"));
     // Regions, as the runtime timed them: the fused nodes against the sum of what they replaced.
     model.setMode(ProfileModel::Mode::Regions);
     QCOMPARE(model.rowCount(), 2);
