@@ -539,6 +539,16 @@ void TestProfileView::failureShowsWhatRan()
     QCOMPARE(view->model()->rows()[1].name, QStringLiteral("b"));
     QVERIFY(view->model()->rows()[1].unfusedUs > 0);
     QCOMPARE(window.canvas()->selectedNode(), QStringLiteral("m"));
+    // What ran can be exported: the CSV has the two nodes' rows.
+    QVERIFY(view->exportCsvButton()->isEnabled());
+    const QString csv = m_dir.filePath(QStringLiteral("fails.csv"));
+    QVERIFY(window.exportProfile(csv, ProfileWidget::ExportFormat::Csv));
+    QFile written(csv);
+    QVERIFY(written.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList rows = QString::fromUtf8(written.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(rows.size(), 3);
+    QVERIFY(rows[1].startsWith(QLatin1String("unfused,a,torch.ops.aten.relu.default,")));
+    QVERIFY(rows[2].startsWith(QLatin1String("unfused,b,torch.ops.aten.mul.Tensor,")));
 }
 
 void TestProfileView::cancelStopsTheRun()
