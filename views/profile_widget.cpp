@@ -62,7 +62,8 @@ ProfileWidget::ProfileWidget(QWidget *parent)
                             "settle"));
     m_symbols->setObjectName(QStringLiteral("profileSymbols"));
     m_symbols->setToolTip(tr("Values for the symbolic dims of the graph's inputs, as s0=128, s1=4: the inputs "
-                             "generated from meta take these sizes"));
+                             "generated from meta take these sizes. Where the dump says what a symbol was traced "
+                             "with (torch.export hints, TORCH_TRACE create_symbol), that size is filled in"));
     m_symbolsLabel->setBuddy(m_symbols);
     m_symbolsLabel->setVisible(false);
     m_symbols->setVisible(false);
