@@ -881,6 +881,12 @@ void Document::listDevices(const QStringList &plugins)
     watcher->setFuture(future);
 }
 
+SymbolValues Document::profileSymbolHints() const
+{
+    const NamedGraph *named = currentGraph();
+    return named && named->graph ? named->graph->symbolHints() : SymbolValues{};
+}
+
 QStringList Document::profileSymbols() const
 {
     const NamedGraph *named = currentGraph();

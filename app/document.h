@@ -120,6 +120,9 @@ public:
     // The symbols (s0, s1, ...) in the current graph's input shapes and SymInt inputs: what profile() needs values
     // for to generate its inputs, in natural order.
     QStringList profileSymbols() const;
+    // The sizes the current graph's dump gives its symbols (torch.export hints, TORCH_TRACE create_symbol): the
+    // Symbols field starts from them.
+    SymbolValues profileSymbolHints() const;
     // Lists the LibTorch runtime's devices off the UI thread (loading the runtime on first use), after loading
     // `plugins` into it: device plugins register a LibTorch backend (torch_npu's library for an Ascend NPU as
     // PrivateUse1, or fxscope's emulated NPU). devicesListed or devicesFailed follows. Loading a plugin waits for

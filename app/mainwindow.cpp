@@ -17,10 +17,12 @@
 #include "profile_widget.h"
 #include "timeline_widget.h"
 
+#include "io/loader.h"
 #include "ir/graph_file.h"
 #include "match/match_report.h"
 #include "patterns/pattern_registry.h"
 #include "rewrite/graph_diff.h"
+#include "runtime/profile_export.h"
 #include "runtime/runtime_library.h"
 
 #include <QAction>
@@ -404,7 +406,7 @@ void MainWindow::createProfiling()
         });
     // Another graph: the profile of the last one no longer describes it.
     connect(m_document, &Document::currentGraphChanged, this, [this] {
-        m_profile->setGraphSymbols(m_document->profileSymbols());
+        m_profile->setGraphSymbols(m_document->profileSymbols(), m_document->profileSymbolHints());
         m_profile->setProfile(nullptr);
         applyProfileOverlay();
     });
@@ -421,6 +423,8 @@ void MainWindow::createProfiling()
         applyProfileOverlay();
     });
     connect(m_document, &Document::profileProgress, m_profile, &ProfileWidget::setProgress);
+    connect(m_profile, &ProfileWidget::exportRequested, this, &MainWindow::exportProfileDialog);
+    connect(m_profile, &ProfileWidget::settingsChanged, this, &MainWindow::scheduleAutosave);
     connect(m_profile, &ProfileWidget::devicePluginRequested, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Load Device Plugin"), QString(), tr("Device plugins (*.so *.so.*);;All files (*)"));
@@ -1010,6 +1014,42 @@ bool MainWindow::exportImage(const QString &path, bool wholeGraph)
     return true;
 }
 
+void MainWindow::exportProfileDialog(ProfileWidget::ExportFormat format)
+{
+    const bool csv = format == ProfileWidget::ExportFormat::Csv;
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastExportDirectory")).toString();
+    const QString base = QFileInfo(m_document->path()).completeBaseName();
+    const QString suffix = csv ? QStringLiteral("csv") : QStringLiteral("json");
+    QString path = QFileDialog::getSaveFileName(this, csv ? tr("Export Profile as CSV") : tr("Export Profile Trace"),
+        QDir(dir).filePath((base.isEmpty() ? QStringLiteral("graph") : base) + QLatin1String("-profile.") + suffix),
+        csv ? tr("CSV (*.csv);;All files (*)") : tr("Chrome trace / Perfetto (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastExportDirectory"), QFileInfo(path).absolutePath());
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QLatin1Char('.') + suffix;
+    exportProfile(path, format);
+}
+
+bool MainWindow::exportProfile(const QString &path, ProfileWidget::ExportFormat format)
+{
+    const bool csv = format == ProfileWidget::ExportFormat::Csv;
+    const ProfileReport *report = m_profile->model()->report();
+    if (!report || !report->json.isObject()) {
+        showError(tr("Could not export the profile"), tr("%1: nothing to export: no profile is shown").arg(path));
+        return false;
+    }
+    const std::string bytes = csv ? profileCsv(report->json) : profileChromeTrace(report->json);
+    if (auto written = writeFileAtomically(path.toStdString(), bytes); !written) {
+        showError(tr("Could not export the profile"), QString::fromStdString(written.error().toString()));
+        return false;
+    }
+    uiLogger()->info("exported the profile as {} to {}", csv ? "CSV" : "a Chrome trace", path.toStdString());
+    statusBar()->showMessage(tr("Profile exported to %1").arg(path), kStatusMessageMs);
+    return true;
+}
+
 QString MainWindow::autosavePath()
 {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
@@ -1074,6 +1114,10 @@ SessionState MainWindow::sessionState() const
         state.centreY = centre.y();
         state.expandedGroups = m_canvas->expandedGroupLabels();
     }
+    state.profileDevice = m_profile->device();
+    state.profileIters = m_profile->itersBox()->value();
+    state.profileWarmup = m_profile->warmupBox()->value();
+    state.profileSymbols = m_profile->symbolValues();
     return state;
 }
 
@@ -1136,6 +1180,9 @@ void MainWindow::restoreSession(const SessionState &state)
     m_document->resetPatterns(); // before the restore starts: its patternsChanged belongs to no stage
     m_restore = state;
     m_restoreStage = RestoreStage::Loading;
+    // Before the graph opens: its Symbols field then shows the session's values.
+    if (!state.profileDevice.isEmpty())
+        m_profile->setSettings(state.profileDevice, state.profileIters, state.profileWarmup, state.profileSymbols);
     m_document->open(state.graphPath, state.graph);
 }
 

@@ -3,6 +3,7 @@
 // and the status bar. It is the only place
 // that connects the Document's signals to views, and the views' requests back to the Document.
 
+#include "profile_widget.h"
 #include "session_state.h"
 #include "theme.h"
 
@@ -32,7 +33,6 @@ class GraphCanvas;
 class NodeInspector;
 class NodeListWidget;
 class PatternGraphWidget;
-class ProfileWidget;
 class LogWidget;
 class PatternsWidget;
 class TimelineWidget;
@@ -80,6 +80,10 @@ public Q_SLOTS:
     void exportDialog(bool wholeGraph);
     // Writes the export without asking; false (and the error shown) when it failed.
     bool exportImage(const QString &path, bool wholeGraph);
+    // Asks where, then writes the profile shown as a Chrome trace or CSV.
+    void exportProfileDialog(ProfileWidget::ExportFormat format);
+    // Writes the profile shown without asking (atomically); false (and the error shown) when it failed.
+    bool exportProfile(const QString &path, ProfileWidget::ExportFormat format);
 
     // Sessions: what is shown now, to save; restoring opens the graph, adds the pattern files, replays the steps,
     // shows the candidate and the view, one after another as each finishes (sessionRestored at the end).

@@ -36,6 +36,14 @@ std::string SessionState::toJson() const
     root.set("candidate", std::move(candidate));
     root.set("selected_node", selectedNode.toStdString());
     root.set("view", std::move(view));
+    if (!profileDevice.isEmpty()) {
+        Json symbols = Json::object();
+        for (const auto &[name, value] : profileSymbols)
+            symbols.set(name, value);
+        root.set("profile",
+            Json::object({{"device", profileDevice.toStdString()}, {"iterations", profileIters},
+                {"warmup", profileWarmup}, {"symbols", std::move(symbols)}}));
+    }
     return root.dump(2) + "\n";
 }
 
@@ -129,6 +137,45 @@ Result<SessionState> SessionState::fromJson(std::string_view text, const std::st
         }
         if (auto s = list(*v, "expanded_groups", state.expandedGroups); !s)
             return s.error();
+    }
+    if (const Json *p = root.find("profile")) {
+        if (!p->isObject())
+            return error(*p,
+                "expected \"profile\" to be an object with \"device\", \"iterations\", \"warmup\" and "
+                "\"symbols\", found "
+                    + shown(*p));
+        if (auto s = text_(*p, "device", state.profileDevice, true); !s)
+            return s.error();
+        if (state.profileDevice.trimmed().isEmpty())
+            return error(*p->find("device"), "expected a device (cpu, cuda:0, npu:0), found an empty string");
+        auto count = [&](const char *key, int least, int most, int &out) -> Status {
+            const Json *v = p->find(key);
+            if (!v)
+                return Ok{};
+            if (!v->isInt() || v->toInt() < least || v->toInt() > most)
+                return error(*v,
+                    std::string("expected \"") + key + "\" to be a whole number from " + std::to_string(least) + " to "
+                        + std::to_string(most) + ", found " + shown(*v));
+            out = int(v->toInt());
+            return Ok{};
+        };
+        if (auto s = count("iterations", 1, kMaxProfileIters, state.profileIters); !s)
+            return s.error();
+        if (auto s = count("warmup", 0, kMaxProfileWarmup, state.profileWarmup); !s)
+            return s.error();
+        if (const Json *symbols = p->find("symbols")) {
+            if (!symbols->isObject())
+                return error(*symbols,
+                    "expected \"symbols\" to be an object of symbol values ({\"s0\": 128}), found " + shown(*symbols));
+            for (const auto &[name, value] : symbols->members()) {
+                SymbolValues one;
+                if (!value.isInt() || value.toInt() < 0 || !parseSymbolAssignments(name + "=0", one))
+                    return error(value,
+                        "expected a symbol's value (a name and a non-negative integer), found \"" + name
+                            + "\": " + shown(value));
+                state.profileSymbols[name] = value.toInt();
+            }
+        }
     }
     return state;
 }

@@ -339,6 +339,8 @@ private Q_SLOTS:
         QCOMPARE(n->meta().val->kind, ValueMeta::Kind::SymInt);
         QCOMPARE(n->meta().val->expr, std::string("s1"));
         QCOMPARE(n->meta().extra["input_spec"]["kind"].toString(), std::string("user_input"));
+        // The hints of bare symbols (x's size s0, the input n = s1); 2*s0's hint adds nothing.
+        QCOMPARE(g.symbolHints(), (std::map<std::string, int64_t>{{"s0", 8}, {"s1", 3}}));
 
         const Node *size = mustFind(g, "sym_size_int");
         QCOMPARE(size->target(), std::string("torch.ops.aten.sym_size.int"));

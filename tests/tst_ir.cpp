@@ -187,6 +187,7 @@ private Q_SLOTS:
         Node *a = sub->append(OpKind::Placeholder, "a", "a");
         sub->append(OpKind::Output, "output", "output", {Argument::ofNode(a)});
         g->addSubgraph("true_graph_0", std::move(sub));
+        g->setSymbolHints({{"s0", 8}, {"u1", -3}});
 
         GraphFile file;
         file.graphs.push_back({"forward", "aot_forward_graph", std::move(g), 1});
@@ -203,6 +204,12 @@ private Q_SLOTS:
         QVERIFY(std::isnan(rmul->args()[2].items()[2].toDouble()));
         QCOMPARE(rmul->args()[2].items()[4].kind(), Argument::Kind::Float);
         QCOMPARE(rmul->args()[2].items()[5].kind(), Argument::Kind::Int);
+        // Symbol hints are the graph's: kept by the JSON form, the canonical text and clones.
+        const std::map<std::string, int64_t> hints{{"s0", 8}, {"u1", -3}};
+        QCOMPARE(back->graphs[0].graph->symbolHints(), hints);
+        QVERIFY(printCanonical(*back->graphs[0].graph).find("symbol_hints s0=8 u1=-3\n") == 0);
+        QCOMPARE(back->graphs[0].graph->clone()->symbolHints(), hints);
+        QVERIFY(back->graphs[0].graph->subgraph("true_graph_0")->symbolHints().empty());
     }
 
     void fxscopeJsonErrorsPointAtTheValue_data()
@@ -221,6 +228,9 @@ private Q_SLOTS:
                                       "\"op\": \"placeholder\", \"target\": \"a\"},"
                                       "{\"name\": \"a\", \"op\": \"placeholder\", \"target\": \"a\"}]}}]}"
                                    << "e.json:1:107: expected a unique node name, found 'a' again";
+        QTest::newRow("symbol hints") << "{\"fxscope\": 1, \"graphs\": [{\"graph\": {\"nodes\": [], \"symbol_hints\": "
+                                         "{\"s0\": \"8\"}}}]}"
+                                      << "e.json:1:74: expected the hint of \"s0\" to be an integer, found a string";
         QTest::newRow("newer version") << "{\"fxscope\": 9, \"graphs\": []}"
                                        << "e.json:1:13: expected fxscope JSON version 1 or older, found version 9";
     }

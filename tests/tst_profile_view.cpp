@@ -10,6 +10,7 @@
 #include "pattern_graph_widget.h"
 #include "profile_model.h"
 #include "profile_widget.h"
+#include "session_state.h"
 
 #include "ir/graph.h"
 #include "runtime/runtime_library.h"
@@ -21,11 +22,16 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -33,6 +39,8 @@
 #include <QTemporaryDir>
 #include <QThreadPool>
 #include <QtTest>
+
+#include <map>
 
 using namespace fxs;
 
@@ -76,7 +84,10 @@ private Q_SLOTS:
     void initTestCase();
     void modelPairsNodesAndRegions();
     void profilesUnfusedAndFused();
+    void exportsTraceAndCsv();
+    void settingsSurviveTheSession();
     void symbolsReachTheRun();
+    void symbolHintsPrefillTheField();
     void failureShowsWhatRan();
     void cancelStopsTheRun();
     void openingAnotherFileCancels();
@@ -146,6 +157,11 @@ void TestProfileView::modelPairsNodesAndRegions()
     QCOMPARE(model.index(0, ProfileModel::FusedColumn).data().toString(), QStringLiteral("—"));
     QCOMPARE(model.index(3, ProfileModel::NameColumn).data().toString(), QStringLiteral("npu_swiglu"));
     QCOMPARE(model.index(3, ProfileModel::UnfusedColumn).data(ProfileModel::SortRole).toDouble(), -1.0);
+    // Targets without the "torch.ops." they all share; the tooltip has the whole target.
+    QCOMPARE(model.index(3, ProfileModel::WhatColumn).data().toString(), QStringLiteral("npu.npu_swiglu.default"));
+    QCOMPARE(model.index(3, ProfileModel::WhatColumn).data(Qt::ToolTipRole).toString(),
+        QStringLiteral("torch.ops.npu.npu_swiglu.default"));
+    QCOMPARE(model.index(5, ProfileModel::WhatColumn).data().toString(), QStringLiteral("operator.getitem"));
     // Regions, as the runtime timed them: the fused nodes against the sum of what they replaced.
     model.setMode(ProfileModel::Mode::Regions);
     QCOMPARE(model.rowCount(), 2);
@@ -160,7 +176,10 @@ void TestProfileView::modelPairsNodesAndRegions()
     // An incomplete region claims no speedup and says why.
     QCOMPARE(model.index(1, ProfileModel::SpeedupColumn).data().toString(), QStringLiteral("—"));
     QCOMPARE(model.index(1, ProfileModel::SpeedupColumn).data(ProfileModel::SortRole).toDouble(), -1.0);
-    QVERIFY(model.index(1, ProfileModel::WhatColumn).data().toString().contains(QStringLiteral("not in the unfused graph")));
+    QVERIFY(model.index(1, ProfileModel::WhatColumn)
+                .data()
+                .toString()
+                .contains(QStringLiteral("not in the unfused graph")));
     model.setProfile(nullptr);
     QCOMPARE(model.rowCount(), 0);
 }
@@ -232,6 +251,151 @@ void TestProfileView::profilesUnfusedAndFused()
     QVERIFY(!canvas->timeLegend()->isVisible());
 }
 
+// "Export trace…" and "Export CSV…" write the profile shown: a Chrome trace with one process per graph and a span per
+// timed node (the fused region on its own track), and CSV rows of the same nodes and the region; a folder that does
+// not exist is a clear error, not a crash, and leaves nothing behind.
+void TestProfileView::exportsTraceAndCsv()
+{
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    ProfileWidget *view = window.profileView();
+    QVERIFY(!view->exportTraceButton()->isEnabled()); // nothing to export yet
+    QVERIFY(!view->exportCsvButton()->isEnabled());
+    QSignalSpy matched(&doc, &Document::matchReportChanged);
+    doc.open(writeGraph());
+    QVERIFY(matched.wait(kTimeoutMs));
+    doc.step();
+    QVERIFY(settle(&doc));
+    QSignalSpy finished(&doc, &Document::profileFinished);
+    QSignalSpy failed(&doc, &Document::profileFailed);
+    view->itersBox()->setValue(3);
+    QTest::mouseClick(view->runButton(), Qt::LeftButton);
+    QVERIFY(!view->exportTraceButton()->isEnabled()); // not while it runs
+    QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY(view->exportTraceButton()->isEnabled());
+    QVERIFY(view->exportCsvButton()->isEnabled());
+    const ProfileReport *report = view->model()->report();
+    QVERIFY(report && report->fused && report->regions.size() == 1);
+
+    QTemporaryDir out;
+    const QString tracePath = out.filePath(QStringLiteral("swiglu-profile.json"));
+    QVERIFY(window.exportProfile(tracePath, ProfileWidget::ExportFormat::ChromeTrace));
+    QFile traceFile(tracePath);
+    QVERIFY(traceFile.open(QIODevice::ReadOnly));
+    QJsonParseError parseError;
+    const QJsonDocument trace = QJsonDocument::fromJson(traceFile.readAll(), &parseError);
+    QVERIFY2(parseError.error == QJsonParseError::NoError, qPrintable(parseError.errorString()));
+    // Spans per process (1 unfused, 2 fused) and track (2: fused regions), in graph order.
+    std::map<std::pair<int, int>, QStringList> spans;
+    for (const QJsonValue &e : trace.object().value(QStringLiteral("traceEvents")).toArray()) {
+        const QJsonObject event = e.toObject();
+        if (event.value(QStringLiteral("ph")).toString() == QLatin1String("X")) {
+            QVERIFY(event.value(QStringLiteral("dur")).toDouble() >= 0);
+            spans[{event.value(QStringLiteral("pid")).toInt(), event.value(QStringLiteral("tid")).toInt()}]
+                << event.value(QStringLiteral("name")).toString();
+        }
+    }
+    QCOMPARE(spans[std::make_pair(1, 1)], (QStringList{"silu", "mul", "add"}));
+    QStringList fusedNodes;
+    for (const NodeProfile &n : report->fused->nodes)
+        fusedNodes << QString::fromStdString(n.name);
+    QCOMPARE(spans[std::make_pair(2, 1)], fusedNodes);
+    QVERIFY(fusedNodes.contains(QStringLiteral("npu_swiglu")));
+    QCOMPARE(spans[std::make_pair(2, 2)], QStringList{QStringLiteral("swiglu")});
+
+    const QString csvPath = out.filePath(QStringLiteral("swiglu-profile.csv"));
+    QVERIFY(window.exportProfile(csvPath, ProfileWidget::ExportFormat::Csv));
+    QFile csvFile(csvPath);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(csvFile.readAll()).split(QLatin1Char('\n'));
+    QCOMPARE(lines.value(0), QStringLiteral("graph,node,target,median_us,min_us,max_us"));
+    QStringList unfusedRows;
+    for (const QString &line : lines) {
+        const QStringList fields = line.split(QLatin1Char(','));
+        if (fields.value(0) != QLatin1String("unfused"))
+            continue;
+        QCOMPARE(fields.size(), 6);
+        unfusedRows << fields[1];
+        // The median as the table shows it, to the CSV's three decimals.
+        for (const NodeProfile &n : report->unfused.nodes)
+            if (QString::fromStdString(n.name) == fields[1])
+                QCOMPARE(fields[3], QString::number(n.medianUs, 'f', 3));
+        QVERIFY(fields[4].toDouble() <= fields[3].toDouble() && fields[3].toDouble() <= fields[5].toDouble());
+    }
+    QCOMPARE(unfusedRows, (QStringList{"silu", "mul", "add"}));
+    QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^fused,"))).size(), fusedNodes.size());
+    QVERIFY(lines.contains(QStringLiteral("region,pattern,anchor,unfused_us,fused_us,speedup")));
+    QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^region,swiglu,"))).size(), 1);
+
+    // A folder that does not exist: the error names the file, and the box shows it.
+    const QString bad = out.filePath(QStringLiteral("no/such/folder/p.csv"));
+    QVERIFY(!window.exportProfile(bad, ProfileWidget::ExportFormat::Csv));
+    QVERIFY(window.errorBox());
+    QVERIFY2(window.errorBox()->informativeText().contains(bad), qPrintable(window.errorBox()->informativeText()));
+    QCOMPARE(QDir(out.path()).entryList(QDir::Files), (QStringList{"swiglu-profile.csv", "swiglu-profile.json"}));
+}
+
+// The dock's device, iterations, warm-up and symbol values go into the session (autosaved as the user changes them)
+// and come back when it is opened in a new window, as --open-session and --restore do.
+void TestProfileView::settingsSurviveTheSession()
+{
+    const QString graph = QStringLiteral(
+        FXSCOPE_CORPUS_DIR "/readable/depyf__aot_eager_dynamic_with_grad__compiled_fn_3_forward_graph.py");
+    const QString autosave = m_dir.filePath(QStringLiteral("autosave.fxsession"));
+    QFile::remove(autosave);
+    {
+        Document doc;
+        MainWindow window(&doc);
+        window.setAutosavePath(autosave);
+        QSignalSpy loaded(&doc, &Document::fileLoaded);
+        doc.open(graph);
+        QVERIFY(loaded.wait(kTimeoutMs));
+        ProfileWidget *view = window.profileView();
+        QCOMPARE(view->warmupBox()->value(), 2);
+        view->deviceBox()->setCurrentText(QStringLiteral("cuda:1"));
+        view->itersBox()->setValue(7);
+        view->warmupBox()->setValue(0);
+        view->symbolsEdit()->clear();
+        QTest::keyClicks(view->symbolsEdit(), QStringLiteral("s52=96"));
+        // Autosaved shortly after the last change, without Save.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(autosave), kTimeoutMs);
+        auto saved = loadSessionFile(autosave);
+        QVERIFY2(saved, saved ? "" : saved.error().toString().c_str());
+        QTRY_COMPARE_WITH_TIMEOUT(loadSessionFile(autosave)->profileIters, 7, kTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(loadSessionFile(autosave)->profileSymbols, (SymbolValues{{"s52", 96}}), kTimeoutMs);
+        // The iterations asked for reach the run, and the symbol value sizes its inputs.
+        QSignalSpy finished(&doc, &Document::profileFinished);
+        QSignalSpy failed(&doc, &Document::profileFailed);
+        view->deviceBox()->setCurrentText(QStringLiteral("cpu"));
+        QTest::mouseClick(view->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        QCOMPARE(view->model()->report()->json["unfused"]["iterations"].toInt(), int64_t(7));
+        QCOMPARE(view->model()->report()->unfused.outputs.front().shape, std::vector<int64_t>{96});
+        view->deviceBox()->setCurrentText(QStringLiteral("cuda:1"));
+        window.autosaveNow();
+    }
+    auto saved = loadSessionFile(autosave);
+    QVERIFY(saved);
+    QCOMPARE(saved->profileDevice, QStringLiteral("cuda:1"));
+    QCOMPARE(saved->profileWarmup, 0);
+
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    ProfileWidget *view = window.profileView();
+    QSignalSpy restored(&window, &MainWindow::sessionRestored);
+    QVERIFY(window.openSession(autosave));
+    QVERIFY(restored.wait(kTimeoutMs));
+    QCOMPARE(doc.path(), graph);
+    QCOMPARE(view->device(), QStringLiteral("cuda:1"));
+    QCOMPARE(view->itersBox()->value(), 7);
+    QCOMPARE(view->warmupBox()->value(), 0);
+    QCOMPARE(view->symbolsEdit()->text(), QStringLiteral("s52=96"));
+}
+
 // A dynamic-shape graph from the corpus (inputs f32[s52] and Sym(s52)): the Symbols field names s52, Run asks for a
 // value, a bad one is explained, and the value given sizes the generated inputs.
 void TestProfileView::symbolsReachTheRun()
@@ -300,6 +464,45 @@ void TestProfileView::symbolsReachTheRun()
     QVERIFY(view->symbolsEdit()->text().contains(QStringLiteral("s52=7")));
 }
 
+// A torch.export program whose sizes carry hints (s0 = 8, the SymInt input n = s1 = 3): the Symbols field starts
+// from them, Run needs nothing typed, and the outputs take the hinted sizes. A value the user gives instead wins and
+// is what the session keeps; a hint left as it is is not.
+void TestProfileView::symbolHintsPrefillTheField()
+{
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    QSignalSpy loaded(&doc, &Document::fileLoaded);
+    const QString program = QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/export/symbolic.pt2");
+    doc.open(program);
+    QVERIFY(loaded.wait(kTimeoutMs));
+    ProfileWidget *view = window.profileView();
+    QCOMPARE(doc.profileSymbols(), (QStringList{QStringLiteral("s0"), QStringLiteral("s1")}));
+    QCOMPARE(view->symbolsEdit()->text(), QStringLiteral("s0=8, s1=3"));
+    QVERIFY(view->symbolValues().empty());
+
+    QSignalSpy finished(&doc, &Document::profileFinished);
+    QSignalSpy failed(&doc, &Document::profileFailed);
+    view->itersBox()->setValue(2);
+    QTest::mouseClick(view->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    const ProfileReport *report = view->model()->report();
+    QVERIFY(report && !report->unfused.outputs.empty());
+    QCOMPARE(report->unfused.outputs.front().shape, (std::vector<int64_t>{16, 2})); // relu: f32[2*s0, 2]
+
+    view->symbolsEdit()->setText(QStringLiteral("s0=5, s1=3"));
+    QCOMPARE(view->symbolValues(), (SymbolValues{{"s0", 5}}));
+    doc.open(writeGraph());
+    QVERIFY(loaded.wait(kTimeoutMs));
+    doc.open(program);
+    QVERIFY(loaded.wait(kTimeoutMs));
+    QCOMPARE(view->symbolsEdit()->text(), QStringLiteral("s0=5, s1=3"));
+    // Back to the hint: no value of the user's any more.
+    view->symbolsEdit()->setText(QStringLiteral("s0=8, s1=3"));
+    QVERIFY(view->symbolValues().empty());
+}
+
 // A node that fails at run time (mm of [4, 8] by [4, 8]): the error names it, the table keeps the nodes that ran
 // before it with their times, and the canvas selects it.
 void TestProfileView::failureShowsWhatRan()
@@ -336,6 +539,16 @@ void TestProfileView::failureShowsWhatRan()
     QCOMPARE(view->model()->rows()[1].name, QStringLiteral("b"));
     QVERIFY(view->model()->rows()[1].unfusedUs > 0);
     QCOMPARE(window.canvas()->selectedNode(), QStringLiteral("m"));
+    // What ran can be exported: the CSV has the two nodes' rows.
+    QVERIFY(view->exportCsvButton()->isEnabled());
+    const QString csv = m_dir.filePath(QStringLiteral("fails.csv"));
+    QVERIFY(window.exportProfile(csv, ProfileWidget::ExportFormat::Csv));
+    QFile written(csv);
+    QVERIFY(written.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList rows = QString::fromUtf8(written.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(rows.size(), 3);
+    QVERIFY(rows[1].startsWith(QLatin1String("unfused,a,torch.ops.aten.relu.default,")));
+    QVERIFY(rows[2].startsWith(QLatin1String("unfused,b,torch.ops.aten.mul.Tensor,")));
 }
 
 void TestProfileView::cancelStopsTheRun()

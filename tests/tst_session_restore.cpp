@@ -58,6 +58,10 @@ void TestSessionRestore::roundTrip()
     s.centreX = 120.5;
     s.centreY = -40;
     s.expandedGroups = {QStringLiteral("model.layers.0"), QStringLiteral("héad")};
+    s.profileDevice = QStringLiteral("npu:1");
+    s.profileIters = 250;
+    s.profileWarmup = 0;
+    s.profileSymbols = {{"s0", 4096}, {"s10", 0}, {"u2", 3}};
     const QString path = m_dir.filePath(QStringLiteral("round.fxsession"));
     QVERIFY(saveSessionFile(path, s));
     auto back = loadSessionFile(path);
@@ -73,6 +77,14 @@ void TestSessionRestore::roundTrip()
     QCOMPARE(back->centreX, 120.5);
     QCOMPARE(back->centreY, -40.0);
     QCOMPARE(back->expandedGroups, s.expandedGroups);
+    QCOMPARE(back->profileDevice, s.profileDevice);
+    QCOMPARE(back->profileIters, 250);
+    QCOMPARE(back->profileWarmup, 0);
+    QCOMPARE(back->profileSymbols, s.profileSymbols);
+    // A session from before the dock's settings were saved: none, so the dock keeps its own.
+    auto older = SessionState::fromJson(R"({"fxscope_session": 1, "graph_path": "a.py"})", "old.fxsession");
+    QVERIFY(older);
+    QVERIFY(older->profileDevice.isEmpty());
     QVERIFY(!QFile::exists(path + QLatin1String(".tmp"))); // nothing left over from the atomic write
 }
 
@@ -91,6 +103,19 @@ void TestSessionRestore::badFiles_data()
     QTest::newRow("centre") << QByteArray(
         "{\"fxscope_session\": 1, \"graph_path\": \"a.py\", \"view\": {\"centre\": [1]}}")
                             << "s.fxsession:1:65: expected \"centre\" to be [x, y]";
+    const QByteArray head = "{\"fxscope_session\": 1, \"graph_path\": \"a.py\",\n\"profile\": ";
+    QTest::newRow("profile") << head + "[]}"
+                             << "s.fxsession:2:12: expected \"profile\" to be an object";
+    QTest::newRow("profile device") << head + "{\"iterations\": 3}}"
+                                    << "s.fxsession:2:12: expected a \"device\" string, found none";
+    QTest::newRow("profile iterations") << head + "{\"device\": \"cpu\", \"iterations\": 0}}"
+                                        << "s.fxsession:2:44: expected \"iterations\" to be a whole number from 1";
+    QTest::newRow("profile warmup") << head + "{\"device\": \"cpu\", \"warmup\": 2.5}}"
+                                    << "s.fxsession:2:40: expected \"warmup\" to be a whole number from 0";
+    QTest::newRow("profile symbol") << head + "{\"device\": \"cpu\", \"symbols\": {\"s0\": -4}}}"
+                                    << "s.fxsession:2:48: expected a symbol's value";
+    QTest::newRow("profile symbol name") << head + "{\"device\": \"cpu\", \"symbols\": {\"2x\": 4}}}"
+                                         << "s.fxsession:2:48: expected a symbol's value";
 }
 
 void TestSessionRestore::badFiles()

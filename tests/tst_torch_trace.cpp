@@ -221,6 +221,34 @@ private Q_SLOTS:
         QVERIFY(file->warnings.empty());
     }
 
+    // create_symbol records give their frame's graphs the symbols' example values as hints; a float or an
+    // unbacked symbol gives none, and another frame's graph gets nothing from them.
+    void createSymbolGivesHints()
+    {
+        auto symbol = [](const std::string &name, const std::string &val, int frame) {
+            return record(R"({"create_symbol": {"symbol": ")" + name + R"(", "val": ")" + val
+                + R"(", "vr": "[2, int_oo]", "source": "L['x'].size()[0]", "user_stack": "STACK", "stack": "STACK"}, )"
+                + R"("frame_id": )" + std::to_string(frame) + R"(, "frame_compile_id": 0, "attempt": 0})");
+        };
+        std::string log = symbol("s0", "8", 0) + symbol("s1", "1.5", 0) + symbol("s2", "-4", 0)
+            + record(R"({"create_unbacked_symbol": {"symbol": "u0", "vr": "[-int_oo, int_oo]"}, "frame_id": 0, )"
+                     R"("frame_compile_id": 0, "attempt": 0})")
+            + record(R"({"dynamo_output_graph": {"sizes": {}}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0})")
+            + payload(kSmallGraph) + symbol("s0", "512", 1)
+            + record(R"({"aot_forward_graph": {}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0})")
+            + payload(kSmallGraph)
+            + record(R"({"dynamo_output_graph": {"sizes": {}}, "frame_id": 2, "frame_compile_id": 0, "attempt": 0})")
+            + payload(kSmallGraph);
+        auto file = parseTorchTrace(log, "sym.log");
+        QVERIFY2(file.ok(), file.ok() ? "" : file.error().toString().c_str());
+        QCOMPARE(file->graphs.size(), size_t(3));
+        const std::map<std::string, int64_t> frame0{{"s0", 8}, {"s2", -4}};
+        QCOMPARE(file->graphs[0].graph->symbolHints(), frame0);
+        QCOMPARE(file->graphs[1].graph->symbolHints(), frame0); // frame 1's s0 is another symbol
+        QVERIFY(file->graphs[2].graph->symbolHints().empty());
+        QVERIFY(file->warnings.empty());
+    }
+
     void logsWithoutGraphs_data()
     {
         QTest::addColumn<QString>("log");

@@ -117,6 +117,8 @@ QVariant ProfileModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::TextAlignmentRole && index.column() >= UnfusedColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && r.replaced.isEmpty() && index.column() == WhatColumn)
+        return r.what;
     if (role == Qt::ToolTipRole && !r.replaced.isEmpty())
         return r.complete ? tr("Replaced %1").arg(r.replaced.join(QLatin1String(", ")))
                           : tr("Replaced %1; some of them are not in the unfused graph, so the unfused time leaves "
@@ -128,8 +130,9 @@ QVariant ProfileModel::data(const QModelIndex &index, int role) const
     switch (index.column()) {
     case NameColumn: return r.name;
     case WhatColumn:
+        // aten.mm.default: the overload kept, the "torch.ops." every aten op shares left to the tooltip.
         if (r.replaced.isEmpty())
-            return r.what;
+            return r.what.startsWith(QLatin1String("torch.ops.")) ? r.what.mid(10) : r.what;
         return r.complete
             ? tr("%1 (replaced %L2 nodes)").arg(r.what).arg(r.replaced.size())
             : tr("%1 (replaced %L2 nodes, some not in the unfused graph)").arg(r.what).arg(r.replaced.size());

@@ -30,12 +30,14 @@
 namespace fxs {
 
 ProfileWidget::ProfileWidget(QWidget *parent)
-    : QWidget(parent), m_device(new QComboBox(this)), m_iters(new QSpinBox(this)),
+    : QWidget(parent), m_device(new QComboBox(this)), m_iters(new QSpinBox(this)), m_warmup(new QSpinBox(this)),
       m_symbolsLabel(new QLabel(tr("Symbols:"), this)), m_symbols(new QLineEdit(this)),
       m_plugin(new QPushButton(tr("Plugin…"), this)), m_run(new QPushButton(tr("Profile"), this)),
-      m_cancel(new QPushButton(tr("Cancel"), this)), m_busy(new QProgressBar(this)), m_mode(new QComboBox(this)),
-      m_overlay(new QCheckBox(tr("Colour canvas"), this)), m_summary(new QLabel(this)), m_table(new QTableView(this)),
-      m_model(new ProfileModel(this)), m_proxy(new QSortFilterProxyModel(this)), m_chart(new QChartView(this))
+      m_cancel(new QPushButton(tr("Cancel"), this)), m_exportTrace(new QPushButton(tr("Export trace…"), this)),
+      m_exportCsv(new QPushButton(tr("Export CSV…"), this)), m_busy(new QProgressBar(this)),
+      m_mode(new QComboBox(this)), m_overlay(new QCheckBox(tr("Colour canvas"), this)), m_summary(new QLabel(this)),
+      m_table(new QTableView(this)), m_model(new ProfileModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_chart(new QChartView(this))
 {
     setObjectName(QStringLiteral("profileWidget"));
     m_device->setObjectName(QStringLiteral("profileDevice"));
@@ -50,10 +52,18 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     m_iters->setRange(1, 10000);
     m_iters->setValue(10);
     m_iters->setSuffix(tr(" iters"));
-    m_iters->setToolTip(tr("Timed iterations after 2 warm-up runs; times are medians"));
+    m_iters->setObjectName(QStringLiteral("profileIters"));
+    m_iters->setToolTip(tr("Timed iterations, after the warm-up runs; times are medians"));
+    m_warmup->setObjectName(QStringLiteral("profileWarmup"));
+    m_warmup->setRange(0, 1000);
+    m_warmup->setValue(2);
+    m_warmup->setSuffix(tr(" warm-up"));
+    m_warmup->setToolTip(tr("Untimed runs before the timed iterations: allocator caches and lazy initialisation "
+                            "settle"));
     m_symbols->setObjectName(QStringLiteral("profileSymbols"));
     m_symbols->setToolTip(tr("Values for the symbolic dims of the graph's inputs, as s0=128, s1=4: the inputs "
-                             "generated from meta take these sizes"));
+                             "generated from meta take these sizes. Where the dump says what a symbol was traced "
+                             "with (torch.export hints, TORCH_TRACE create_symbol), that size is filled in"));
     m_symbolsLabel->setBuddy(m_symbols);
     m_symbolsLabel->setVisible(false);
     m_symbols->setVisible(false);
@@ -61,6 +71,13 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     m_run->setToolTip(tr("Run the graph as loaded and, after steps, the revision shown, with the same inputs"));
     m_cancel->setObjectName(QStringLiteral("profileCancel"));
     m_cancel->setEnabled(false);
+    m_exportTrace->setObjectName(QStringLiteral("profileExportTrace"));
+    m_exportTrace->setToolTip(tr("Write the profile shown as a Chrome trace (JSON) that Perfetto and "
+                                 "chrome://tracing open: each graph's median iteration, fused regions on a track of "
+                                 "their own"));
+    m_exportCsv->setObjectName(QStringLiteral("profileExportCsv"));
+    m_exportCsv->setToolTip(tr("Write the profile shown as CSV: a row per node of each graph (median, min, max µs), "
+                               "then a row per fused region"));
     m_busy->setObjectName(QStringLiteral("profileProgress"));
     m_busy->setRange(0, 1000);
     m_busy->setMaximumHeight(fontMetrics().height() + 2);
@@ -94,6 +111,7 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     controls->addWidget(m_device, 1);
     controls->addWidget(m_plugin);
     controls->addWidget(m_iters);
+    controls->addWidget(m_warmup);
     controls->addWidget(m_run);
     controls->addWidget(m_cancel);
     auto *symbols = new QHBoxLayout;
@@ -102,6 +120,8 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     auto *view = new QHBoxLayout;
     view->addWidget(m_mode, 1);
     view->addWidget(m_overlay);
+    view->addWidget(m_exportTrace);
+    view->addWidget(m_exportCsv);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->setChildrenCollapsible(false);
     split->addWidget(m_table);
@@ -122,9 +142,15 @@ ProfileWidget::ProfileWidget(QWidget *parent)
             m_symbols->setFocus();
             return;
         }
-        Q_EMIT profileRequested(m_device->currentText().trimmed(), m_iters->value(), 2, values);
+        Q_EMIT profileRequested(device(), m_iters->value(), m_warmup->value(), values);
     });
+    connect(m_device, &QComboBox::currentTextChanged, this, &ProfileWidget::settingsChanged);
+    connect(m_iters, qOverload<int>(&QSpinBox::valueChanged), this, &ProfileWidget::settingsChanged);
+    connect(m_warmup, qOverload<int>(&QSpinBox::valueChanged), this, &ProfileWidget::settingsChanged);
+    connect(m_symbols, &QLineEdit::textEdited, this, &ProfileWidget::settingsChanged);
     connect(m_plugin, &QPushButton::clicked, this, &ProfileWidget::devicePluginRequested);
+    connect(m_exportTrace, &QPushButton::clicked, this, [this] { Q_EMIT exportRequested(ExportFormat::ChromeTrace); });
+    connect(m_exportCsv, &QPushButton::clicked, this, [this] { Q_EMIT exportRequested(ExportFormat::Csv); });
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         // LibTorch stops at its next progress report; the summary says so until it has.
         m_cancel->setEnabled(false);
@@ -140,6 +166,7 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     connect(m_table, &QTableView::clicked, this,
         [this](const QModelIndex &index) { Q_EMIT nodeActivated(index.data(ProfileModel::NodeNameRole).toString()); });
     rebuildChart();
+    updateExportButtons();
 }
 
 void ProfileWidget::setBusy(bool busy, const QString &what)
@@ -149,27 +176,84 @@ void ProfileWidget::setBusy(bool busy, const QString &what)
     m_run->setEnabled(!busy);
     m_plugin->setEnabled(!busy); // no backend registers under a running graph
     m_cancel->setEnabled(busy);
+    updateExportButtons();
     if (busy)
         m_summary->setText(what);
 }
 
-void ProfileWidget::setGraphSymbols(const QStringList &symbols)
+void ProfileWidget::updateExportButtons()
+{
+    // The runtime's JSON is what the exports are made from; a failed run's partial report has it too.
+    const ProfileReport *report = m_model->report();
+    const bool exportable = report && report->json.isObject() && !m_busy->isVisibleTo(this);
+    m_exportTrace->setEnabled(exportable);
+    m_exportCsv->setEnabled(exportable);
+}
+
+void ProfileWidget::setGraphSymbols(const QStringList &symbols, const SymbolValues &hints)
 {
     // Keep what the user typed for the graph shown before, so a value survives switching graphs.
-    SymbolValues typed;
-    if (parseSymbols(typed).isEmpty())
-        for (const auto &[name, value] : typed)
-            m_symbolValues[QString::fromStdString(name)] = QString::number(value);
+    m_symbolValues = symbolValues();
     m_graphSymbols = symbols;
+    m_symbolHints = hints;
+    showGraphSymbols();
+}
+
+void ProfileWidget::showGraphSymbols()
+{
     QStringList items;
-    for (const QString &name : symbols) {
-        auto known = m_symbolValues.find(name);
-        items << name + QLatin1Char('=') + (known == m_symbolValues.end() ? QString() : known->second);
+    for (const QString &name : m_graphSymbols) {
+        const std::string key = name.toStdString();
+        auto given = m_symbolValues.find(key);
+        auto hint = m_symbolHints.find(key);
+        QString value;
+        if (given != m_symbolValues.end())
+            value = QString::number(given->second);
+        else if (hint != m_symbolHints.end())
+            value = QString::number(hint->second);
+        items << name + QLatin1Char('=') + value;
     }
     m_symbols->setText(items.join(QLatin1String(", ")));
-    m_symbols->setPlaceholderText(symbols.isEmpty() ? QString() : symbols.first() + QLatin1String("=128"));
-    m_symbolsLabel->setVisible(!symbols.isEmpty());
-    m_symbols->setVisible(!symbols.isEmpty());
+    m_symbols->setPlaceholderText(
+        m_graphSymbols.isEmpty() ? QString() : m_graphSymbols.first() + QLatin1String("=128"));
+    m_symbolsLabel->setVisible(!m_graphSymbols.isEmpty());
+    m_symbols->setVisible(!m_graphSymbols.isEmpty());
+}
+
+QString ProfileWidget::device() const
+{
+    return m_device->currentText().trimmed();
+}
+
+SymbolValues ProfileWidget::symbolValues() const
+{
+    // The field speaks for the graph's symbols: one left at its hint, or emptied, holds no value of the user's.
+    SymbolValues values = m_symbolValues;
+    for (const QString &name : m_graphSymbols)
+        values.erase(name.toStdString());
+    for (const QString &item : m_symbols->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        SymbolValues one;
+        if (!parseSymbolAssignments(item.simplified().remove(QLatin1Char(' ')).toStdString(), one))
+            continue; // "s0=" still to give, or a typo: nothing to keep
+        for (const auto &[name, value] : one) {
+            auto hint = m_symbolHints.find(name);
+            if (hint == m_symbolHints.end() || hint->second != value)
+                values[name] = value;
+            else
+                values.erase(name);
+        }
+    }
+    return values;
+}
+
+void ProfileWidget::setSettings(const QString &device, int iters, int warmup, const SymbolValues &symbols)
+{
+    m_device->setCurrentText(device);
+    m_iters->setValue(iters);
+    m_warmup->setValue(warmup);
+    for (const auto &[name, value] : symbols)
+        m_symbolValues[name] = value;
+    showGraphSymbols();
 }
 
 QString ProfileWidget::parseSymbols(SymbolValues &values) const
@@ -202,6 +286,7 @@ void ProfileWidget::setFailure(const QString &message, std::shared_ptr<const Pro
 {
     setBusy(false);
     m_model->setProfile(partial);
+    updateExportButtons();
     fitNameColumn();
     rebuildChart();
     QString text = QStringLiteral("<span style=\"color:#d32f2f\">%1</span>").arg(message.toHtmlEscaped());
@@ -265,6 +350,7 @@ void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report)
 {
     setBusy(false);
     m_model->setProfile(report);
+    updateExportButtons();
     rebuildChart();
     if (!report) {
         m_summary->setText(introText());

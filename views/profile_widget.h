@@ -31,6 +31,10 @@ class ProfileModel;
 class ProfileWidget : public QWidget {
     Q_OBJECT
 public:
+    // What "Export trace…" and "Export CSV…" ask for: profile_export.h's two forms of the report shown.
+    enum class ExportFormat { ChromeTrace, Csv };
+    Q_ENUM(ExportFormat)
+
     explicit ProfileWidget(QWidget *parent = nullptr);
 
     void setProfile(std::shared_ptr<const ProfileReport> report);
@@ -43,11 +47,18 @@ public:
     // The devices LibTorch can run on: the available ones fill the device list (PrivateUse1 shown as npu:i, as
     // --device takes it); one that a plugin just added is selected.
     void setDevices(const RuntimeDevices &devices);
-    // The symbols the graph's inputs use: the Symbols field shows them (values the user gave before kept), and Run
-    // asks for a value for each. Empty hides the field.
-    void setGraphSymbols(const QStringList &symbols);
+    // The symbols the graph's inputs use: the Symbols field shows them, each with the value the user gave before,
+    // else the dump's hint (the size it was traced with), else none; Run asks for a value for each. Empty hides the
+    // field.
+    void setGraphSymbols(const QStringList &symbols, const SymbolValues &hints = {});
     // The field's values, or the message saying what is wrong with it (empty when valid).
     QString parseSymbols(SymbolValues &values) const;
+
+    // What a session keeps: the device, iterations, warm-up runs and the symbol values the user gave (for every
+    // graph shown, not the hints they left as they were). settingsChanged reports a change the user made.
+    QString device() const;
+    SymbolValues symbolValues() const;
+    void setSettings(const QString &device, int iters, int warmup, const SymbolValues &symbols);
     // Rows shown in the chart (the slowest by unfused time, else fused).
     static constexpr int kChartRows = 10;
 
@@ -56,10 +67,13 @@ public:
     QComboBox *deviceBox() const { return m_device; }
     QComboBox *modeBox() const { return m_mode; }
     QSpinBox *itersBox() const { return m_iters; }
+    QSpinBox *warmupBox() const { return m_warmup; }
     QLineEdit *symbolsEdit() const { return m_symbols; }
     QPushButton *runButton() const { return m_run; }
     QPushButton *pluginButton() const { return m_plugin; }
     QPushButton *cancelButton() const { return m_cancel; }
+    QPushButton *exportTraceButton() const { return m_exportTrace; }
+    QPushButton *exportCsvButton() const { return m_exportCsv; }
     QProgressBar *progressBar() const { return m_busy; }
     QCheckBox *overlayBox() const { return m_overlay; }
     QLabel *summaryLabel() const { return m_summary; }
@@ -72,24 +86,33 @@ Q_SIGNALS:
     void cancelRequested();
     // "Load device plugin…": the window asks for the library.
     void devicePluginRequested();
+    // "Export trace…" or "Export CSV…" of the report shown: the window asks where.
+    void exportRequested(fxs::ProfileWidget::ExportFormat format);
     void nodeActivated(const QString &name);
     // The canvas overlay: per node, its time in µs (unfused where it ran there, else fused); empty clears.
     void overlayChanged(bool shown);
+    void settingsChanged();
 
 private:
     static QString introText();
     void rebuildChart();
     void fitNameColumn();
+    void updateExportButtons();
+    void showGraphSymbols();
 
     QComboBox *m_device;
     QSpinBox *m_iters;
+    QSpinBox *m_warmup;
     QLabel *m_symbolsLabel;
     QLineEdit *m_symbols;
     QStringList m_graphSymbols;
-    std::map<QString, QString> m_symbolValues; // what the user gave, by symbol, across graphs
+    SymbolValues m_symbolHints; // the graph's, from its dump
+    SymbolValues m_symbolValues; // what the user gave, by symbol, across graphs
     QPushButton *m_plugin;
     QPushButton *m_run;
     QPushButton *m_cancel;
+    QPushButton *m_exportTrace;
+    QPushButton *m_exportCsv;
     QProgressBar *m_busy;
     QComboBox *m_mode;
     QCheckBox *m_overlay;

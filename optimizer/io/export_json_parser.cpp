@@ -7,7 +7,10 @@
 #include "../util/text_position.h"
 #include "format.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -118,6 +121,37 @@ bool unionOf(const Json &j, std::string_view &kind, const Json *&value)
     kind = j.members().front().first;
     value = &j.members().front().second;
     return true;
+}
+
+// The hints torch.export keeps beside symbolic sizes: {"as_expr": {"expr_str": "s0", "hint": {"as_int": 8}}} in the
+// graph's sym_int_values and tensor sizes, strides and offsets. Only a bare symbol's hint is its value; an
+// expression's (2*s0 -> 16) says nothing more.
+std::map<std::string, int64_t> symbolHints(const Json &graphJson)
+{
+    std::map<std::string, int64_t> hints;
+    auto take = [&hints](const Json &sym) {
+        std::string_view kind;
+        const Json *value = nullptr;
+        if (!unionOf(sym, kind, value) || kind != "as_expr" || !value->isObject())
+            return;
+        const std::string &expr = (*value)["expr_str"].toString();
+        const Json &hint = (*value)["hint"];
+        const Json &number = hint.isObject() && hint.find("as_int") ? hint["as_int"] : hint;
+        const bool symbol = !expr.empty() && !std::isdigit(static_cast<unsigned char>(expr[0]))
+            && std::all_of(expr.begin(), expr.end(),
+                [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+        if (symbol && number.isInt())
+            hints.emplace(expr, number.toInt());
+    };
+    for (const auto &m : graphJson["sym_int_values"].members())
+        take(m.second);
+    for (const auto &m : graphJson["tensor_values"].members()) {
+        for (const char *key : {"sizes", "strides"})
+            for (const Json &dim : m.second[key].items())
+                take(dim);
+        take(m.second["storage_offset"]);
+    }
+    return hints;
 }
 
 // Newer serializers write non-finite floats as strings.
@@ -1058,6 +1092,7 @@ bool ExportReader::readGraph(
     index("sym_int_values", scope.symIntValues);
     index("sym_bool_values", scope.symBoolValues);
     index("sym_float_values", scope.symFloatValues);
+    graph.setSymbolHints(symbolHints(graphJson));
 
     const Json &inputs = graphJson["inputs"];
     if (!inputs.isNull() && !inputs.isArray())

@@ -3,6 +3,7 @@
 #include "../util/text_position.h"
 
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 namespace fxs {
@@ -10,7 +11,7 @@ namespace fxs {
 // Format version 1:
 // {"fxscope": 1, "graphs": [{"name", "kind", "graph": GRAPH}]}
 // GRAPH = {"nodes": [{"name", "op", "target", "args": [ARG], "kwargs": {k: ARG}, "meta": {...}}],
-//          "subgraphs": [{"name", "graph": GRAPH}]}
+//          "subgraphs": [{"name", "graph": GRAPH}], "symbol_hints": {"s0": 8}}
 // ARG: null/bool/int/float/string map to JSON directly (floats always carry a '.' or exponent);
 // every other kind is a one-key object: {"node": name}, {"list": [...]}, {"tuple": [...]},
 // {"dict": [[key, ARG], ...]}, {"dtype": s}, {"device": s}, {"layout": s}, {"memory_format": s},
@@ -162,6 +163,20 @@ public:
             if (!sub)
                 return sub.error();
             graph->addSubgraph(js["name"].toString(), std::move(sub.value()));
+        }
+        if (const Json *hints = j.find("symbol_hints")) {
+            if (!hints->isObject())
+                return error(*hints,
+                    "expected \"symbol_hints\" to be an object of symbol sizes ({\"s0\": 8}), found "
+                        + typeName(*hints));
+            std::map<std::string, int64_t> values;
+            for (const auto &[name, value] : hints->members()) {
+                if (!value.isInt())
+                    return error(
+                        value, "expected the hint of \"" + name + "\" to be an integer, found " + typeName(value));
+                values[name] = value.toInt();
+            }
+            graph->setSymbolHints(std::move(values));
         }
         return graph;
     }
@@ -423,6 +438,12 @@ Json graphToJson(const Graph &graph)
         for (const auto &s : graph.subgraphs())
             subs.push(Json::object({{"name", s.first}, {"graph", graphToJson(*s.second)}}));
         g.set("subgraphs", std::move(subs));
+    }
+    if (!graph.symbolHints().empty()) {
+        Json hints = Json::object();
+        for (const auto &[name, value] : graph.symbolHints())
+            hints.set(name, value);
+        g.set("symbol_hints", std::move(hints));
     }
     return g;
 }

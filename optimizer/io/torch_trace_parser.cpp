@@ -3,8 +3,12 @@
 #include "format.h"
 #include "readable_parser.h"
 
+#include <algorithm>
+#include <map>
 #include <optional>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace fxs {
 
@@ -118,6 +122,29 @@ std::string compileId(const Json &envelope)
     return id + "]";
 }
 
+// The frame a record belongs to, attempts aside: a restarted analysis creates its symbols again.
+std::string frameKey(const Json &envelope)
+{
+    auto part = [&](const char *key) {
+        const Json &v = envelope[key];
+        return v.isInt() ? std::to_string(v.toInt()) : std::string("-");
+    };
+    return part("compiled_autograd_id") + "/" + part("frame_id") + "/" + part("frame_compile_id");
+}
+
+// create_symbol's "val" is Python's repr of the example value: "8" for a size; floats and bools are no sizes.
+std::optional<int64_t> integerRepr(const Json &val)
+{
+    if (val.isInt())
+        return val.toInt();
+    const std::string &text = val.toString();
+    const size_t digits = text.size() > 1 && text[0] == '-' ? 1 : 0;
+    if (text.size() <= digits || text.size() - digits > 18
+        || !std::all_of(text.begin() + std::ptrdiff_t(digits), text.end(), isDigit))
+        return std::nullopt;
+    return std::stoll(text);
+}
+
 class TorchTraceParser {
 public:
     TorchTraceParser(std::string_view text, const std::string &fileName) : m_text(text), m_fileName(fileName) { }
@@ -127,12 +154,16 @@ public:
 private:
     void handleRecord(const Json &envelope, int line, std::string_view payload, int payloadLine);
     void validateJsonPayload(std::string_view payload, int payloadLine);
-    void addGraphs(GraphFile &&parsed, const std::string &baseName, const std::string &kind, int line);
+    void addGraphs(
+        GraphFile &&parsed, const std::string &baseName, const std::string &kind, int line, const std::string &frame);
 
     std::string_view m_text;
     const std::string &m_fileName;
     GraphFile m_file;
     std::unordered_map<std::string, int> m_nameCounts;
+    // create_symbol's values by frame, and each graph's frame: graphs get their frame's symbols as hints.
+    std::unordered_map<std::string, std::map<std::string, int64_t>> m_frameSymbols;
+    std::vector<std::string> m_graphFrames;
     std::optional<Error> m_firstGraphError;
     size_t m_records = 0;
     size_t m_unknownLines = 0;
@@ -211,6 +242,9 @@ Result<GraphFile> TorchTraceParser::run()
         m_file.warnings.push_back(Error{m_fileName, 0, 0,
             "expected TORCH_TRACE records, found " + std::to_string(m_unknownLines - 5)
                 + " more lines that are not records (skipped)"});
+    for (size_t i = 0; i < m_file.graphs.size(); ++i)
+        if (auto symbols = m_frameSymbols.find(m_graphFrames[i]); symbols != m_frameSymbols.end())
+            m_file.graphs[i].graph->setSymbolHints(symbols->second);
     if (!m_file.graphs.empty())
         return std::move(m_file);
     if (m_firstGraphError)
@@ -252,6 +286,11 @@ void TorchTraceParser::handleRecord(const Json &envelope, int line, std::string_
         graphKind = kind;
         if (kind == "optimize_ddp_split_child" && metadata["name"].isString())
             suffix = " " + metadata["name"].toString();
+    } else if (kind == "create_symbol") {
+        // {"symbol": "s0", "val": "8", "vr": "[2, int_oo]", "source": "L['x'].size()[0]", ...}
+        const std::string &symbol = metadata["symbol"].toString();
+        if (auto value = integerRepr(metadata["val"]); value && !symbol.empty())
+            m_frameSymbols[frameKey(envelope)][symbol] = *value;
     } else if (kind == "chromium_event" || kind == "dynamo_guards") {
         validateJsonPayload(payload, payloadLine);
     }
@@ -272,10 +311,12 @@ void TorchTraceParser::handleRecord(const Json &envelope, int line, std::string_
             m_firstGraphError = parsed.error();
         return;
     }
-    addGraphs(std::move(parsed.value()), compileId(envelope) + " " + graphKind + suffix, graphKind, line);
+    addGraphs(
+        std::move(parsed.value()), compileId(envelope) + " " + graphKind + suffix, graphKind, line, frameKey(envelope));
 }
 
-void TorchTraceParser::addGraphs(GraphFile &&parsed, const std::string &baseName, const std::string &kind, int line)
+void TorchTraceParser::addGraphs(
+    GraphFile &&parsed, const std::string &baseName, const std::string &kind, int line, const std::string &frame)
 {
     for (NamedGraph &g : parsed.graphs) {
         // A compile id can repeat (recompiles, cache hits): later graphs get " (2)", " (3)", ...
@@ -283,6 +324,7 @@ void TorchTraceParser::addGraphs(GraphFile &&parsed, const std::string &baseName
         ++count;
         std::string name = count == 1 ? baseName : baseName + " (" + std::to_string(count) + ")";
         m_file.graphs.push_back(NamedGraph{std::move(name), kind, std::move(g.graph), line});
+        m_graphFrames.push_back(frame);
     }
     for (Error &w : parsed.warnings)
         m_file.warnings.push_back(std::move(w));

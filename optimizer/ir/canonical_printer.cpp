@@ -6,6 +6,12 @@ namespace {
 
 void printGraph(const Graph &graph, const std::string &indent, std::string &out)
 {
+    if (!graph.symbolHints().empty()) {
+        out += indent + "symbol_hints";
+        for (const auto &[name, value] : graph.symbolHints())
+            out += " " + name + "=" + std::to_string(value);
+        out += "\n";
+    }
     for (const auto &owned : graph.nodes()) {
         const Node &n = *owned;
         out += indent + "%" + n.name() + " = " + opKindName(n.op()) + "[" + n.target() + "](";

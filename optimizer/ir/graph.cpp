@@ -351,6 +351,7 @@ std::unique_ptr<Graph> Graph::clone() const
         map[n] = c;
     }
     copy->m_nameCounters = m_nameCounters;
+    copy->m_symbolHints = m_symbolHints;
     for (const auto &s : m_subgraphs)
         copy->addSubgraph(s.first, s.second->clone());
     return copy;

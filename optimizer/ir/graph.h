@@ -8,6 +8,8 @@
 
 #include "node.h"
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -74,6 +76,11 @@ public:
 
     std::unique_ptr<Graph> clone() const;
 
+    // The size each symbol of the graph's dynamic shapes had when it was traced (s0 -> 8), where the dump says:
+    // torch.export's SymExpr hints, TORCH_TRACE's create_symbol records. They prefill the values a run needs.
+    const std::map<std::string, int64_t> &symbolHints() const { return m_symbolHints; }
+    void setSymbolHints(std::map<std::string, int64_t> hints) { m_symbolHints = std::move(hints); }
+
 private:
     void link(Node *node, Node *before);
     void unlink(Node *node);
@@ -95,6 +102,7 @@ private:
     std::unordered_map<std::string, int> m_nameCounters;
     std::vector<std::pair<std::string, std::unique_ptr<Graph>>> m_subgraphs;
     std::unordered_map<std::string, Graph *> m_subgraphByName;
+    std::map<std::string, int64_t> m_symbolHints;
 };
 
 } // namespace fxs
