@@ -1209,6 +1209,26 @@ private Q_SLOTS:
         }
     }
 
+    // A dump that records its symbols' sizes (torch.export's symbolic.pt2: s0 = 8) runs without --sym, on inputs
+    // of those sizes; a value given wins.
+    void symbolHintsGiveSizes()
+    {
+        auto file = loadGraphFile(FXSCOPE_SOURCE_DIR "/tests/data/export/symbolic.pt2");
+        QVERIFY(file && !file->graphs.empty());
+        const Graph &g = *file->graphs.front().graph;
+        QCOMPARE(g.symbolHints().at("s0"), int64_t(8));
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        auto hinted = runtimeProfile(g, nullptr, options);
+        VERIFY_OK(hinted);
+        QCOMPARE(hinted->unfused.outputs.front().shape, std::vector<int64_t>({16, 2}));
+        options.symbols["s0"] = 4;
+        auto given = runtimeProfile(g, nullptr, options);
+        VERIFY_OK(given);
+        QCOMPARE(given->unfused.outputs.front().shape, std::vector<int64_t>({8, 2}));
+    }
+
     // Generated integer inputs stay inside what they index: token-type ids through slice and expand into a 2-row
     // embedding (BERT's), an index_select over 3 rows, an index over a 3-wide dim, an index_put into 2 rows (BERT's
     // backward); with ids in [0, 8) each fails.

@@ -61,7 +61,11 @@ Result<std::unique_ptr<GraphRunner>> GraphRunner::prepare(const Setup &setup, st
     if (!executor)
         return runner->m_positions.locate(executor.error());
     runner->m_executor.emplace(std::move(executor.value()));
-    auto inputs = graphInputs(*runner->m_graph, given, *setup.symbols, setup.device, setup.seed);
+    // Symbols the user gave no value take the size the dump recorded for them (torch.export, TORCH_TRACE).
+    SymbolValues symbols = *setup.symbols;
+    for (const auto &[symbol, hint] : runner->m_graph->symbolHints())
+        symbols.emplace(symbol, hint);
+    auto inputs = graphInputs(*runner->m_graph, given, symbols, setup.device, setup.seed);
     if (!inputs)
         return runner->m_positions.locate(inputs.error());
     runner->m_inputs = std::move(inputs.value());
