@@ -16,12 +16,14 @@
 #include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -33,11 +35,11 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     : QWidget(parent), m_device(new QComboBox(this)), m_iters(new QSpinBox(this)), m_warmup(new QSpinBox(this)),
       m_symbolsLabel(new QLabel(tr("Symbols:"), this)), m_symbols(new QLineEdit(this)),
       m_plugin(new QPushButton(tr("Plugin…"), this)), m_run(new QPushButton(tr("Profile"), this)),
-      m_cancel(new QPushButton(tr("Cancel"), this)), m_exportTrace(new QPushButton(tr("Export trace…"), this)),
-      m_exportCsv(new QPushButton(tr("Export CSV…"), this)), m_busy(new QProgressBar(this)),
-      m_mode(new QComboBox(this)), m_overlay(new QCheckBox(tr("Colour canvas"), this)), m_summary(new QLabel(this)),
-      m_table(new QTableView(this)), m_model(new ProfileModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_chart(new QChartView(this))
+      m_cancel(new QPushButton(tr("Cancel"), this)), m_export(new QToolButton(this)),
+      m_exportTrace(new QAction(tr("Chrome trace (Perfetto)…"), this)), m_exportCsv(new QAction(tr("CSV…"), this)),
+      m_busy(new QProgressBar(this)), m_mode(new QComboBox(this)), m_overlay(new QCheckBox(tr("Colour canvas"), this)),
+      m_summary(new QLabel(this)), m_table(new QTableView(this)), m_model(new ProfileModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_chart(new QChartView(this))
 {
     setObjectName(QStringLiteral("profileWidget"));
     m_device->setObjectName(QStringLiteral("profileDevice"));
@@ -71,6 +73,14 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     m_run->setToolTip(tr("Run the graph as loaded and, after steps, the revision shown, with the same inputs"));
     m_cancel->setObjectName(QStringLiteral("profileCancel"));
     m_cancel->setEnabled(false);
+    // One button with a menu: the dock shares its row with the view controls and must stay narrow enough for the
+    // canvas and the pattern graph beside it.
+    m_export->setText(tr("Export"));
+    m_export->setObjectName(QStringLiteral("profileExport"));
+    m_export->setPopupMode(QToolButton::InstantPopup);
+    m_export->setMenu(new QMenu(m_export));
+    m_export->menu()->addAction(m_exportTrace);
+    m_export->menu()->addAction(m_exportCsv);
     m_exportTrace->setObjectName(QStringLiteral("profileExportTrace"));
     m_exportTrace->setToolTip(tr("Write the profile shown as a Chrome trace (JSON) that Perfetto and "
                                  "chrome://tracing open: each graph's median iteration, fused regions on a track of "
@@ -107,11 +117,14 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     m_chart->setRenderHint(QPainter::Antialiasing);
     m_chart->setMinimumHeight(240);
 
+    // Two short rows rather than one long one: the dock's narrowest width limits the canvas beside it.
+    auto *deviceRow = new QHBoxLayout;
+    deviceRow->addWidget(m_device, 1);
+    deviceRow->addWidget(m_plugin);
     auto *controls = new QHBoxLayout;
-    controls->addWidget(m_device, 1);
-    controls->addWidget(m_plugin);
     controls->addWidget(m_iters);
     controls->addWidget(m_warmup);
+    controls->addStretch(1);
     controls->addWidget(m_run);
     controls->addWidget(m_cancel);
     auto *symbols = new QHBoxLayout;
@@ -120,14 +133,14 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     auto *view = new QHBoxLayout;
     view->addWidget(m_mode, 1);
     view->addWidget(m_overlay);
-    view->addWidget(m_exportTrace);
-    view->addWidget(m_exportCsv);
+    view->addWidget(m_export);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->setChildrenCollapsible(false);
     split->addWidget(m_table);
     split->addWidget(m_chart);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(deviceRow);
     layout->addLayout(controls);
     layout->addLayout(symbols);
     layout->addWidget(m_busy);
@@ -149,8 +162,8 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     connect(m_warmup, qOverload<int>(&QSpinBox::valueChanged), this, &ProfileWidget::settingsChanged);
     connect(m_symbols, &QLineEdit::textEdited, this, &ProfileWidget::settingsChanged);
     connect(m_plugin, &QPushButton::clicked, this, &ProfileWidget::devicePluginRequested);
-    connect(m_exportTrace, &QPushButton::clicked, this, [this] { Q_EMIT exportRequested(ExportFormat::ChromeTrace); });
-    connect(m_exportCsv, &QPushButton::clicked, this, [this] { Q_EMIT exportRequested(ExportFormat::Csv); });
+    connect(m_exportTrace, &QAction::triggered, this, [this] { Q_EMIT exportRequested(ExportFormat::ChromeTrace); });
+    connect(m_exportCsv, &QAction::triggered, this, [this] { Q_EMIT exportRequested(ExportFormat::Csv); });
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         // LibTorch stops at its next progress report; the summary says so until it has.
         m_cancel->setEnabled(false);
@@ -186,8 +199,7 @@ void ProfileWidget::updateExportButtons()
     // The runtime's JSON is what the exports are made from; a failed run's partial report has it too.
     const ProfileReport *report = m_model->report();
     const bool exportable = report && report->json.isObject() && !m_busy->isVisibleTo(this);
-    m_exportTrace->setEnabled(exportable);
-    m_exportCsv->setEnabled(exportable);
+    m_export->setEnabled(exportable);
 }
 
 void ProfileWidget::setGraphSymbols(const QStringList &symbols, const SymbolValues &hints)

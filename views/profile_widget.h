@@ -19,6 +19,8 @@ class QPushButton;
 class QSortFilterProxyModel;
 class QSpinBox;
 class QTableView;
+class QToolButton;
+class QAction;
 
 class QChartView;
 
@@ -72,8 +74,7 @@ public:
     QPushButton *runButton() const { return m_run; }
     QPushButton *pluginButton() const { return m_plugin; }
     QPushButton *cancelButton() const { return m_cancel; }
-    QPushButton *exportTraceButton() const { return m_exportTrace; }
-    QPushButton *exportCsvButton() const { return m_exportCsv; }
+    QToolButton *exportButton() const { return m_export; }
     QProgressBar *progressBar() const { return m_busy; }
     QCheckBox *overlayBox() const { return m_overlay; }
     QLabel *summaryLabel() const { return m_summary; }
@@ -111,8 +112,9 @@ private:
     QPushButton *m_plugin;
     QPushButton *m_run;
     QPushButton *m_cancel;
-    QPushButton *m_exportTrace;
-    QPushButton *m_exportCsv;
+    QToolButton *m_export; // its menu: trace, CSV
+    QAction *m_exportTrace;
+    QAction *m_exportCsv;
     QProgressBar *m_busy;
     QComboBox *m_mode;
     QCheckBox *m_overlay;
