@@ -322,6 +322,15 @@ private Q_SLOTS:
             QVERIFY2(err.contains(QLatin1String("known: dce, cse, remove_noop_views")), qPrintable(err));
     }
 
+    // An error with no file to name reads as its message alone, without a made-up "<input>:" place.
+    void errorWithoutAPlaceIsTheMessageAlone()
+    {
+        Run r = cli({"match", QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py"), "--patterns",
+            "builtin:xyz"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith("no built-in pattern 'xyz'"), r.err.constData());
+    }
+
     void devicesAlwaysHasCpu()
     {
         Run r = cli({"devices", "--json"});
