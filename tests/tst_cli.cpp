@@ -322,6 +322,32 @@ private Q_SLOTS:
             QVERIFY2(err.contains(QLatin1String("known: dce, cse, remove_noop_views")), qPrintable(err));
     }
 
+    // A mistyped device is a usage error (exit 1) said before LibTorch loads, not LibTorch's own parse failure.
+    void profileRefusesAMalformedDevice_data()
+    {
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("device");
+        QTest::newRow("gpu") << "--device"
+                             << "gpu";
+        QTest::newRow("index") << "--device"
+                               << "cuda:x";
+        QTest::newRow("empty index") << "--device"
+                                     << "npu:";
+        QTest::newRow("check-on") << "--check-on"
+                                  << "CPU";
+    }
+
+    void profileRefusesAMalformedDevice()
+    {
+        QFETCH(QString, option);
+        QFETCH(QString, device);
+        Run r
+            = cli({"profile", QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py"), option, device});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains((option + ": expected cpu, cuda[:i], npu[:i]").toUtf8()), r.err.constData());
+        QVERIFY2(r.err.contains(("found '" + device + "'").toUtf8()), r.err.constData());
+    }
+
     // An error with no file to name reads as its message alone, without a made-up "<input>:" place.
     void errorWithoutAPlaceIsTheMessageAlone()
     {
