@@ -348,6 +348,30 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(("found '" + device + "'").toUtf8()), r.err.constData());
     }
 
+    // A missing --inputs file or --device-plugin path is bad input (exit 2) that names the file, not a runtime failure.
+    void missingOptionFileIsBadInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected"); // stderr's start
+        const QString llama = QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py");
+        const QString missing = QStringLiteral(FXSCOPE_BIN_DIR "/no-such-file.safetensors");
+        const QString dir = QStringLiteral(FXSCOPE_BIN_DIR);
+        QTest::newRow("--inputs") << QStringList{"profile", llama, "--inputs", missing} << missing + ": cannot open: ";
+        QTest::newRow("profile plugin") << QStringList{"profile", llama, "--device-plugin", missing}
+                                        << missing + ": cannot open: ";
+        QTest::newRow("devices plugin dir")
+            << QStringList{"devices", "--device-plugin", dir} << dir + ": expected a file, found a directory";
+    }
+
+    void missingOptionFileIsBadInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        Run r = cli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith(expected.toUtf8()), r.err.constData());
+    }
+
     // An error with no file to name reads as its message alone, without a made-up "<input>:" place.
     void errorWithoutAPlaceIsTheMessageAlone()
     {

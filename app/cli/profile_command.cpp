@@ -133,6 +133,12 @@ int runProfile(const std::vector<std::string> &args)
     if (auto reference = cmd.value("--check-on"))
         options.referenceDevice = *reference;
 
+    std::vector<std::string> inputFiles;
+    if (!options.inputsPath.empty())
+        inputFiles.push_back(options.inputsPath);
+    if (!checkOptionFiles(inputFiles, options.devicePlugins))
+        return BadInput;
+
     const std::vector<std::string> specs = patternSpecs(cmd);
     auto registry = std::make_shared<PatternRegistry>();
     if (!loadPatternSpecs(specs, *registry))
