@@ -372,6 +372,26 @@ private Q_SLOTS:
         QVERIFY2(r.err.startsWith(expected.toUtf8()), r.err.constData());
     }
 
+    // A pattern file is read from its content: Python saved under another name loads; an empty one is told so.
+    void patternFileReadFromContent()
+    {
+        QTemporaryDir dir;
+        const QString python = dir.filePath("torchair_add_rms_norm.txt");
+        QVERIFY(QFile::copy(QStringLiteral(FXSCOPE_CORPUS_DIR "/../examples/torchair_add_rms_norm.py"), python));
+        Run r = cli({"patterns", "--json", python});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(json(r)["patterns"].toArray().size(), 1);
+        QCOMPARE(json(r)["patterns"].toArray()[0].toObject()["name"].toString(), QString("search_fn"));
+
+        const QString empty = dir.filePath("empty.txt");
+        QFile f(empty);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        Run e = cli({"patterns", empty});
+        QCOMPARE(e.exitCode, 2);
+        QVERIFY2(e.err.startsWith((empty + ":1:1: expected a pattern file").toUtf8()), e.err.constData());
+    }
+
     // An error with no file to name reads as its message alone, without a made-up "<input>:" place.
     void errorWithoutAPlaceIsTheMessageAlone()
     {
