@@ -150,6 +150,17 @@ private Q_SLOTS:
         QVERIFY(d.readAll().startsWith("digraph"));
     }
 
+    // Graphviz's layout of a big graph says it has started, so a long render does not look like a hang.
+    void convertOfABigGraphSaysItLaysOut()
+    {
+        QTemporaryDir dir;
+        Run r = cli({"convert", corpus("readable/learn_torch_compile__tb_resnet50_inference_cpu__aot_forward_graph.py"),
+            "-o", dir.filePath("r50.svg")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.contains("note: laying out 1400 nodes with Graphviz dot"), r.err.constData());
+        QVERIFY(QFileInfo(dir.filePath("r50.svg")).size() > 0);
+    }
+
     void convertRendersSvg()
     {
         QTemporaryDir dir;
