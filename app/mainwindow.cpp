@@ -727,7 +727,8 @@ void MainWindow::onFileLoaded(const QString &path)
     m_showSampleCandidate = m_document->isBundledSample();
     if (!m_document->isBundledSample())
         RecentFiles::add(path);
-    if (m_errorBox)
+    // A file the user opened clears an earlier error; the sample opened in place of a session that failed does not.
+    if (m_errorBox && !m_document->isBundledSample())
         m_errorBox->close();
 
     const GraphFile *file = m_document->file();

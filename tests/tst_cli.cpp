@@ -150,6 +150,17 @@ private Q_SLOTS:
         QVERIFY(d.readAll().startsWith("digraph"));
     }
 
+    // Graphviz's layout of a big graph says it has started, so a long render does not look like a hang.
+    void convertOfABigGraphSaysItLaysOut()
+    {
+        QTemporaryDir dir;
+        Run r = cli({"convert", corpus("readable/learn_torch_compile__tb_resnet50_inference_cpu__aot_forward_graph.py"),
+            "-o", dir.filePath("r50.svg")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.contains("note: laying out 1400 nodes with Graphviz dot"), r.err.constData());
+        QVERIFY(QFileInfo(dir.filePath("r50.svg")).size() > 0);
+    }
+
     void convertRendersSvg()
     {
         QTemporaryDir dir;
@@ -320,6 +331,85 @@ private Q_SLOTS:
             QVERIFY2(first.endsWith(expected), qPrintable(err));
         if (args.contains(QLatin1String("--pass")))
             QVERIFY2(err.contains(QLatin1String("known: dce, cse, remove_noop_views")), qPrintable(err));
+    }
+
+    // A mistyped device is a usage error (exit 1) said before LibTorch loads, not LibTorch's own parse failure.
+    void profileRefusesAMalformedDevice_data()
+    {
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("device");
+        QTest::newRow("gpu") << "--device"
+                             << "gpu";
+        QTest::newRow("index") << "--device"
+                               << "cuda:x";
+        QTest::newRow("empty index") << "--device"
+                                     << "npu:";
+        QTest::newRow("check-on") << "--check-on"
+                                  << "CPU";
+    }
+
+    void profileRefusesAMalformedDevice()
+    {
+        QFETCH(QString, option);
+        QFETCH(QString, device);
+        Run r
+            = cli({"profile", QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py"), option, device});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains((option + ": expected cpu, cuda[:i], npu[:i]").toUtf8()), r.err.constData());
+        QVERIFY2(r.err.contains(("found '" + device + "'").toUtf8()), r.err.constData());
+    }
+
+    // A missing --inputs file or --device-plugin path is bad input (exit 2) that names the file, not a runtime failure.
+    void missingOptionFileIsBadInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected"); // stderr's start
+        const QString llama = QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py");
+        const QString missing = QStringLiteral(FXSCOPE_BIN_DIR "/no-such-file.safetensors");
+        const QString dir = QStringLiteral(FXSCOPE_BIN_DIR);
+        QTest::newRow("--inputs") << QStringList{"profile", llama, "--inputs", missing} << missing + ": cannot open: ";
+        QTest::newRow("profile plugin") << QStringList{"profile", llama, "--device-plugin", missing}
+                                        << missing + ": cannot open: ";
+        QTest::newRow("devices plugin dir")
+            << QStringList{"devices", "--device-plugin", dir} << dir + ": expected a file, found a directory";
+    }
+
+    void missingOptionFileIsBadInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        Run r = cli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith(expected.toUtf8()), r.err.constData());
+    }
+
+    // A pattern file is read from its content: Python saved under another name loads; an empty one is told so.
+    void patternFileReadFromContent()
+    {
+        QTemporaryDir dir;
+        const QString python = dir.filePath("torchair_add_rms_norm.txt");
+        QVERIFY(QFile::copy(QStringLiteral(FXSCOPE_CORPUS_DIR "/../examples/torchair_add_rms_norm.py"), python));
+        Run r = cli({"patterns", "--json", python});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(json(r)["patterns"].toArray().size(), 1);
+        QCOMPARE(json(r)["patterns"].toArray()[0].toObject()["name"].toString(), QString("search_fn"));
+
+        const QString empty = dir.filePath("empty.txt");
+        QFile f(empty);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        Run e = cli({"patterns", empty});
+        QCOMPARE(e.exitCode, 2);
+        QVERIFY2(e.err.startsWith((empty + ":1:1: expected a pattern file").toUtf8()), e.err.constData());
+    }
+
+    // An error with no file to name reads as its message alone, without a made-up "<input>:" place.
+    void errorWithoutAPlaceIsTheMessageAlone()
+    {
+        Run r = cli({"match", QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py"), "--patterns",
+            "builtin:xyz"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith("no built-in pattern 'xyz'"), r.err.constData());
     }
 
     void devicesAlwaysHasCpu()

@@ -105,6 +105,7 @@ private Q_SLOTS:
     void errorFileShowsError();
     void staleAndCancelledLoadsAreDropped();
     void bundledSampleLoads();
+    void failedSessionErrorOutlivesTheSample();
     void recentFiles();
     void dropOpensFile();
     void windowStateIsRestored();
@@ -365,6 +366,23 @@ void TestMainWindow::bundledSampleLoads()
     QCOMPARE(model->index(addRow, NodeTableModel::SourceColumn).data().toString(), QStringLiteral("model.py:112"));
     // The bundled sample is not a recent file.
     QVERIFY(RecentFiles::list().isEmpty());
+}
+
+// `fxscope --open-session broken.fxsession` opens the sample after the error: the error stays in sight.
+void TestMainWindow::failedSessionErrorOutlivesTheSample()
+{
+    const QString broken = writeText(m_dir, QStringLiteral("broken.fxsession"), "{\"fxscope_session\": 1, \"graph_pa");
+    Document doc;
+    MainWindow w(&doc);
+    w.show();
+    QSignalSpy loaded(&doc, &Document::fileLoaded);
+    QVERIFY(!w.openSession(broken));
+    doc.openBundledSample();
+    QVERIFY(loaded.wait(kLoadTimeoutMs));
+    QVERIFY(w.errorBox());
+    QVERIFY(w.errorBox()->isVisible());
+    QVERIFY2(w.errorBox()->informativeText().startsWith(broken + QLatin1String(":1:")),
+        qPrintable(w.errorBox()->informativeText()));
 }
 
 void TestMainWindow::recentFiles()

@@ -41,10 +41,11 @@ std::string joined(const std::vector<std::string> &list)
 int runApply(const std::vector<std::string> &args)
 {
     CommandLine cmd;
-    const char *usage = "usage: fxscope-cli apply GRAPH --patterns FILE... [--steps N] [--all] [-o OUT.{json,py,dot}] "
-                        "[--graph NAME|INDEX] [--json]\n"
-                        "FILE is a JSON pattern file, 'builtin' or 'builtin:NAME'; without --steps every match is "
-                        "applied (--all)\n";
+    const char *usage
+        = "usage: fxscope-cli apply GRAPH --patterns FILE... [--steps N] [--all] [-o OUT.{json,py,dot,svg,png}] "
+          "[--graph NAME|INDEX] [--json]\n"
+          "FILE is a Python pattern file (register_replacement), a JSON pattern file, 'builtin' or 'builtin:NAME'; "
+          "without --steps every match is applied (--all)\n";
     auto err = cmd.parse(args, {"--patterns", "--steps", "-o", "--output", "--graph"}, {"--json", "--all"});
     if (err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");

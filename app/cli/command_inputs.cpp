@@ -4,7 +4,10 @@
 #include "io/loader.h"
 #include "patterns/pattern_file.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <sys/stat.h>
 
 namespace fxs::cli {
 
@@ -44,6 +47,26 @@ bool loadPatternSpecs(const std::vector<std::string> &specs, PatternRegistry &re
             std::fprintf(stderr, "%s\n", loaded.error().toString().c_str());
             return false;
         }
+    return true;
+}
+
+bool checkOptionFiles(const std::vector<std::string> &files, const std::vector<std::string> &plugins)
+{
+    std::vector<std::string> paths = files;
+    for (const std::string &plugin : plugins)
+        if (plugin.find('/') != std::string::npos)
+            paths.push_back(plugin);
+    for (const std::string &path : paths) {
+        struct stat st;
+        if (stat(path.c_str(), &st) != 0) {
+            std::fprintf(stderr, "%s: cannot open: %s\n", path.c_str(), std::strerror(errno));
+            return false;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            std::fprintf(stderr, "%s: expected a file, found a directory\n", path.c_str());
+            return false;
+        }
+    }
     return true;
 }
 

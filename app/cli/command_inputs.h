@@ -25,5 +25,9 @@ std::optional<SelectedGraph> loadSelectedGraph(const CommandLine &cmd, int &exit
 std::vector<std::string> patternSpecs(const CommandLine &cmd);
 // Loads every spec into registry; false (after printing the error) when one fails.
 bool loadPatternSpecs(const std::vector<std::string> &specs, PatternRegistry &registry);
+// The files options name (--inputs, --device-plugin) exist and are files: a typo is bad input (exit 2) said before
+// LibTorch loads. False after printing the first that is not. A plugin named without a '/' is left to dlopen's
+// library search.
+bool checkOptionFiles(const std::vector<std::string> &files, const std::vector<std::string> &plugins = {});
 
 } // namespace fxs::cli

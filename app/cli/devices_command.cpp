@@ -1,5 +1,6 @@
 #include "devices_command.h"
 
+#include "command_inputs.h"
 #include "command_line.h"
 #include "runtime/runtime_library.h"
 #include "util/json.h"
@@ -16,6 +17,8 @@ int runDevices(const std::vector<std::string> &args)
             err ? err->c_str() : "");
         return UsageError;
     }
+    if (!checkOptionFiles({}, cmd.values("--device-plugin")))
+        return BadInput;
     auto runtime = runtimeDevices(cmd.values("--device-plugin"));
     if (!runtime) {
         std::fprintf(stderr, "%s\n", runtime.error().message.c_str());

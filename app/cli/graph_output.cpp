@@ -6,7 +6,13 @@
 #include "io/loader.h"
 #include "io/readable_writer.h"
 
+#include <cstdio>
+
 namespace fxs::cli {
+
+namespace {
+constexpr size_t kSlowLayoutNodes = 1000;
+} // namespace
 
 std::string extensionOf(const std::string &path)
 {
@@ -36,6 +42,12 @@ Status writeGraphFile(const std::string &path, const Graph &graph, const NamedGr
     } else if (ext == "dot" || ext == "svg" || ext == "png") {
         bytes = writeDot(graph, named.name);
         if (ext != "dot") {
+            // dot's layout has no progress and grows fast (GPT-J's 2,290 nodes: minutes): say so before it starts.
+            if (graph.size() > kSlowLayoutNodes)
+                std::fprintf(stderr,
+                    "note: laying out %zu nodes with Graphviz dot for %s; on graphs of thousands of nodes this can "
+                    "take minutes (-o OUT.dot writes the DOT text at once)\n",
+                    graph.size(), path.c_str());
             auto rendered = renderDot(bytes, ext);
             if (!rendered)
                 return Error{path, 0, 0, rendered.error().message};

@@ -145,8 +145,9 @@ int runMatch(const std::vector<std::string> &args)
     const char *usage
         = "usage: fxscope-cli match GRAPH --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--subgraph] "
           "[--json]\n"
-          "FILE is a JSON pattern file, 'builtin' or 'builtin:NAME'; --subgraph matches each search graph "
-          "with torch.fx's SubgraphMatcher instead of the Inductor pattern matcher\n";
+          "FILE is a Python pattern file (register_replacement), a JSON pattern file, 'builtin' or 'builtin:NAME'; "
+          "--subgraph matches each search graph with torch.fx's SubgraphMatcher instead of the Inductor pattern "
+          "matcher\n";
     if (auto err = cmd.parse(args, {"--patterns", "--pattern", "--graph"}, {"--json", "--subgraph"});
         err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");

@@ -55,7 +55,7 @@ int runPasses(const std::vector<std::string> &args)
 {
     std::string usage
         = "usage: fxscope-cli passes GRAPH --pass NAME... [--steps N] [--check-each] [--patterns FILE...] "
-          "[--supported T,T...|--partition TARGETS_FILE] [--allow-single-node] [-o OUT.{json,py,dot}] "
+          "[--supported T,T...|--partition TARGETS_FILE] [--allow-single-node] [-o OUT.{json,py,dot,svg,png}] "
           "[--composites FILE] [--graph NAME|INDEX] [--json]\npasses (in the order given; --steps reruns the list "
           "until "
           "nothing changes):\n";

@@ -8,6 +8,7 @@
 #include "runtime/profile_export.h"
 #include "runtime/runtime_library.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -26,6 +27,23 @@ bool parseCount(const std::optional<std::string> &text, int minimum, int &out)
         return false;
     out = int(n);
     return true;
+}
+
+// "cpu", "cuda:1", "npu": a LibTorch device type name (c10/core/Device.cpp) or npu (PrivateUse1, as torch_npu names
+// it), with an optional index. Checked here so a typo is a usage error, not a failure from inside LibTorch.
+bool isDeviceName(const std::string &text)
+{
+    static const char *const types[] = {"cpu", "cuda", "npu", "privateuseone", "xpu", "hip", "mps", "ipu", "mkldnn",
+        "opengl", "opencl", "ideep", "ve", "fpga", "ort", "xla", "lazy", "vulkan", "meta", "hpu"};
+    const size_t colon = text.find(':');
+    const std::string type = text.substr(0, colon);
+    if (std::find(std::begin(types), std::end(types), type) == std::end(types))
+        return false;
+    if (colon == std::string::npos)
+        return true;
+    const std::string index = text.substr(colon + 1);
+    return !index.empty() && index.size() <= 4
+        && std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 void printTable(const ProfileReport &r)
@@ -99,6 +117,10 @@ int runProfile(const std::vector<std::string> &args)
     for (const auto &assignment : cmd.values("--sym"))
         if (auto parsed = parseSymbolAssignments(assignment, options.symbols); !err && !parsed)
             err = parsed.error().message;
+    for (const char *option : {"--device", "--check-on"})
+        if (auto device = cmd.value(option); !err && device && !isDeviceName(*device))
+            err = std::string(option) + ": expected cpu, cuda[:i], npu[:i] or another LibTorch device type "
+                + "(privateuseone, xpu, hip, mps...), found '" + *device + "'";
     if (err || cmd.positional().empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;
@@ -110,6 +132,12 @@ int runProfile(const std::vector<std::string> &args)
     options.devicePlugins = cmd.values("--device-plugin");
     if (auto reference = cmd.value("--check-on"))
         options.referenceDevice = *reference;
+
+    std::vector<std::string> inputFiles;
+    if (!options.inputsPath.empty())
+        inputFiles.push_back(options.inputsPath);
+    if (!checkOptionFiles(inputFiles, options.devicePlugins))
+        return BadInput;
 
     const std::vector<std::string> specs = patternSpecs(cmd);
     auto registry = std::make_shared<PatternRegistry>();

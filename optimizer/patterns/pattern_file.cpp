@@ -263,7 +263,16 @@ Status loadPatternFile(const std::string &path, PatternRegistry &registry)
     auto bytes = readFileBytes(path);
     if (!bytes)
         return bytes.error();
-    return loadPatternJson(bytes.value(), path, registry);
+    // Read from the content, as graph dumps are: a Python pattern file saved under another name (my_patterns.txt)
+    // is Python, not a JSON error at its first letter.
+    const std::string &text = bytes.value();
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos)
+        return Error{
+            path, 1, 1, "expected a pattern file (Python with register_replacement, or JSON), found an empty file"};
+    if (first != std::string::npos && text[first] != '{' && text.find('\0') == std::string::npos)
+        return loadPythonPatternSource(text, path, registry);
+    return loadPatternJson(text, path, registry);
 }
 
 Status loadPatternSpec(const std::string &spec, PatternRegistry &registry)

@@ -16,6 +16,9 @@ struct Error {
 
     std::string toString() const
     {
+        // Without a file or a line there is no place to name: the message alone (not "<input>: device cuda: ...").
+        if (file.empty() && line <= 0)
+            return message;
         std::string out = file.empty() ? std::string("<input>") : file;
         if (line > 0) {
             out += ':' + std::to_string(line);
