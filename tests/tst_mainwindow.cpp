@@ -436,14 +436,14 @@ void TestMainWindow::windowStateIsRestored()
     Document doc;
     {
         MainWindow w(&doc);
-        w.resize(910, 630);
+        w.resize(980, 720); // above the docks' minimum size
         w.show();
         w.nodeList()->tableView()->setColumnWidth(NodeTableModel::TargetColumn, 333);
         w.close();
     }
     MainWindow restored(&doc);
     restored.show();
-    QCOMPARE(restored.size(), QSize(910, 630));
+    QCOMPARE(restored.size(), QSize(980, 720));
     QCOMPARE(restored.nodeList()->tableView()->columnWidth(NodeTableModel::TargetColumn), 333);
 }
 
