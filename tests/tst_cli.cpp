@@ -383,6 +383,22 @@ private Q_SLOTS:
         QVERIFY2(r.err.startsWith(expected.toUtf8()), r.err.constData());
     }
 
+    // A device plugin cut short (a copy that stopped early) is an error naming the file, not a SIGBUS inside dlopen.
+    void truncatedPluginIsAnError()
+    {
+        QTemporaryDir dir;
+        const QString cut = dir.filePath("libcut.so");
+        QFile whole(QStringLiteral(FXSCOPE_BIN_DIR "/libfxscope_emulated_npu.so"));
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        QFile f(cut);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(whole.read(whole.size() / 2));
+        f.close();
+        Run r = cli({"devices", "--device-plugin", cut});
+        QVERIFY2(r.exitCode == 3, r.err.constData());
+        QVERIFY2(r.err.contains(cut.toUtf8()) && r.err.contains("cut short"), r.err.constData());
+    }
+
     // A pattern file is read from its content: Python saved under another name loads; an empty one is told so.
     void patternFileReadFromContent()
     {

@@ -1196,17 +1196,34 @@ private Q_SLOTS:
             QStringList args = {QStringLiteral("profile"), path, QStringLiteral("--iters"), QStringLiteral("1"),
                 QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--json")};
             if (given)
-                args << QStringLiteral("--sym") << QStringLiteral("s0=5");
+                args << QStringLiteral("--sym") << QStringLiteral("s0=5") << QStringLiteral("--sym")
+                     << QStringLiteral("zz=3");
             cli.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"), args);
             QVERIFY(cli.waitForFinished(120000));
             QByteArray err = cli.readAllStandardError();
             if (given) {
                 QVERIFY2(cli.exitCode() == 0, err.constData());
+                QVERIFY2(err.contains("--sym zz: the graph's inputs use no symbol zz (they use s0)"), err.constData());
             } else {
                 QVERIFY(cli.exitCode() != 0);
                 QVERIFY2(err.contains("symbol s0 has no value"), err.constData());
             }
         }
+    }
+
+    // Every symbol without a value is named at once, with the flags that would give them.
+    void missingSymbolsNamedTogether()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, n: \"Sym(s2)\", x: \"f32[s0, 2*s2 + 1]\"):\n"
+                            "        relu: \"f32[s0, 2*s2 + 1]\" = torch.ops.aten.relu.default(x)\n"
+                            "        return (relu,)\n");
+        QVERIFY(g);
+        auto report = runtimeProfile(*g, nullptr, ProfileOptions());
+        QVERIFY(!report);
+        QVERIFY2(report.error().message.find("symbols s0, s2 have no value (give them with --sym s0=N --sym s2=N)")
+                != std::string::npos,
+            report.error().toString().c_str());
     }
 
     // A dump that records its symbols' sizes (torch.export's symbolic.pt2: s0 = 8) runs without --sym, on inputs

@@ -1,5 +1,7 @@
 #include "device_plugins.h"
 
+#include "util/shared_library_check.h"
+
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
@@ -27,6 +29,11 @@ Status loadDevicePlugin(const std::string &path)
     for (const Plugin &p : plugins)
         if (p.path == path)
             return Ok{};
+    // A path with a '/' names a file, checked first (dlopen faults on a file cut short); a bare name is found
+    // by dlopen's library search.
+    if (path.find('/') != std::string::npos)
+        if (auto whole = checkSharedLibrary(path); !whole)
+            return Error{path, 0, 0, "cannot load the device plugin: " + whole.error().message};
     // RTLD_GLOBAL: a vendor plugin's own dependants (its ops libraries) resolve symbols against it.
     void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
     if (!handle) {

@@ -163,6 +163,14 @@ Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<Fuse
     return out;
 }
 
+// LibTorch's device for a name the user gives: npu[:i] is the PrivateUse1 device torch_npu registers.
+c10::Device deviceNamed(std::string name)
+{
+    if (name.rfind("npu", 0) == 0)
+        name = "privateuseone" + name.substr(3);
+    return c10::Device(name);
+}
+
 Json failure(const std::string &text)
 {
     return Json::object({{"error", text}});
@@ -194,14 +202,13 @@ Json runProfile(const Json &request, const std::function<bool(double)> &progress
         if (auto loaded = loadConfiguredDevicePlugins(); !loaded)
             return failure(loaded.error().toString());
         registerNpuReferenceKernels();
-        std::string deviceName = request["device"].isString() ? request["device"].toString() : "cpu";
-        if (deviceName.rfind("npu", 0) == 0)
-            deviceName = "privateuseone" + deviceName.substr(3);
-        c10::Device device(deviceName);
+        c10::Device device = deviceNamed(request["device"].isString() ? request["device"].toString() : "cpu");
         if (!device.is_cpu() && !c10::impl::hasDeviceGuardImpl(device.type()))
             return failure("device " + request["device"].toString() + ": no " + c10::DeviceTypeName(device.type())
-                + " backend is registered in this LibTorch; load the device's plugin (torch_npu's libtorch_npu.so "
-                  "for an NPU) with --device-plugin or FXSCOPE_DEVICE_PLUGINS");
+                + " backend is registered in this LibTorch"
+                + (device.is_cuda() ? std::string(" (it was built without CUDA)")
+                                    : std::string("; load the device's plugin (torch_npu's libtorch_npu.so for an NPU) "
+                                                  "with --device-plugin or FXSCOPE_DEVICE_PLUGINS")));
         int warmup = int(request["warmup"].toInt(1));
         int iters = int(request["iters"].toInt(10));
         uint64_t seed = uint64_t(request["seed"].toInt(0));
@@ -286,7 +293,7 @@ Json runProfile(const Json &request, const std::function<bool(double)> &progress
         if (!referenceName.empty()) {
             setup.graphText = &unfusedText;
             setup.positions = &request["unfused_positions"];
-            setup.device = c10::Device(referenceName);
+            setup.device = deviceNamed(referenceName);
             setup.nodeTimes = true;
             auto ref = GraphRunner::prepare(setup, given);
             Status ran = ref ? runOnce(*ref.value(), true, job) : Status(ref.error());

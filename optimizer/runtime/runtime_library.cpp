@@ -5,6 +5,7 @@
 #include "node_positions.h"
 #include "util/json.h"
 #include "util/progress.h"
+#include "util/shared_library_check.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -40,6 +41,10 @@ Result<void *> runtimeHandle()
         return Error{{}, 0, 0, failure};
     const char *configured = std::getenv("FXSCOPE_RUNTIME_LIBRARY");
     std::string path = configured ? configured : executableDirectory() + "/libfxscope_runtime.so";
+    if (auto whole = checkSharedLibrary(path); !whole) {
+        failure = "cannot load the LibTorch runtime " + whole.error().toString();
+        return Error{{}, 0, 0, failure};
+    }
     handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char *why = dlerror();

@@ -1,7 +1,11 @@
 #include "symbol_values.h"
 
+#include "ir/graph.h"
+
 #include <algorithm>
 #include <cctype>
+#include <set>
+#include <tuple>
 
 namespace fxs {
 
@@ -200,6 +204,66 @@ Status parseSymbolAssignments(const std::string &text, SymbolValues &values)
         start = end + 1;
     }
     return Ok{};
+}
+
+std::vector<std::string> inputSymbols(const Graph &graph)
+{
+    std::set<std::string> names;
+    auto collect = [&names](const std::string &expr) {
+        // Identifiers not called as functions (FloorDiv, Max, Min): the symbols.
+        auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+        for (size_t i = 0; i < expr.size();) {
+            if (!word(expr[i])) {
+                ++i;
+                continue;
+            }
+            size_t end = i;
+            while (end < expr.size() && word(expr[end]))
+                ++end;
+            // Numbers (digit first) and calls are not symbols.
+            if (!std::isdigit(static_cast<unsigned char>(expr[i])) && (end >= expr.size() || expr[end] != '('))
+                names.insert(expr.substr(i, end - i));
+            i = end;
+        }
+    };
+    for (const Node *node : graph.placeholders()) {
+        // Tuples nest: walked with a stack of our own.
+        std::vector<const ValueMeta *> pending;
+        if (node->meta().val)
+            pending.push_back(&*node->meta().val);
+        while (!pending.empty()) {
+            const ValueMeta *v = pending.back();
+            pending.pop_back();
+            if (v->kind == ValueMeta::Kind::Tensor) {
+                for (const SymInt &d : v->tensor.shape)
+                    collect(d.expr);
+            } else if (v->kind == ValueMeta::Kind::Tuple) {
+                for (const ValueMeta &item : v->items)
+                    pending.push_back(&item);
+            } else if (v->kind == ValueMeta::Kind::SymInt) {
+                collect(v->expr); // SymFloat and SymBool inputs take no value from the user
+            }
+        }
+    }
+    // s2 before s10: by the name without its trailing digits, then by their value.
+    std::vector<std::string> sorted(names.begin(), names.end());
+    auto split = [](const std::string &name) {
+        size_t digits = name.find_last_not_of("0123456789") + 1;
+        const std::string number = name.substr(digits);
+        return std::make_tuple(name.substr(0, digits), number.size(), number);
+    };
+    std::sort(
+        sorted.begin(), sorted.end(), [&](const std::string &a, const std::string &b) { return split(a) < split(b); });
+    return sorted;
+}
+
+std::vector<std::string> missingSymbols(const Graph &graph, const SymbolValues &values)
+{
+    std::vector<std::string> missing;
+    for (const std::string &name : inputSymbols(graph))
+        if (!values.count(name) && !graph.symbolHints().count(name))
+            missing.push_back(name);
+    return missing;
 }
 
 } // namespace fxs

@@ -7,8 +7,11 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace fxs {
+
+class Graph;
 
 using SymbolValues = std::map<std::string, int64_t>;
 
@@ -18,5 +21,10 @@ Result<int64_t> evaluateSymbolic(const std::string &expr, const SymbolValues &va
 
 // Parses "s0=128" (also "s0=128,s1=4") into values; an error says what was expected.
 Status parseSymbolAssignments(const std::string &text, SymbolValues &values);
+
+// The symbols the graph's inputs need values for (in their sizes and SymInt placeholders), s2 before s10.
+std::vector<std::string> inputSymbols(const Graph &graph);
+// The symbols of inputSymbols(graph) that neither `values` nor the graph's hints give; empty when none.
+std::vector<std::string> missingSymbols(const Graph &graph, const SymbolValues &values);
 
 } // namespace fxs
