@@ -186,7 +186,8 @@ Json canceled()
 void setError(Json &root, const std::string &prefix, const Error &error)
 {
     if (error.line <= 0) {
-        root.set("error", prefix + error.toString());
+        // The file first, as everywhere else: "FILE: unfused graph: ...".
+        root.set("error", error.file.empty() ? prefix + error.message : error.file + ": " + prefix + error.message);
         return;
     }
     root.set("error", prefix + error.message);
