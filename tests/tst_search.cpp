@@ -14,6 +14,7 @@
 #include "node_table_model.h"
 #include "pattern_filter_proxy_model.h"
 #include "patterns_widget.h"
+#include "test_graphs.h"
 
 #include "ir/graph.h"
 #include "match/match_report.h"
@@ -28,18 +29,11 @@
 #include <QtTest>
 
 using namespace fxs;
+using fxs::test::meta;
 
 namespace {
 
 constexpr int kTimeoutMs = 30000;
-
-ValueMeta meta(const char *annotation)
-{
-    auto parsed = ValueMeta::parseAnnotation(annotation);
-    if (!parsed)
-        qFatal("bad annotation in test: %s", annotation);
-    return parsed.value();
-}
 
 // x[1,128,4096], w[4096,4096] -> mm[1,128,4096] -> relu -> add[s0,4096] -> view_2, view_10 -> output.
 std::shared_ptr<Graph> makeGraph()
