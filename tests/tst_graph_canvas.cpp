@@ -102,6 +102,17 @@ bool waitForLayout(GraphCanvas &canvas)
     return finished.wait(20000) || !canvas.isLayoutRunning();
 }
 
+// Shows `canvas` at 900x700 on `graph` and waits until it is exposed and laid out.
+bool showLaidOut(GraphCanvas &canvas, std::shared_ptr<const Graph> graph)
+{
+    canvas.resize(900, 700);
+    canvas.show();
+    if (!QTest::qWaitForWindowExposed(&canvas))
+        return false;
+    canvas.setGraph(std::move(graph));
+    return waitForLayout(canvas);
+}
+
 // GPT-2's post-grad graph (corpus) in a session with the built-in patterns, or null (with a warning).
 std::unique_ptr<Session> gpt2Session()
 {
@@ -250,12 +261,8 @@ private Q_SLOTS:
     void zoomedOutShowsOverviewsAndExportsEveryNode()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
         auto graph = chain(600);
-        canvas.setGraph(graph);
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, graph));
         canvas.setGroupExpanded(1, true);
         QVERIFY(waitForLayout(canvas));
         const Node *inGroup = graph->nodes()[canvas.grouping()->groups[1].nodes[3]].get();
@@ -290,12 +297,8 @@ private Q_SLOTS:
     void overviewShowsMarksAndTakesClicks()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
         auto graph = chain(600);
-        canvas.setGraph(graph);
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, graph));
         canvas.expandAll();
         QVERIFY(waitForLayout(canvas));
         canvas.fitToView();
@@ -359,11 +362,7 @@ private Q_SLOTS:
     void overviewHoverShowsTheNode()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
-        canvas.setGraph(chain(600));
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, chain(600)));
         canvas.expandAll();
         QVERIFY(waitForLayout(canvas));
         canvas.setTransform(QTransform::fromScale(0.06, 0.06));
@@ -424,11 +423,7 @@ private Q_SLOTS:
     void clickSelectsNode()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
-        canvas.setGraph(chain(8));
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, chain(8)));
         CanvasNodeItem *item = canvas.nodeItem(QStringLiteral("op3"));
         QVERIFY(item);
         canvas.centerOn(item);
@@ -446,11 +441,7 @@ private Q_SLOTS:
     void hoverHighlightsNeighbours()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
-        canvas.setGraph(chain(8));
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, chain(8)));
         CanvasNodeItem *item = canvas.nodeItem(QStringLiteral("op3"));
         canvas.centerOn(item);
         // A plain move event: QTest::mouseMove moves the cursor, which offscreen may not report.
