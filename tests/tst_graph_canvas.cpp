@@ -190,11 +190,8 @@ private Q_SLOTS:
     void unchangedNodesKeepTheirPlaceAfterAStep()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
         auto before = chain(30);
-        canvas.setGraph(before);
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, before));
         const auto was = centres(*canvas.sceneLayout(), *before);
 
         auto after = fusedChain(30);
@@ -227,11 +224,8 @@ private Q_SLOTS:
     void expandAndCollapseChangeItems()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
         auto graph = chain(600); // large: opens collapsed
-        canvas.setGraph(graph);
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, graph));
         const int groups = canvas.groupCount();
         QVERIFY(groups >= 4);
         QVERIFY(!canvas.isGroupExpanded(0));
@@ -459,11 +453,8 @@ private Q_SLOTS:
     void selectByNameExpandsItsGroup()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
         auto graph = chain(600);
-        canvas.setGraph(graph);
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, graph));
         QSignalSpy selected(&canvas, &GraphCanvas::nodeSelected);
         const int group = canvas.grouping()->groupOf[graph->find("op450")->index()];
         QVERIFY(group >= 0);
@@ -488,10 +479,7 @@ private Q_SLOTS:
         std::shared_ptr<const Graph> before = session.graphAt(0).value();
         std::shared_ptr<const Graph> after = session.graph().clone();
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
-        canvas.setGraph(before);
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, before));
         const Grouping &grouping = *canvas.grouping();
         // The group holding the first node the step removed, whose label other groups have too.
         const Node *removed = before->find(session.history()[0].removed.front());

@@ -102,6 +102,7 @@ private Q_SLOTS:
 private:
     QString writeGraph();
     QString writeChain();
+    QString writeFile(const QString &name, const QByteArray &text);
     bool openFused(Document &doc);
     QTemporaryDir m_dir;
 };
@@ -123,22 +124,22 @@ bool TestProfileView::openFused(Document &doc)
     return test::settle(&doc);
 }
 
+// Writes `text` to `name` in the test's folder; its path, or an empty one when it could not be written.
+QString TestProfileView::writeFile(const QString &name, const QByteArray &text)
+{
+    const QString path = m_dir.filePath(name);
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size() ? path : QString();
+}
+
 QString TestProfileView::writeGraph()
 {
-    const QString path = m_dir.filePath(QStringLiteral("swiglu.py"));
-    QFile f(path);
-    if (f.open(QIODevice::WriteOnly))
-        f.write(kSwiglu);
-    return path;
+    return writeFile(QStringLiteral("swiglu.py"), kSwiglu);
 }
 
 QString TestProfileView::writeChain()
 {
-    const QString path = m_dir.filePath(QStringLiteral("chain.py"));
-    QFile f(path);
-    if (f.open(QIODevice::WriteOnly))
-        f.write(chainGraph(5000));
-    return path;
+    return writeFile(QStringLiteral("chain.py"), chainGraph(5000));
 }
 
 void TestProfileView::modelPairsNodesAndRegions()
@@ -408,14 +409,12 @@ void TestProfileView::symbolsReachTheRun()
     QCOMPARE(doc.profileSymbols(), QStringList{QStringLiteral("s52")});
     // Symbols inside expressions, in natural order; numbers and FloorDiv are none.
     {
-        const QString exprs = m_dir.filePath(QStringLiteral("exprs.py"));
-        QFile f(exprs);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("class GraphModule(torch.nn.Module):\n"
-                "    def forward(self, n: \"Sym(s2)\", x: \"f32[s10, 2*s2 + 1][FloorDiv(s10, 2), 1]cpu\"):\n"
-                "        add: \"f32[s10, 2*s2 + 1]\" = torch.ops.aten.add.Tensor(x, 1)\n"
-                "        return (add,)\n");
-        f.close();
+        const QString exprs = writeFile(QStringLiteral("exprs.py"),
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, n: \"Sym(s2)\", x: \"f32[s10, 2*s2 + 1][FloorDiv(s10, 2), 1]cpu\"):\n"
+            "        add: \"f32[s10, 2*s2 + 1]\" = torch.ops.aten.add.Tensor(x, 1)\n"
+            "        return (add,)\n");
+        QVERIFY(!exprs.isEmpty());
         Document exprDoc;
         QSignalSpy exprLoaded(&exprDoc, &Document::fileLoaded);
         exprDoc.open(exprs);
@@ -503,16 +502,14 @@ void TestProfileView::symbolHintsPrefillTheField()
 // before it with their times, and the canvas selects it.
 void TestProfileView::failureShowsWhatRan()
 {
-    const QString path = m_dir.filePath(QStringLiteral("fails.py"));
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("class GraphModule(torch.nn.Module):\n"
-            "    def forward(self, x: \"f32[4, 8][8, 1]cpu\", w: \"f32[4, 8][8, 1]cpu\"):\n"
-            "        a: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.relu.default(x)\n"
-            "        b: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.mul.Tensor(a, 2.0)\n"
-            "        m: \"f32[4, 4][4, 1]cpu\" = torch.ops.aten.mm.default(b, w)\n"
-            "        return (m,)\n");
-    f.close();
+    const QString path = writeFile(QStringLiteral("fails.py"),
+        "class GraphModule(torch.nn.Module):\n"
+        "    def forward(self, x: \"f32[4, 8][8, 1]cpu\", w: \"f32[4, 8][8, 1]cpu\"):\n"
+        "        a: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.relu.default(x)\n"
+        "        b: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.mul.Tensor(a, 2.0)\n"
+        "        m: \"f32[4, 4][4, 1]cpu\" = torch.ops.aten.mm.default(b, w)\n"
+        "        return (m,)\n");
+    QVERIFY(!path.isEmpty());
     Document doc;
     MainWindow window(&doc);
     window.setAutosavePath({});
