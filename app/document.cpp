@@ -24,10 +24,7 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <exception>
-#include <set>
-#include <tuple>
 
 // Q_INIT_RESOURCE must be used outside any namespace. The resources sit in a static archive, so
 // without this reference the linker would leave them out.
@@ -747,7 +744,6 @@ quint64 Document::profile(const QString &device, int iters, int warmup, const Sy
     if (m_profileJob)
         m_profileJob->cancel = true;
     const quint64 job = ++m_lastProfile;
-    m_currentProfile = job;
     auto state = std::make_shared<LoadJob>();
     m_profileJob = state;
     // Both graphs are immutable and kept alive by the job: the file's graph and the session's revision copy.
@@ -792,11 +788,10 @@ quint64 Document::profile(const QString &device, int iters, int warmup, const Sy
     auto *watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, state] {
         watcher->deleteLater();
-        if (job != m_currentProfile) {
+        if (state != m_profileJob) {
             uiLogger()->debug("profile #{} ended after being superseded; dropped", job);
             return;
         }
-        m_currentProfile = 0;
         m_profileJob.reset();
         m_profilePoll->stop();
         const Outcome out = watcher->result();
@@ -826,9 +821,9 @@ quint64 Document::profile(const QString &device, int iters, int warmup, const Sy
 
 void Document::cancelProfile()
 {
-    if (!isProfiling() || !m_profileJob || m_profileJob->cancel.load())
+    if (!m_profileJob || m_profileJob->cancel.load())
         return;
-    uiLogger()->info("profile #{} cancelling", m_currentProfile);
+    uiLogger()->info("profile #{} cancelling", m_lastProfile); // the running one: profile() supersedes
     m_profileJob->cancel = true; // the runtime stops at its next progress report; profileCanceled follows
 }
 

@@ -114,7 +114,7 @@ public:
     // Stops the running profile inside LibTorch (within a few hundred nodes); profileCanceled follows when it has
     // stopped. Opening another file, showing another graph and destroying the Document cancel too.
     void cancelProfile();
-    bool isProfiling() const { return m_currentProfile != 0; }
+    bool isProfiling() const { return m_profileJob != nullptr; }
     // Cancel was asked for and the run has not stopped yet.
     bool isCancelingProfile() const;
     // The symbols (s0, s1, ...) in the current graph's input shapes and SymInt inputs: what profile() needs values
@@ -242,9 +242,9 @@ private:
     QUndoStack *m_undoStack;
     bool m_syncingStack = false; // the stack is being made to mirror the session: its commands do nothing
 
-    quint64 m_lastProfile = 0;
-    quint64 m_currentProfile = 0; // 0: none running
-    std::shared_ptr<LoadJob> m_profileJob; // the running profile's progress and cancel flag, shared with its worker
+    quint64 m_lastProfile = 0; // the id of the last profile started, for the log
+    // The running profile's progress and cancel flag, shared with its worker; null when none runs.
+    std::shared_ptr<LoadJob> m_profileJob;
     QTimer *m_profilePoll = nullptr;
     bool m_listingDevices = false;
     std::shared_ptr<const RuntimeDevices> m_devices;

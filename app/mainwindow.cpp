@@ -985,18 +985,26 @@ void MainWindow::openPatternsDialog()
         m_document->openPatterns(path);
 }
 
-void MainWindow::exportDialog(bool wholeGraph)
+QString MainWindow::askExportPath(
+    const QString &title, const QString &nameEnd, const QString &filters, QString *selectedFilter)
 {
     QSettings settings;
     const QString dir = settings.value(QStringLiteral("lastExportDirectory")).toString();
     const QString base = QFileInfo(m_document->path()).completeBaseName();
+    const QString path = QFileDialog::getSaveFileName(this, title,
+        QDir(dir).filePath((base.isEmpty() ? QStringLiteral("graph") : base) + nameEnd), filters, selectedFilter);
+    if (!path.isEmpty())
+        settings.setValue(QStringLiteral("lastExportDirectory"), QFileInfo(path).absolutePath());
+    return path;
+}
+
+void MainWindow::exportDialog(bool wholeGraph)
+{
     QString selected;
-    const QString path = QFileDialog::getSaveFileName(this, wholeGraph ? tr("Export Whole Graph") : tr("Export View"),
-        QDir(dir).filePath((base.isEmpty() ? QStringLiteral("graph") : base) + QLatin1String(".svg")),
-        tr("SVG image (*.svg);;PNG image (*.png)"), &selected);
+    const QString path = askExportPath(wholeGraph ? tr("Export Whole Graph") : tr("Export View"),
+        QStringLiteral(".svg"), tr("SVG image (*.svg);;PNG image (*.png)"), &selected);
     if (path.isEmpty())
         return;
-    settings.setValue(QStringLiteral("lastExportDirectory"), QFileInfo(path).absolutePath());
     QString target = path;
     if (QFileInfo(target).suffix().isEmpty()) // the filter chosen decides
         target += selected.contains(QLatin1String("png")) ? QLatin1String(".png") : QLatin1String(".svg");
@@ -1018,16 +1026,12 @@ bool MainWindow::exportImage(const QString &path, bool wholeGraph)
 void MainWindow::exportProfileDialog(ProfileWidget::ExportFormat format)
 {
     const bool csv = format == ProfileWidget::ExportFormat::Csv;
-    QSettings settings;
-    const QString dir = settings.value(QStringLiteral("lastExportDirectory")).toString();
-    const QString base = QFileInfo(m_document->path()).completeBaseName();
     const QString suffix = csv ? QStringLiteral("csv") : QStringLiteral("json");
-    QString path = QFileDialog::getSaveFileName(this, csv ? tr("Export Profile as CSV") : tr("Export Profile Trace"),
-        QDir(dir).filePath((base.isEmpty() ? QStringLiteral("graph") : base) + QLatin1String("-profile.") + suffix),
+    QString path = askExportPath(csv ? tr("Export Profile as CSV") : tr("Export Profile Trace"),
+        QLatin1String("-profile.") + suffix,
         csv ? tr("CSV (*.csv);;All files (*)") : tr("Chrome trace / Perfetto (*.json);;All files (*)"));
     if (path.isEmpty())
         return;
-    settings.setValue(QStringLiteral("lastExportDirectory"), QFileInfo(path).absolutePath());
     if (QFileInfo(path).suffix().isEmpty())
         path += QLatin1Char('.') + suffix;
     exportProfile(path, format);

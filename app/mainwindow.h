@@ -140,6 +140,10 @@ private:
     void onLoadFailed(const QString &path, const QString &message);
     void onCurrentGraphChanged(int index);
     void logPatternWarnings(const MatchReport &report);
+    // Asks where to save an export: in the last export folder, named after the file shown (else "graph") and
+    // `nameEnd`; remembers the folder. Empty when the user cancelled.
+    QString askExportPath(
+        const QString &title, const QString &nameEnd, const QString &filters, QString *selectedFilter = nullptr);
     void onMatchReportChanged();
     void showError(const QString &title, const QString &message);
     void updateTitle();

@@ -102,6 +102,17 @@ bool waitForLayout(GraphCanvas &canvas)
     return finished.wait(20000) || !canvas.isLayoutRunning();
 }
 
+// Shows `canvas` at 900x700 on `graph` and waits until it is exposed and laid out.
+bool showLaidOut(GraphCanvas &canvas, std::shared_ptr<const Graph> graph)
+{
+    canvas.resize(900, 700);
+    canvas.show();
+    if (!QTest::qWaitForWindowExposed(&canvas))
+        return false;
+    canvas.setGraph(std::move(graph));
+    return waitForLayout(canvas);
+}
+
 // GPT-2's post-grad graph (corpus) in a session with the built-in patterns, or null (with a warning).
 std::unique_ptr<Session> gpt2Session()
 {
@@ -179,11 +190,8 @@ private Q_SLOTS:
     void unchangedNodesKeepTheirPlaceAfterAStep()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
         auto before = chain(30);
-        canvas.setGraph(before);
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, before));
         const auto was = centres(*canvas.sceneLayout(), *before);
 
         auto after = fusedChain(30);
@@ -216,11 +224,8 @@ private Q_SLOTS:
     void expandAndCollapseChangeItems()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
         auto graph = chain(600); // large: opens collapsed
-        canvas.setGraph(graph);
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, graph));
         const int groups = canvas.groupCount();
         QVERIFY(groups >= 4);
         QVERIFY(!canvas.isGroupExpanded(0));
@@ -250,12 +255,8 @@ private Q_SLOTS:
     void zoomedOutShowsOverviewsAndExportsEveryNode()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
         auto graph = chain(600);
-        canvas.setGraph(graph);
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, graph));
         canvas.setGroupExpanded(1, true);
         QVERIFY(waitForLayout(canvas));
         const Node *inGroup = graph->nodes()[canvas.grouping()->groups[1].nodes[3]].get();
@@ -290,12 +291,8 @@ private Q_SLOTS:
     void overviewShowsMarksAndTakesClicks()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
         auto graph = chain(600);
-        canvas.setGraph(graph);
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, graph));
         canvas.expandAll();
         QVERIFY(waitForLayout(canvas));
         canvas.fitToView();
@@ -359,11 +356,7 @@ private Q_SLOTS:
     void overviewHoverShowsTheNode()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
-        canvas.setGraph(chain(600));
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, chain(600)));
         canvas.expandAll();
         QVERIFY(waitForLayout(canvas));
         canvas.setTransform(QTransform::fromScale(0.06, 0.06));
@@ -424,11 +417,7 @@ private Q_SLOTS:
     void clickSelectsNode()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
-        canvas.setGraph(chain(8));
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, chain(8)));
         CanvasNodeItem *item = canvas.nodeItem(QStringLiteral("op3"));
         QVERIFY(item);
         canvas.centerOn(item);
@@ -446,11 +435,7 @@ private Q_SLOTS:
     void hoverHighlightsNeighbours()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
-        canvas.setGraph(chain(8));
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, chain(8)));
         CanvasNodeItem *item = canvas.nodeItem(QStringLiteral("op3"));
         canvas.centerOn(item);
         // A plain move event: QTest::mouseMove moves the cursor, which offscreen may not report.
@@ -468,11 +453,8 @@ private Q_SLOTS:
     void selectByNameExpandsItsGroup()
     {
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
         auto graph = chain(600);
-        canvas.setGraph(graph);
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, graph));
         QSignalSpy selected(&canvas, &GraphCanvas::nodeSelected);
         const int group = canvas.grouping()->groupOf[graph->find("op450")->index()];
         QVERIFY(group >= 0);
@@ -497,10 +479,7 @@ private Q_SLOTS:
         std::shared_ptr<const Graph> before = session.graphAt(0).value();
         std::shared_ptr<const Graph> after = session.graph().clone();
         GraphCanvas canvas;
-        canvas.resize(900, 700);
-        canvas.show();
-        canvas.setGraph(before);
-        QVERIFY(waitForLayout(canvas));
+        QVERIFY(showLaidOut(canvas, before));
         const Grouping &grouping = *canvas.grouping();
         // The group holding the first node the step removed, whose label other groups have too.
         const Node *removed = before->find(session.history()[0].removed.front());

@@ -3,6 +3,7 @@
 #include "gui_test_paths.h"
 #include "node_filter_proxy_model.h"
 #include "node_table_model.h"
+#include "test_graphs.h"
 
 #include "ir/graph.h"
 
@@ -10,16 +11,9 @@
 #include <QtTest>
 
 using namespace fxs;
+using fxs::test::meta;
 
 namespace {
-
-ValueMeta meta(const char *annotation)
-{
-    auto parsed = ValueMeta::parseAnnotation(annotation);
-    if (!parsed)
-        qFatal("bad annotation in test: %s", annotation);
-    return parsed.value();
-}
 
 // x, w -> mm -> relu -> add(relu, x) -> view_2, view_10 -> output; with meta on a few nodes.
 std::shared_ptr<Graph> makeGraph()

@@ -10,6 +10,7 @@
 #include "rewrite/passes/inline_calls.h"
 #include "rewrite/passes/noop_views.h"
 #include "rewrite/passes/pass_library.h"
+#include "test_graphs.h"
 
 #include <QtTest>
 
@@ -71,14 +72,6 @@ std::unique_ptr<Graph> chain()
     Node *r = g->append(OpKind::CallFunction, "relu", "aten.relu.default", {ref(x)});
     g->append(OpKind::Output, "output", "output", {ref(r)});
     return g;
-}
-
-ValueMeta tensor(const char *annotation)
-{
-    auto v = ValueMeta::parseAnnotation(annotation);
-    if (!v)
-        qFatal("%s", v.error().message.c_str());
-    return v.value();
 }
 
 } // namespace
@@ -268,8 +261,8 @@ private Q_SLOTS:
         Node *r = g->append(OpKind::CallFunction, "relu", "aten.relu.default", {ref(v)});
         g->append(OpKind::Output, "output", "output", {ref(r)});
         if (!in.isEmpty()) {
-            x->meta().val = tensor(in.toStdString().c_str());
-            v->meta().val = tensor(out.toStdString().c_str());
+            x->meta().val = test::meta(in.toStdString().c_str());
+            v->meta().val = test::meta(out.toStdString().c_str());
         }
         auto s = session(std::move(g));
         auto changed = s.applyPass("remove_noop_views", [](GraphEditor &e) { return removeNoopViews(e); });

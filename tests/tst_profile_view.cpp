@@ -5,7 +5,7 @@
 
 #include "document.h"
 #include "graph_canvas.h"
-#include "gui_test_paths.h"
+#include "gui_test_support.h"
 #include "mainwindow.h"
 #include "pattern_graph_widget.h"
 #include "profile_model.h"
@@ -28,7 +28,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -69,13 +68,15 @@ QByteArray chainGraph(int length)
     return text + "        return (" + previous + ",)\n";
 }
 
-bool settle(Document *doc)
+// Waits for the next signal of the profile run just started: empty when it finished, else why not. Either spy
+// may hold signals of earlier runs.
+QString profileOutcome(QSignalSpy &finished, QSignalSpy &failed, int timeoutMs = kTimeoutMs)
 {
-    QSignalSpy idle(doc, &Document::steppingChanged);
-    while (doc->isStepping())
-        if (!idle.wait(kTimeoutMs))
-            return false;
-    return true;
+    const qsizetype finishedBefore = finished.size();
+    const qsizetype failedBefore = failed.size();
+    if (!QTest::qWaitFor([&] { return finished.size() > finishedBefore || failed.size() > failedBefore; }, timeoutMs))
+        return QStringLiteral("no result after %1 ms").arg(timeoutMs);
+    return failed.size() > failedBefore ? failed.last().first().toString() : QString();
 }
 } // namespace
 
@@ -101,34 +102,44 @@ private Q_SLOTS:
 private:
     QString writeGraph();
     QString writeChain();
+    QString writeFile(const QString &name, const QByteArray &text);
+    bool openFused(Document &doc);
     QTemporaryDir m_dir;
 };
 
 void TestProfileView::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
-    QCoreApplication::setOrganizationName(QStringLiteral("fxscope-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_profile_view"));
+    test::useTemporarySettings(m_dir, QStringLiteral("tst_profile_view"));
+}
+
+// Opens the SwiGLU graph in `doc` and fuses it (one step), waiting for the match report and the step.
+bool TestProfileView::openFused(Document &doc)
+{
+    QSignalSpy matched(&doc, &Document::matchReportChanged);
+    doc.open(writeGraph());
+    if (!matched.wait(kTimeoutMs))
+        return false;
+    doc.step();
+    return test::settle(&doc);
+}
+
+// Writes `text` to `name` in the test's folder; its path, or an empty one when it could not be written.
+QString TestProfileView::writeFile(const QString &name, const QByteArray &text)
+{
+    const QString path = m_dir.filePath(name);
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size() ? path : QString();
 }
 
 QString TestProfileView::writeGraph()
 {
-    const QString path = m_dir.filePath(QStringLiteral("swiglu.py"));
-    QFile f(path);
-    if (f.open(QIODevice::WriteOnly))
-        f.write(kSwiglu);
-    return path;
+    return writeFile(QStringLiteral("swiglu.py"), kSwiglu);
 }
 
 QString TestProfileView::writeChain()
 {
-    const QString path = m_dir.filePath(QStringLiteral("chain.py"));
-    QFile f(path);
-    if (f.open(QIODevice::WriteOnly))
-        f.write(chainGraph(5000));
-    return path;
+    return writeFile(QStringLiteral("chain.py"), chainGraph(5000));
 }
 
 void TestProfileView::modelPairsNodesAndRegions()
@@ -192,11 +203,7 @@ void TestProfileView::profilesUnfusedAndFused()
     window.setAutosavePath({});
     window.setGeometry(0, 0, 1600, 1000);
     window.show();
-    QSignalSpy matched(&doc, &Document::matchReportChanged);
-    doc.open(writeGraph());
-    QVERIFY(matched.wait(kTimeoutMs));
-    doc.step();
-    QVERIFY(settle(&doc));
+    QVERIFY(openFused(doc));
     QCOMPARE(doc.revision(), 1);
     QVERIFY(doc.currentGraphShared()->find("npu_swiglu"));
 
@@ -208,8 +215,7 @@ void TestProfileView::profilesUnfusedAndFused()
     QVERIFY(doc.isProfiling());
     QVERIFY(!view->runButton()->isEnabled());
     QVERIFY(view->cancelButton()->isEnabled());
-    QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QCOMPARE(profileOutcome(finished, failed), QString());
     QVERIFY(view->runButton()->isEnabled());
     const ProfileReport *report = view->model()->report();
     QVERIFY(report && report->fused);
@@ -262,18 +268,13 @@ void TestProfileView::exportsTraceAndCsv()
     window.setAutosavePath({});
     ProfileWidget *view = window.profileView();
     QVERIFY(!view->exportButton()->isEnabled()); // nothing to export yet
-    QSignalSpy matched(&doc, &Document::matchReportChanged);
-    doc.open(writeGraph());
-    QVERIFY(matched.wait(kTimeoutMs));
-    doc.step();
-    QVERIFY(settle(&doc));
+    QVERIFY(openFused(doc));
     QSignalSpy finished(&doc, &Document::profileFinished);
     QSignalSpy failed(&doc, &Document::profileFailed);
     view->itersBox()->setValue(3);
     view->runButton()->click();
     QVERIFY(!view->exportButton()->isEnabled()); // not while it runs
-    QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QCOMPARE(profileOutcome(finished, failed), QString());
     QVERIFY(view->exportButton()->isEnabled());
     const ProfileReport *report = view->model()->report();
     QVERIFY(report && report->fused && report->regions.size() == 1);
@@ -369,8 +370,7 @@ void TestProfileView::settingsSurviveTheSession()
         QSignalSpy failed(&doc, &Document::profileFailed);
         view->deviceBox()->setCurrentText(QStringLiteral("cpu"));
         view->runButton()->click();
-        QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
-        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        QCOMPARE(profileOutcome(finished, failed), QString());
         QCOMPARE(view->model()->report()->json["unfused"]["iterations"].toInt(), int64_t(7));
         QCOMPARE(view->model()->report()->unfused.outputs.front().shape, std::vector<int64_t>{96});
         view->deviceBox()->setCurrentText(QStringLiteral("cuda:1"));
@@ -409,14 +409,12 @@ void TestProfileView::symbolsReachTheRun()
     QCOMPARE(doc.profileSymbols(), QStringList{QStringLiteral("s52")});
     // Symbols inside expressions, in natural order; numbers and FloorDiv are none.
     {
-        const QString exprs = m_dir.filePath(QStringLiteral("exprs.py"));
-        QFile f(exprs);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("class GraphModule(torch.nn.Module):\n"
-                "    def forward(self, n: \"Sym(s2)\", x: \"f32[s10, 2*s2 + 1][FloorDiv(s10, 2), 1]cpu\"):\n"
-                "        add: \"f32[s10, 2*s2 + 1]\" = torch.ops.aten.add.Tensor(x, 1)\n"
-                "        return (add,)\n");
-        f.close();
+        const QString exprs = writeFile(QStringLiteral("exprs.py"),
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, n: \"Sym(s2)\", x: \"f32[s10, 2*s2 + 1][FloorDiv(s10, 2), 1]cpu\"):\n"
+            "        add: \"f32[s10, 2*s2 + 1]\" = torch.ops.aten.add.Tensor(x, 1)\n"
+            "        return (add,)\n");
+        QVERIFY(!exprs.isEmpty());
         Document exprDoc;
         QSignalSpy exprLoaded(&exprDoc, &Document::fileLoaded);
         exprDoc.open(exprs);
@@ -443,8 +441,7 @@ void TestProfileView::symbolsReachTheRun()
     QSignalSpy failed(&doc, &Document::profileFailed);
     view->runButton()->click();
     QCOMPARE(started.count(), 1);
-    QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QCOMPARE(profileOutcome(finished, failed), QString());
     const ProfileReport *report = view->model()->report();
     QVERIFY(report && !report->unfused.outputs.empty());
     QCOMPARE(report->unfused.outputs.front().shape, std::vector<int64_t>{7}); // mul_6: f32[s52]
@@ -484,8 +481,7 @@ void TestProfileView::symbolHintsPrefillTheField()
     QSignalSpy failed(&doc, &Document::profileFailed);
     view->itersBox()->setValue(2);
     view->runButton()->click();
-    QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QCOMPARE(profileOutcome(finished, failed), QString());
     const ProfileReport *report = view->model()->report();
     QVERIFY(report && !report->unfused.outputs.empty());
     QCOMPARE(report->unfused.outputs.front().shape, (std::vector<int64_t>{16, 2})); // relu: f32[2*s0, 2]
@@ -506,16 +502,14 @@ void TestProfileView::symbolHintsPrefillTheField()
 // before it with their times, and the canvas selects it.
 void TestProfileView::failureShowsWhatRan()
 {
-    const QString path = m_dir.filePath(QStringLiteral("fails.py"));
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("class GraphModule(torch.nn.Module):\n"
-            "    def forward(self, x: \"f32[4, 8][8, 1]cpu\", w: \"f32[4, 8][8, 1]cpu\"):\n"
-            "        a: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.relu.default(x)\n"
-            "        b: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.mul.Tensor(a, 2.0)\n"
-            "        m: \"f32[4, 4][4, 1]cpu\" = torch.ops.aten.mm.default(b, w)\n"
-            "        return (m,)\n");
-    f.close();
+    const QString path = writeFile(QStringLiteral("fails.py"),
+        "class GraphModule(torch.nn.Module):\n"
+        "    def forward(self, x: \"f32[4, 8][8, 1]cpu\", w: \"f32[4, 8][8, 1]cpu\"):\n"
+        "        a: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.relu.default(x)\n"
+        "        b: \"f32[4, 8][8, 1]cpu\" = torch.ops.aten.mul.Tensor(a, 2.0)\n"
+        "        m: \"f32[4, 4][4, 1]cpu\" = torch.ops.aten.mm.default(b, w)\n"
+        "        return (m,)\n");
+    QVERIFY(!path.isEmpty());
     Document doc;
     MainWindow window(&doc);
     window.setAutosavePath({});
@@ -666,17 +660,12 @@ void TestProfileView::devicePluginAddsTheNpu()
     QCOMPARE(view->deviceBox()->currentText(), QStringLiteral("npu:0"));
     QVERIFY(doc.devices() && doc.devices()->plugins.size() == 1);
 
-    QSignalSpy matched(&doc, &Document::matchReportChanged);
-    doc.open(writeGraph());
-    QVERIFY(matched.wait(kTimeoutMs));
-    doc.step();
-    QVERIFY(settle(&doc));
+    QVERIFY(openFused(doc));
     QSignalSpy finished(&doc, &Document::profileFinished);
     QSignalSpy failed(&doc, &Document::profileFailed);
     view->itersBox()->setValue(2);
     view->runButton()->click();
-    QVERIFY(finished.wait(kTimeoutMs) || !failed.isEmpty());
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QCOMPARE(profileOutcome(finished, failed), QString());
     const ProfileReport *report = view->model()->report();
     QVERIFY(report && report->fused);
     QCOMPARE(report->device, std::string("privateuseone:0"));
@@ -685,15 +674,12 @@ void TestProfileView::devicePluginAddsTheNpu()
 }
 
 namespace {
-// Under Xvfb (xcb) the whole screen, so the docks' popups and tooltips are in it; else the window.
+// The window with the pattern graph hidden, so the canvas gets the room.
 bool saveScreenshot(MainWindow &window, const QString &path)
 {
-    window.patternGraph()->hide(); // the canvas gets the room
+    window.patternGraph()->hide();
     QTest::qWait(500);
-    if (QGuiApplication::platformName() == QLatin1String("xcb")
-        && QProcess::execute(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), path}) == 0)
-        return true;
-    return window.grab().save(path);
+    return test::saveScreenshot(&window, path);
 }
 } // namespace
 
@@ -721,15 +707,14 @@ void TestProfileView::screenshot()
     doc.openBundledSample();
     QVERIFY(matched.wait(kTimeoutMs));
     doc.runToEnd();
-    QVERIFY(settle(&doc));
+    QVERIFY(test::settle(&doc));
     QVERIFY(doc.revision() > 0);
     view->itersBox()->setValue(5);
     view->overlayBox()->setChecked(true);
     QSignalSpy finished(&doc, &Document::profileFinished);
     QSignalSpy failed(&doc, &Document::profileFailed);
     view->runButton()->click();
-    QVERIFY(finished.wait(600000) || !failed.isEmpty());
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QCOMPARE(profileOutcome(finished, failed, 600000), QString());
     view->modeBox()->setCurrentIndex(1);
     QTest::mouseClick(view->tableView()->viewport(), Qt::LeftButton, {},
         view->tableView()->visualRect(view->tableView()->model()->index(0, 0)).center());
@@ -743,8 +728,7 @@ void TestProfileView::screenshot()
     view->modeBox()->setCurrentIndex(0);
     view->symbolsEdit()->setText(QStringLiteral("s52=4096"));
     view->runButton()->click();
-    QVERIFY(finished.wait(600000) || failed.size() > 0);
-    QVERIFY(failed.isEmpty());
+    QCOMPARE(profileOutcome(finished, failed, 600000), QString());
     QTest::qWait(2000);
     QVERIFY(saveScreenshot(window, QDir(folder).filePath(QStringLiteral("fxscope-profile-symbols.png"))));
 
@@ -771,11 +755,10 @@ void TestProfileView::screenshot()
     doc.openBundledSample();
     QVERIFY(loaded.wait(kTimeoutMs));
     doc.runToEnd();
-    QVERIFY(settle(&doc));
+    QVERIFY(test::settle(&doc));
     view->itersBox()->setValue(3);
     view->runButton()->click();
-    QVERIFY(finished.wait(600000) || failed.size() > 0);
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QCOMPARE(profileOutcome(finished, failed, 600000), QString());
     QVERIFY(view->model()->report()->outputsMatch);
     QTest::qWait(2000);
     QVERIFY(saveScreenshot(window, QDir(folder).filePath(QStringLiteral("fxscope-profile-npu.png"))));

@@ -2,7 +2,7 @@
 // leave the list whole and show the error, next/previous with wrap-around and the "N of M matches" count,
 // and, in the main window, a step to a match selecting the node on the canvas and in the inspector.
 
-#include "gui_test_paths.h"
+#include "gui_test_support.h"
 
 #include "document.h"
 #include "graph_canvas.h"
@@ -14,6 +14,7 @@
 #include "node_table_model.h"
 #include "pattern_filter_proxy_model.h"
 #include "patterns_widget.h"
+#include "test_graphs.h"
 
 #include "ir/graph.h"
 #include "match/match_report.h"
@@ -21,25 +22,15 @@
 #include <QAction>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
 using namespace fxs;
+using fxs::test::meta;
 
 namespace {
-
-constexpr int kTimeoutMs = 30000;
-
-ValueMeta meta(const char *annotation)
-{
-    auto parsed = ValueMeta::parseAnnotation(annotation);
-    if (!parsed)
-        qFatal("bad annotation in test: %s", annotation);
-    return parsed.value();
-}
 
 // x[1,128,4096], w[4096,4096] -> mm[1,128,4096] -> relu -> add[s0,4096] -> view_2, view_10 -> output.
 std::shared_ptr<Graph> makeGraph()
@@ -98,10 +89,7 @@ private:
 void TestSearch::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
-    QCoreApplication::setOrganizationName(QStringLiteral("fxscope-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_search"));
+    test::useTemporarySettings(m_dir, QStringLiteral("tst_search"));
 }
 
 void TestSearch::fields_data()
@@ -206,14 +194,9 @@ void TestSearch::nextPreviousWrap()
 
 void TestSearch::stepReachesCanvasAndInspector()
 {
-    Document doc;
-    MainWindow window(&doc);
-    QSignalSpy laidOut(window.canvas(), &GraphCanvas::layoutFinished);
-    QSignalSpy matched(&doc, &Document::matchReportChanged);
-    window.show();
-    doc.openBundledSample();
-    QVERIFY(laidOut.wait(kTimeoutMs));
-    QVERIFY(!matched.isEmpty() || matched.wait(kTimeoutMs));
+    test::Loaded l;
+    QVERIFY(test::openSample(l));
+    MainWindow &window = *l.window;
     NodeListWidget *list = window.nodeList();
     list->filterEdit()->setText(QStringLiteral("op:placeholder"));
     NodeFilterProxyModel *proxy = list->proxyModel();
@@ -252,13 +235,10 @@ void TestSearch::stepReachesCanvasAndInspector()
 
 void TestSearch::patternChoiceShowsOnePattern()
 {
-    Document doc;
-    MainWindow window(&doc);
-    QSignalSpy matched(&doc, &Document::matchReportChanged);
-    window.show();
-    doc.openBundledSample();
-    QVERIFY(matched.wait(kTimeoutMs));
-    const std::shared_ptr<const MatchReport> report = doc.matchReport();
+    test::Loaded l;
+    QVERIFY(test::openSample(l, {/*wide=*/false, /*waitForLayout=*/false}));
+    MainWindow &window = *l.window;
+    const std::shared_ptr<const MatchReport> report = l.doc->matchReport();
     QVERIFY(report);
     // The pattern with the most candidates, so that other patterns' candidates are there to hide.
     const PatternReport *chosen = nullptr;
@@ -287,26 +267,21 @@ void TestSearch::patternChoiceShowsOnePattern()
     QCOMPARE(patterns->proxyModel()->visibleCandidateCount(), int(total));
 }
 
-// Under Xvfb with FXSCOPE_SCREENSHOTS set: the window after stepping to the second shape-wildcard match.
+// With FXSCOPE_SCREENSHOTS set: the window after two steps through the matches of an op: and target:/regex/ search.
 void TestSearch::screenshot()
 {
     const QString folder = qEnvironmentVariable("FXSCOPE_SCREENSHOTS");
     if (folder.isEmpty())
         QSKIP("set FXSCOPE_SCREENSHOTS to a folder to take the picture");
-    Document doc;
-    MainWindow window(&doc);
-    QSignalSpy laidOut(window.canvas(), &GraphCanvas::layoutFinished);
-    window.setGeometry(0, 0, 1600, 1000);
-    window.show();
-    doc.openBundledSample();
-    QVERIFY(laidOut.wait(kTimeoutMs));
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    NodeListWidget *list = window.nodeList();
+    test::Loaded l;
+    QVERIFY(test::openSample(l, {/*wide=*/true}));
+    QVERIFY(QTest::qWaitForWindowExposed(l.window.get()));
+    NodeListWidget *list = l.window->nodeList();
     list->filterEdit()->setText(QStringLiteral("op:call_function target:/mul|silu/"));
     list->findNext();
     list->findNext();
     QTest::qWait(800);
-    QVERIFY(window.grab().save(folder + QStringLiteral("/fxscope-search.png")));
+    QVERIFY(test::saveScreenshot(l.window.get(), folder + QStringLiteral("/fxscope-search.png")));
 }
 
 QTEST_MAIN(TestSearch)

@@ -102,10 +102,7 @@ void CanvasNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *op
     }
     // The match halo goes under everything else: the node stays readable, the selection stays on top.
     if (m_mark != CanvasMatchMark::None) {
-        const QColor color = m_mark == CanvasMatchMark::Matched ? canvas::matchAccepted()
-            : m_mark == CanvasMatchMark::Tried                  ? canvas::matchTried()
-            : m_mark == CanvasMatchMark::Added                  ? canvas::stepAdded()
-                                                                : canvas::matchDisagreeing();
+        const QColor color = canvas::matchMarkColor(m_mark);
         QColor fill = color;
         fill.setAlpha(m_anchor || m_mark == CanvasMatchMark::Added ? 90 : 60);
         const qreal grow = m_anchor || m_mark == CanvasMatchMark::Added ? 6 : 4.5;

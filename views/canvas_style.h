@@ -2,6 +2,7 @@
 // Colours and fonts of the graph canvas, in one place so that every item and the legend agree.
 // Categories follow the op kind and, for call_function, the op's namespace (aten, prims, npu, ...).
 
+#include "canvas_highlight.h"
 #include "node_label.h"
 
 #include <QColor>
@@ -69,6 +70,14 @@ inline QColor matchTried()
 inline QColor matchDisagreeing()
 {
     return QColor(0xd3, 0x2f, 0x2f);
+}
+// The colour of a node's part in the candidate shown (mark not None): its halo, or its outline zoomed out.
+inline QColor matchMarkColor(CanvasMatchMark mark)
+{
+    return mark == CanvasMatchMark::Matched ? matchAccepted()
+        : mark == CanvasMatchMark::Tried    ? matchTried()
+        : mark == CanvasMatchMark::Added    ? stepAdded()
+                                            : matchDisagreeing();
 }
 // The time overlay's gradient, from the fastest (0) to the slowest (1) node.
 QColor heat(qreal fraction);

@@ -61,6 +61,11 @@ constexpr qreal kReadableZoom = 0.8;
 // Below this zoom a node box is a dozen pixels wide: groups draw their overview instead of their items.
 constexpr qreal kOverviewZoom = 0.08;
 constexpr int kSceneItemRole = 0;
+
+QRectF toQRectF(const LayoutRect &r)
+{
+    return QRectF(r.x, r.y, r.width, r.height);
+}
 } // namespace
 
 // What a layout job hands back to the UI thread: immutable values only.
@@ -272,9 +277,8 @@ void GraphCanvas::requestLayout(std::vector<bool> expanded, int anchorGroup, std
     if (anchorGroup >= 0 && m_layout && size_t(anchorGroup) < m_layout->groupItem.size()
         && m_layout->groupItem[size_t(anchorGroup)] >= 0) {
         // Remember where the toggled group is on screen, to put it back there afterwards.
-        const LayoutRect &r = m_layout->items[size_t(m_layout->groupItem[size_t(anchorGroup)])].rect;
         m_anchorGroup = anchorGroup;
-        m_anchorRect = QRectF(r.x, r.y, r.width, r.height);
+        m_anchorRect = toQRectF(m_layout->items[size_t(m_layout->groupItem[size_t(anchorGroup)])].rect);
         m_anchorOffset = mapToScene(viewport()->rect().center()) - m_anchorRect.topLeft();
     }
     auto state = std::make_shared<Job>();
@@ -461,7 +465,7 @@ void GraphCanvas::rebuildScene()
     scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
     for (size_t i = 0; i < layout.items.size(); ++i) {
         const SceneItem &item = layout.items[i];
-        const QRectF rect(item.rect.x, item.rect.y, item.rect.width, item.rect.height);
+        const QRectF rect = toQRectF(item.rect);
         QGraphicsItem *g = nullptr;
         switch (item.kind) {
         case SceneItemKind::Node: {
@@ -515,9 +519,8 @@ void GraphCanvas::rebuildScene()
     // No BSP index: group frames and long edges span most of the scene and degrade the tree, so a linear scan
     // paints faster (bench/gui, HRNet fully expanded: pan frames 216 → 121 ms fitted, 79 → 36 ms at 100 %).
     scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
-    const LayoutRect &b = layout.bounds;
     const qreal margin = 60;
-    setSceneRect(QRectF(b.x, b.y, b.width, b.height).adjusted(-margin, -margin, margin, margin));
+    setSceneRect(toQRectF(layout.bounds).adjusted(-margin, -margin, margin, margin));
     m_overviewMarks = new CanvasOverviewMarks(sceneRect());
     m_overviewMarks->setVisible(false);
     scene()->addItem(m_overviewMarks);
@@ -536,8 +539,7 @@ void GraphCanvas::rebuildScene()
 
 QRectF GraphCanvas::contentRect(int frame) const
 {
-    const LayoutRect &r = frame >= 0 ? m_layout->items[size_t(frame)].rect : m_layout->bounds;
-    return QRectF(r.x, r.y, r.width, r.height);
+    return toQRectF(frame >= 0 ? m_layout->items[size_t(frame)].rect : m_layout->bounds);
 }
 
 void GraphCanvas::addToScene(QGraphicsItem *item, int frame)
@@ -980,23 +982,15 @@ void GraphCanvas::updateOverviewMarks()
     if (!m_overviewMarks || !m_layout)
         return;
     m_overviewMarks->clear();
-    auto rectOf = [this](size_t node) {
-        const LayoutRect &r = m_layout->items[size_t(m_layout->nodeItem[node])].rect;
-        return QRectF(r.x, r.y, r.width, r.height);
-    };
+    auto rectOf = [this](size_t node) { return toQRectF(m_layout->items[size_t(m_layout->nodeItem[node])].rect); };
     for (size_t n = 0; n < m_layout->nodeItem.size(); ++n) {
         if (m_layout->nodeItem[n] < 0)
             continue; // in a collapsed group: its box is drawn as it is
         if (n < m_heat.size() && m_heat[n] >= 0) // a dozen shades: one drawRects call each
             m_overviewMarks->addBox(rectOf(n), canvas::heat(std::round(m_heat[n] * 12) / 12));
         const CanvasMatchMark mark = n < m_marks.size() ? m_marks[n] : CanvasMatchMark::None;
-        if (mark != CanvasMatchMark::None) {
-            const QColor color = mark == CanvasMatchMark::Matched ? canvas::matchAccepted()
-                : mark == CanvasMatchMark::Tried                  ? canvas::matchTried()
-                : mark == CanvasMatchMark::Added                  ? canvas::stepAdded()
-                                                                  : canvas::matchDisagreeing();
-            m_overviewMarks->addBox(rectOf(n), color, 3);
-        }
+        if (mark != CanvasMatchMark::None)
+            m_overviewMarks->addBox(rectOf(n), canvas::matchMarkColor(mark), 3);
     }
     if (m_currentNode >= 0 && size_t(m_currentNode) < m_layout->nodeItem.size()
         && m_layout->nodeItem[size_t(m_currentNode)] >= 0)
@@ -1076,8 +1070,7 @@ void GraphCanvas::setHovered(int sceneItem)
             node->setHighlight(how);
             // Zoomed out the node item is hidden: its box is outlined over the overview instead.
             if (m_overviewHover) {
-                const LayoutRect &r = m_layout->items[size_t(index)].rect;
-                m_overviewHover->addBox(QRectF(r.x, r.y, r.width, r.height),
+                m_overviewHover->addBox(toQRectF(m_layout->items[size_t(index)].rect),
                     how == CanvasHighlight::Input        ? canvas::inputHighlight()
                         : how == CanvasHighlight::Output ? canvas::outputHighlight()
                                                          : canvas::nameText(),
@@ -1206,9 +1199,7 @@ bool GraphCanvas::viewportEvent(QEvent *event)
         if (index >= 0 && m_layout->items[size_t(index)].kind == SceneItemKind::Node) {
             const SceneItem &item = m_layout->items[size_t(index)];
             // The tip stays while the cursor is on the same box.
-            const QRect box = mapFromScene(QRectF(item.rect.x, item.rect.y, item.rect.width, item.rect.height))
-                                  .boundingRect()
-                                  .adjusted(-1, -1, 1, 1);
+            const QRect box = mapFromScene(toQRectF(item.rect)).boundingRect().adjusted(-1, -1, 1, 1);
             QToolTip::showText(help->globalPos(), nodeToolTip(*m_graph->nodes()[item.index]), viewport(), box);
             return true;
         }

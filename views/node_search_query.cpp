@@ -65,12 +65,13 @@ Result<NodeSearchQuery> NodeSearchQuery::parse(const QString &text)
             }
             break;
         case Field::Op:
-            if (!opKindFromName(value.toStdString()))
+            if (const std::optional<OpKind> op = opKindFromName(value.toStdString()))
+                field.op = *op;
+            else
                 return queryError(valueColumn,
                     QStringLiteral("expected placeholder, get_attr, call_function, call_method, call_module or output, "
                                    "found '%1'")
                         .arg(value));
-            field.text = value;
             break;
         case Field::Shape: {
             qsizetype dimColumn = valueColumn;
@@ -79,7 +80,8 @@ Result<NodeSearchQuery> NodeSearchQuery::parse(const QString &text)
                 if (d.isEmpty())
                     return queryError(
                         dimColumn, QStringLiteral("expected a dimension (a number, a symbol or *), found nothing"));
-                field.dims.push_back(d == QLatin1String("*") ? std::nullopt : std::optional<QString>(d));
+                field.dims.push_back(
+                    d == QLatin1String("*") ? std::nullopt : std::optional<std::string>(d.toStdString()));
                 dimColumn += dim.size() + 1;
             }
             break;
@@ -108,7 +110,7 @@ bool NodeSearchQuery::matches(const Node &node) const
                 return false;
             break;
         case Field::Op:
-            if (term.text != QLatin1String(opKindName(node.op())))
+            if (node.op() != term.op)
                 return false;
             break;
         case Field::Shape: {
@@ -116,7 +118,7 @@ bool NodeSearchQuery::matches(const Node &node) const
             if (!val || val->kind != ValueMeta::Kind::Tensor || val->tensor.shape.size() != term.dims.size())
                 return false;
             for (size_t d = 0; d < term.dims.size(); ++d)
-                if (term.dims[d] && *term.dims[d] != QString::fromStdString(val->tensor.shape[d].toString()))
+                if (term.dims[d] && *term.dims[d] != val->tensor.shape[d].toString())
                     return false;
             break;
         }

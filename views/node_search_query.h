@@ -3,6 +3,7 @@
 // name or target; fields narrow it: op:call_function, name:text or name:/regex/, target:text or
 // target:/regex/, shape:1,128,4096 (a * matches any one dimension). Text matches case-insensitively.
 
+#include "ir/node.h"
 #include "util/result.h"
 
 #include <QRegularExpression>
@@ -10,11 +11,10 @@
 #include <QStringList>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace fxs {
-
-class Node;
 
 class NodeSearchQuery {
 public:
@@ -28,9 +28,10 @@ private:
     enum class Field { Name, Target, Op, Shape };
     struct Term {
         Field field;
-        QString text; // substring, or the op kind name
+        QString text; // name and target: the substring
+        OpKind op = OpKind::Placeholder; // op
         std::optional<QRegularExpression> regex;
-        std::vector<std::optional<QString>> dims; // shape; nullopt is *
+        std::vector<std::optional<std::string>> dims; // shape, as Dim::toString writes them; nullopt is *
     };
 
     QStringList m_words;

@@ -21,8 +21,10 @@ QColor rejectedColor()
     return QColor(0xc6, 0x28, 0x28);
 }
 
-// A round badge with a tick or a cross, drawn rather than shipped so it follows the device pixel ratio.
-QIcon verdictIcon(bool accepted)
+// An icon drawn rather than shipped, so it follows the device pixel ratio: `draw` paints a 16-unit design scaled
+// by s, at 16 and 32 pixels.
+template <typename Draw>
+QIcon drawnIcon(Draw draw)
 {
     QIcon icon;
     for (int size : {16, 32}) {
@@ -30,7 +32,17 @@ QIcon verdictIcon(bool accepted)
         pixmap.fill(Qt::transparent);
         QPainter p(&pixmap);
         p.setRenderHint(QPainter::Antialiasing);
-        const qreal s = size / 16.0;
+        draw(p, size / 16.0);
+        p.end();
+        icon.addPixmap(pixmap);
+    }
+    return icon;
+}
+
+// A round badge with a tick or a cross.
+QIcon verdictIcon(bool accepted)
+{
+    return drawnIcon([accepted](QPainter &p, qreal s) {
         p.setPen(Qt::NoPen);
         p.setBrush(accepted ? acceptedColor() : rejectedColor());
         p.drawEllipse(QRectF(1 * s, 1 * s, 14 * s, 14 * s));
@@ -42,10 +54,7 @@ QIcon verdictIcon(bool accepted)
             p.drawLine(QPointF(5.3 * s, 5.3 * s), QPointF(10.7 * s, 10.7 * s));
             p.drawLine(QPointF(10.7 * s, 5.3 * s), QPointF(5.3 * s, 10.7 * s));
         }
-        p.end();
-        icon.addPixmap(pixmap);
-    }
-    return icon;
+    });
 }
 
 QString qs(const std::string &s)
@@ -58,28 +67,15 @@ QString qs(const std::string &s)
 // An amber triangle with an exclamation mark: the pattern loaded, with warnings.
 QIcon patternWarningIcon()
 {
-    QIcon icon;
-    for (int size : {16, 32}) {
-        QPixmap pixmap(size, size);
-        pixmap.fill(Qt::transparent);
-        QPainter p(&pixmap);
-        p.setRenderHint(QPainter::Antialiasing);
-        const qreal s = size / 16.0;
+    return drawnIcon([](QPainter &p, qreal s) {
         p.setPen(QPen(QColor(0xb2, 0x6a, 0x00), 1 * s, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
         p.setBrush(QColor(0xff, 0xb3, 0x00));
         p.drawPolygon(QPolygonF({QPointF(8 * s, 1.5 * s), QPointF(15 * s, 14.5 * s), QPointF(1 * s, 14.5 * s)}));
         p.setPen(QPen(QColor(0x3e, 0x27, 0x23), 1.8 * s, Qt::SolidLine, Qt::RoundCap));
         p.drawLine(QPointF(8 * s, 5.8 * s), QPointF(8 * s, 9.8 * s));
         p.drawPoint(QPointF(8 * s, 12.3 * s));
-        p.end();
-        icon.addPixmap(pixmap);
-    }
-    return icon;
+    });
 }
-
-namespace {
-
-} // namespace
 
 PatternTreeModel::PatternTreeModel(QObject *parent)
     : QAbstractItemModel(parent), m_accepted(verdictIcon(true)), m_rejected(verdictIcon(false)),

@@ -31,6 +31,14 @@
 
 namespace fxs {
 
+namespace {
+// A message in the summary, in the red the canvas marks a disagreeing node with.
+QString errorHtml(const QString &message)
+{
+    return QStringLiteral("<span style=\"color:#d32f2f\">%1</span>").arg(message.toHtmlEscaped());
+}
+} // namespace
+
 ProfileWidget::ProfileWidget(QWidget *parent)
     : QWidget(parent), m_device(new QComboBox(this)), m_iters(new QSpinBox(this)), m_warmup(new QSpinBox(this)),
       m_symbolsLabel(new QLabel(tr("Symbols:"), this)), m_symbols(new QLineEdit(this)),
@@ -301,7 +309,7 @@ void ProfileWidget::setFailure(const QString &message, std::shared_ptr<const Pro
     updateExportButtons();
     fitNameColumn();
     rebuildChart();
-    QString text = QStringLiteral("<span style=\"color:#d32f2f\">%1</span>").arg(message.toHtmlEscaped());
+    QString text = errorHtml(message);
     if (partial) {
         const std::pair<QString, const GraphProfile *> sides[]
             = {{tr("unfused"), &partial->unfused}, {tr("fused"), partial->fused ? &*partial->fused : nullptr}};
@@ -355,7 +363,7 @@ void ProfileWidget::setProgress(int permille)
 void ProfileWidget::setError(const QString &message)
 {
     setBusy(false);
-    m_summary->setText(QStringLiteral("<span style=\"color:#d32f2f\">%1</span>").arg(message.toHtmlEscaped()));
+    m_summary->setText(errorHtml(message));
 }
 
 void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report)
