@@ -1045,6 +1045,44 @@ private Q_SLOTS:
         QVERIFY(std::any_of(out.values.begin(), out.values.end(), [](double x) { return x != 0; }));
     }
 
+    // A mod's ops are recognised as elementwise whatever form their targets take (aten.sub.Tensor as printed by
+    // print_tabular, torch.ops.aten.sub.Tensor as by print_readable): both forms compute the same attention.
+    void flexAttentionModTargetForms()
+    {
+        const QString code = QStringLiteral(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, q: \"f32[1, 1, 3, 2]\"):\n"
+            "        score_mod_0 = self.score_mod_0\n"
+            "        mask_fn_0 = self.mask_fn_0\n"
+            "        flex_attention = torch.ops.higher_order.flex_attention(q, q, q, score_mod_0, (3, 3, 128, 128, "
+            "mask_fn_0), 0.5, {}, (), ())\n"
+            "        out: \"f32[1, 1, 3, 2]\" = flex_attention[0]\n"
+            "        return (out,)\n"
+            "\n"
+            "    class score_mod_0(torch.nn.Module):\n"
+            "        def forward(self, child: \"f32[]\", child_1: \"i32[]\", child_2: \"i32[]\", child_3: \"i32[]\", "
+            "child_4: \"i32[]\"):\n"
+            "            sub: \"i32[]\" = %1aten.sub.Tensor(child_3, child_4)\n"
+            "            add: \"f32[]\" = %1aten.add.Tensor(child, sub)\n"
+            "            return add\n"
+            "\n"
+            "    class mask_fn_0(torch.nn.Module):\n"
+            "        def forward(self, child: \"i32[]\", child_1: \"i32[]\", child_2: \"i32[]\", child_3: \"i32[]\"):\n"
+            "            ge: \"b8[]\" = %1aten.ge.Tensor(child_2, child_3)\n"
+            "            return ge\n");
+        QString inputs = m_dir.filePath(QStringLiteral("flex_forms.safetensors"));
+        writeSafetensors(inputs, {{"q", {0.5f, -1, 1, 2, -0.5f, 0.25f}}}, {{1, 1, 3, 2}});
+        std::vector<std::vector<double>> outputs;
+        for (const QString &prefix : {QStringLiteral("torch.ops."), QString()}) {
+            auto g = parseGraph(code.arg(prefix).toStdString());
+            QVERIFY(g);
+            auto report = profileOnce(*g, inputs);
+            VERIFY_OK(report);
+            outputs.push_back(report->unfused.outputs.at(0).values);
+        }
+        QCOMPARE(outputs[1], outputs[0]);
+    }
+
     // A mod that is not elementwise would not compute what vmap computes when broadcast: an error naming its node.
     void flexAttentionNonElementwiseModIsError()
     {
