@@ -151,14 +151,13 @@ int runProfile(const std::vector<std::string> &args)
     options.sourceFile = selected->file.path;
     // A value for a symbol the inputs do not use is most likely a typo for one they do.
     const std::vector<std::string> used = inputSymbols(*named->graph);
+    std::string usedNames;
+    for (const auto &name : used)
+        usedNames += (usedNames.empty() ? "" : ", ") + name;
     for (const auto &given : options.symbols)
-        if (std::find(used.begin(), used.end(), given.first) == used.end()) {
-            std::string names;
-            for (const auto &name : used)
-                names += (names.empty() ? "" : ", ") + name;
+        if (std::find(used.begin(), used.end(), given.first) == used.end())
             std::fprintf(stderr, "warning: --sym %s: the graph's inputs use no symbol %s (they use %s)\n",
-                given.first.c_str(), given.first.c_str(), names.empty() ? "none" : names.c_str());
-        }
+                given.first.c_str(), given.first.c_str(), usedNames.empty() ? "none" : usedNames.c_str());
 
     // The fused graph is the session's last revision with every pattern applied to the end.
     std::optional<Session> session;

@@ -21,7 +21,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SYMBOL_VALUE = 2
-MISSING_SYMBOL = re.compile(r"symbol (\w+) has no value")
+# "symbol s0 has no value (give one with --sym s0=N)", "symbols s0, s1 have no value (give them with --sym s0=N
+# --sym s1=N)": every missing symbol is named at once, each in its --sym flag.
+MISSING_SYMBOLS = re.compile(r"ha(?:s|ve) no value \(give (?:one|them) with ([^)]*)\)")
+SYMBOL_FLAG = re.compile(r"--sym (\w+)=N")
 # "FILE:LINE:COL: unfused graph: node 'NAME' (TARGET): REASON" -> the node, its target and the reason.
 FAILED_NODE = re.compile(r"node '([^']*)' \(([^)]*)\): (.*)")
 
@@ -68,9 +71,10 @@ def run_graph(cli, path, index, timeout):
         seconds = time.perf_counter() - start
         err = out.stderr.strip().splitlines()
         last = err[-1] if err else ""
-        missing = MISSING_SYMBOL.search(last)
-        if out.returncode != 0 and missing and missing.group(1) not in symbols:
-            symbols[missing.group(1)] = SYMBOL_VALUE
+        missing = MISSING_SYMBOLS.search(last)
+        new = [name for name in SYMBOL_FLAG.findall(missing.group(1)) if name not in symbols] if missing else []
+        if out.returncode != 0 and new:
+            symbols.update((name, SYMBOL_VALUE) for name in new)
             continue
         row = {"symbols": symbols, "seconds": round(seconds, 3), "exit": out.returncode}
         if out.returncode == 0:

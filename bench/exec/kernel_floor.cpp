@@ -58,7 +58,8 @@ void fxscopeRun(const at::Tensor &x, int ops, const at::Tensor &half)
     }
 }
 
-template <typename Run> double medianMicrosPerOp(Run run, int ops, int repeat)
+template <typename Run>
+double medianMicros(Run run, int repeat)
 {
     run();
     std::vector<double> times;
@@ -68,7 +69,7 @@ template <typename Run> double medianMicrosPerOp(Run run, int ops, int repeat)
         times.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
     }
     std::sort(times.begin(), times.end());
-    return times[times.size() / 2] / ops;
+    return times[times.size() / 2];
 }
 
 } // namespace
@@ -81,8 +82,8 @@ int main(int argc, char **argv)
     c10::InferenceMode inference;
     at::Tensor x = at::rand({4});
     at::Tensor half = wrapped(0.5, at::kFloat);
-    double graphModule = medianMicrosPerOp([&] { graphModuleRun(x, ops); }, ops, repeat) * ops / nodes;
-    double fxscope = medianMicrosPerOp([&] { fxscopeRun(x, ops, half); }, ops, repeat) * ops / nodes;
+    double graphModule = medianMicros([&] { graphModuleRun(x, ops); }, repeat) / nodes;
+    double fxscope = medianMicros([&] { fxscopeRun(x, ops, half); }, repeat) / nodes;
     std::printf("{\"nodes\":%d,\"graphmodule_calls_us_per_node\":%.4f,\"fxscope_calls_us_per_node\":%.4f}\n", nodes,
         graphModule, fxscope);
     return 0;

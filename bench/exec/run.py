@@ -30,16 +30,21 @@ Usage: /usr/bin/python3 bench/exec/run.py [--bench build/bin/bench_exec] [--size
 import argparse
 import ast
 import json
-import re
+import os
 import platform
+import re
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import torch
 import torch.fx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import run_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SIZES = [1000, 3000, 10000, 30000, 100000]
@@ -120,7 +125,7 @@ def annotation_inputs(path):
     inputs = []
     for text in specs:
         if text.startswith("Sym("):
-            inputs.append(int(eval(text[4:-1].replace("//", "//"), {}, env)))
+            inputs.append(int(eval(text[4:-1], {}, env)))
             continue
         m = re.match(r"(\w+)\[([^\]]*)\]", text)
         if not m or m.group(1) not in DTYPES:
@@ -203,9 +208,7 @@ def main():
             calls = chain(n)
             path = Path(tmp) / f"chain_{n}.py"
             path.write_text(readable(calls))
-            out = subprocess.run([args.bench, str(path), "--iters", str(args.repeat), "--warmup", "1"],
-                                 capture_output=True, text=True, check=True)
-            ours = json.loads(out.stdout.strip().splitlines()[-1])
+            ours = run_json([args.bench, str(path), "--iters", str(args.repeat), "--warmup", "1"], None)
             gm = graph_module(calls)
             with torch.inference_mode():
                 interp = median_seconds(lambda: torch.fx.Interpreter(gm).run(x), args.repeat)
@@ -213,8 +216,7 @@ def main():
             fx_us = ours["median_ms"] * 1000 / n
             calls = {}
             if floor:
-                out = subprocess.run([str(floor), str(n), str(args.repeat)], capture_output=True, text=True, check=True)
-                calls = json.loads(out.stdout.strip().splitlines()[-1])
+                calls = run_json([str(floor), str(n), str(args.repeat)], None)
             rows.append({"nodes": n, "fxscope_us_per_node": fx_us,
                          "interpreter_us_per_node": interp * 1e6 / n, "graphmodule_us_per_node": module * 1e6 / n,
                          "fxscope_ms": ours["median_ms"], "interpreter_ms": interp * 1000, "graphmodule_ms": module * 1000,
@@ -239,8 +241,8 @@ def main():
                       f"{r['fxscope_overhead_us_per_node']:.3f}, GraphModule {r['graphmodule_overhead_us_per_node']:.3f}"
                       f" us/node (x{r['overhead_ratio_vs_graphmodule']:.1f})", flush=True)
     result = {"benchmark": "exec", "torch": torch.__version__, "machine": platform.machine(),
-              "cpu_count": __import__("os").cpu_count(), "repeat": args.repeat, "rows": rows,
-              "load_average_after": __import__("os").getloadavg()[0],
+              "cpu_count": os.cpu_count(), "repeat": args.repeat, "rows": rows,
+              "load_average_after": os.getloadavg()[0],
               "targets": {"us_per_node": 2.0, "ratio_vs_graphmodule": 6.0}}
     if args.corpus:
         result["corpus"], result["corpus_skipped"] = corpus_rows(args.bench, args.corpus, args.repeat)

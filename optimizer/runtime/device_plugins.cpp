@@ -10,16 +10,18 @@ namespace fxs {
 
 namespace {
 
+using MemoryStats = bool (*)(int, int, int64_t *, int64_t *, int64_t *);
+using ResetPeak = void (*)(int, int);
+
+// The optional memory hooks are looked up once at load: every profiled run asks for them.
 struct Plugin {
     std::string path;
-    void *handle = nullptr;
+    MemoryStats memoryStats = nullptr;
+    ResetPeak resetPeak = nullptr;
 };
 
 std::mutex pluginsMutex;
 std::vector<Plugin> plugins;
-
-using MemoryStats = bool (*)(int, int, int64_t *, int64_t *, int64_t *);
-using ResetPeak = void (*)(int, int);
 
 } // namespace
 
@@ -40,7 +42,8 @@ Status loadDevicePlugin(const std::string &path)
         const char *why = dlerror();
         return Error{path, 0, 0, std::string("cannot load the device plugin: ") + (why ? why : "unknown error")};
     }
-    plugins.push_back({path, handle});
+    plugins.push_back({path, reinterpret_cast<MemoryStats>(dlsym(handle, "fxscope_device_memory_stats")),
+        reinterpret_cast<ResetPeak>(dlsym(handle, "fxscope_device_reset_peak"))});
     return Ok{};
 }
 
@@ -79,10 +82,9 @@ std::optional<DeviceMemoryStats> deviceMemoryStats(c10::Device device)
 {
     std::lock_guard<std::mutex> lock(pluginsMutex);
     for (const Plugin &p : plugins) {
-        auto stats = reinterpret_cast<MemoryStats>(dlsym(p.handle, "fxscope_device_memory_stats"));
         DeviceMemoryStats s;
-        if (stats
-            && stats(int(device.type()), device.has_index() ? device.index() : 0, &s.currentBytes, &s.peakBytes,
+        if (p.memoryStats
+            && p.memoryStats(int(device.type()), device.has_index() ? device.index() : 0, &s.currentBytes, &s.peakBytes,
                 &s.allocations))
             return s;
     }
@@ -93,8 +95,8 @@ void resetDevicePeak(c10::Device device)
 {
     std::lock_guard<std::mutex> lock(pluginsMutex);
     for (const Plugin &p : plugins)
-        if (auto reset = reinterpret_cast<ResetPeak>(dlsym(p.handle, "fxscope_device_reset_peak")))
-            reset(int(device.type()), device.has_index() ? device.index() : 0);
+        if (p.resetPeak)
+            p.resetPeak(int(device.type()), device.has_index() ? device.index() : 0);
 }
 
 } // namespace fxs

@@ -482,17 +482,17 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
         case OpKind::CallFunction: {
             const std::string &t = n->target();
             std::string opName, opOverload;
-            const bool isOpTarget = t.rfind("torch.", 0) != 0 || t.rfind("torch.ops.", 0) == 0;
-            if (isOpTarget && splitOpTarget(t, opName, opOverload)
-                && (opName == "aten::sym_size" || opName == "aten::sym_numel" || opName == "aten::sym_stride"
-                    || opName == "aten::sym_storage_offset")) {
+            // Empty for torch.* functions (torch.matmul), which are not namespace.op.overload targets.
+            if ((t.rfind("torch.", 0) != 0 || t.rfind("torch.ops.", 0) == 0) && !splitOpTarget(t, opName, opOverload))
+                opName.clear();
+            if (opName == "aten::sym_size" || opName == "aten::sym_numel" || opName == "aten::sym_stride"
+                || opName == "aten::sym_storage_offset") {
                 // Sizes as SymInts: LibTorch 1.x has no such ops, and they are facts of the tensor anyway.
                 plan.step = Step::TensorFact;
                 plan.scalarOp = opName.substr(6);
-            } else if (isOpTarget && splitOpTarget(t, opName, opOverload) && opName == "aten::_assert_scalar") {
+            } else if (opName == "aten::_assert_scalar") {
                 plan.step = Step::AssertScalar; // LibTorch 1.x lacks it
-            } else if (isOpTarget && splitOpTarget(t, opName, opOverload)
-                && (opName == "aten::sym_constrain_range" || opName == "aten::sym_constrain_range_for_size")) {
+            } else if (opName == "aten::sym_constrain_range" || opName == "aten::sym_constrain_range_for_size") {
                 plan.step = Step::Skip; // range hints for the compiler; nothing to compute
             } else if (isTarget(t, "higher_order.cond")) {
                 // cond(pred, true_graph, false_graph, operands)
@@ -578,13 +578,12 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
                     return nodeError(*n, "unsupported op: aten has no op for " + t);
                 plan.step = Step::Resolve;
             } else {
-                std::string name, overload;
-                if (!splitOpTarget(t, name, overload))
+                if (opName.empty())
                     return nodeError(*n, "unsupported op: not a torch.ops target");
-                auto handle = c10::Dispatcher::singleton().findSchema({name, overload});
+                auto handle = c10::Dispatcher::singleton().findSchema({opName, opOverload});
                 if (!handle)
                     return nodeError(*n,
-                        "unsupported op: " + name + (overload.empty() ? "" : "." + overload)
+                        "unsupported op: " + opName + (opOverload.empty() ? "" : "." + opOverload)
                             + " is not registered in LibTorch's dispatcher");
                 plan.step = Step::Call;
                 plan.op = *handle;

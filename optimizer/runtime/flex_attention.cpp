@@ -1,5 +1,6 @@
 #include "flex_attention.h"
 
+#include "op_base_name.h"
 #include "op_fallbacks.h"
 
 #include <ATen/ATen.h>
@@ -26,23 +27,6 @@ const std::set<std::string> &elementwiseOps()
         // Python operators of Dynamo-level mods (operator.sub, ...)
         "truediv", "floordiv", "mod", "and_", "or_", "xor", "invert", "not_"};
     return ops;
-}
-
-// "torch.ops.aten.add.Tensor" -> "add", "operator.sub" -> "sub", "torch.where" -> "where", method "to" -> "to".
-std::string opBaseName(const Node &node)
-{
-    std::string t = node.target();
-    if (node.op() == OpKind::CallMethod)
-        return t;
-    if (t.rfind("torch.ops.", 0) == 0) {
-        t = t.substr(10);
-        auto ns = t.find('.');
-        if (ns == std::string::npos)
-            return t;
-        t = t.substr(ns + 1);
-        return t.substr(0, t.find('.'));
-    }
-    return t.substr(t.rfind('.') + 1);
 }
 
 } // namespace

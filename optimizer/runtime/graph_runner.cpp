@@ -91,7 +91,8 @@ Status GraphRunner::run(bool timed, const std::function<bool(size_t)> &checkpoin
 {
     seedRandom(m_device, m_seed);
     resetDevicePeak(m_device);
-    const int64_t allocationsBefore = deviceMemoryStats(m_device) ? deviceMemoryStats(m_device)->allocations : 0;
+    const auto before = deviceMemoryStats(m_device);
+    const int64_t allocationsBefore = before ? before->allocations : 0;
     m_executor->setCheckpoint(checkpoint);
     std::vector<double> micros;
     Executor::RunStats stats;

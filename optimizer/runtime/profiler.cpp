@@ -316,9 +316,6 @@ Json runProfile(const Json &request, const std::function<bool(double)> &progress
             auto read = readSafetensors(path);
             if (!read)
                 return failure(read.error().toString());
-            std::vector<at::Tensor> expected;
-            for (auto &kv : read.value())
-                expected.push_back(kv.second);
             // output_0, output_1, ...: map order is that order for fewer than 11 outputs; sort numerically.
             std::vector<std::pair<int64_t, at::Tensor>> numbered;
             for (auto &kv : read.value())
@@ -326,7 +323,7 @@ Json runProfile(const Json &request, const std::function<bool(double)> &progress
                     kv.first.rfind("output_", 0) == 0 ? std::atoll(kv.first.c_str() + 7) : 0, kv.second);
             std::stable_sort(
                 numbered.begin(), numbered.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
-            expected.clear();
+            std::vector<at::Tensor> expected;
             for (auto &kv : numbered)
                 expected.push_back(kv.second);
             Comparison c = compare(before.outputs(), expected);

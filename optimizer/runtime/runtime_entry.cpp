@@ -1,6 +1,7 @@
 // The C entry points of the fxscope_runtime module. The module is loaded with dlopen only when a
 // command needs LibTorch, so the CLI and GUI start without loading LibTorch's ~300 shared libraries.
-// Results cross the boundary as JSON text: no C++ or torch types are shared with the caller.
+// Results cross the boundary as JSON text: no C++ or torch types are shared with the caller. Each thread has its
+// own result text (the GUI lists devices and profiles from different workers), valid until its next call.
 
 #include "device_info.h"
 #include "device_plugins.h"
@@ -11,7 +12,7 @@
 
 extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_devices_json()
 {
-    static std::string text;
+    static thread_local std::string text;
     if (auto loaded = fxs::loadConfiguredDevicePlugins(); !loaded) {
         text = fxs::Json::object({{"error", loaded.error().toString()}}).dump();
         return text.c_str();
@@ -38,11 +39,11 @@ extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_op
 }
 
 // Profiles a graph and its fused form (fxs::runProfile's request and result, as JSON text). progress (may be
-// null) receives the fraction done and returns 0 to cancel. The returned text lives until the next call.
+// null) receives the fraction done and returns 0 to cancel. The returned text lives until this thread's next call.
 extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_profile(
     const char *requestJson, int (*progress)(void *context, double fraction), void *context)
 {
-    static std::string text;
+    static thread_local std::string text;
     auto request = fxs::Json::parse(requestJson ? requestJson : "", "request");
     std::function<bool(double)> report;
     if (progress)
@@ -56,7 +57,7 @@ extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_pr
 // on success, else the error.
 extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_load_device_plugin(const char *path)
 {
-    static std::string text;
+    static thread_local std::string text;
     auto loaded = fxs::loadDevicePlugin(path ? path : "");
     text = loaded ? std::string() : loaded.error().toString();
     return text.c_str();

@@ -1,6 +1,7 @@
 #include "tensor_inputs.h"
 
 #include "io/loader.h"
+#include "op_base_name.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -38,28 +39,6 @@ c10::optional<c10::ScalarType> metaType(const std::string &dtype)
         if (dtype == n)
             return t;
     return c10::nullopt;
-}
-
-// The op a call names, whatever the graph's level: torch.ops.aten.embedding.default, aten.index_select.default,
-// torch.nn.functional.embedding, torch.gather, a method "expand", <built-in function getitem> -> the bare name.
-std::string opName(const Node &node)
-{
-    std::string t = node.target();
-    if (auto builtin = t.find("function "); builtin != std::string::npos && t.back() == '>')
-        return t.substr(builtin + 9, t.size() - builtin - 10);
-    if (startsWith(t, "torch.ops."))
-        t = t.substr(10);
-    std::vector<std::string> parts;
-    for (size_t at = 0;;) {
-        size_t dot = t.find('.', at);
-        parts.push_back(t.substr(at, dot == std::string::npos ? std::string::npos : dot - at));
-        if (dot == std::string::npos)
-            break;
-        at = dot + 1;
-    }
-    // namespace.op.overload (aten.embedding.default) or a Python path (torch.nn.functional.embedding).
-    bool opOverload = parts.size() == 3 && parts[0] != "torch" && parts[0] != "operator";
-    return opOverload ? parts[1] : parts.back();
 }
 
 const Argument *argAt(const Node &node, size_t position, std::string_view keyword)
@@ -113,7 +92,7 @@ std::optional<int64_t> indexBound(const Node &input, const SymbolValues &symbols
             if (user->op() != OpKind::CallFunction && user->op() != OpKind::CallMethod)
                 continue;
             auto is = [&](const Argument *arg) { return arg && arg->isNode() && arg->node() == value; };
-            const std::string op = opName(*user);
+            const std::string op = opBaseName(*user);
             bool functional = startsWith(user->target(), "torch.nn.functional.");
             if (op == "embedding") {
                 // aten: (weight, indices); torch.nn.functional: (input, weight).
@@ -157,7 +136,7 @@ std::optional<ValueMeta> copiedMeta(const Node &node)
     if (node.op() != OpKind::GetAttr || node.users().size() != 1)
         return std::nullopt;
     const Node *user = node.users().front();
-    if (user->op() != OpKind::CallFunction || !copies.count(opName(*user)) || user->args().empty()
+    if (user->op() != OpKind::CallFunction || !copies.count(opBaseName(*user)) || user->args().empty()
         || !user->args()[0].isNode() || user->args()[0].node() != &node || !user->meta().val
         || user->meta().val->kind != ValueMeta::Kind::Tensor)
         return std::nullopt;
