@@ -4,6 +4,7 @@
 #include "io/readable_parser.h"
 #include "retrace_cache.h"
 #include "util/closest_name.h"
+#include "util/text.h"
 
 #include <spdlog/spdlog.h>
 
@@ -329,14 +330,11 @@ Status registerBuiltinPatterns(PatternRegistry &registry, const std::string &nam
             return st;
     }
     if (!found) {
-        std::string list;
         std::vector<std::string> names;
-        for (const auto &s : sources()) {
-            list += (list.empty() ? "" : ", ") + s.info.name;
+        for (const auto &s : sources())
             names.push_back(s.info.name);
-        }
-        return Error{
-            "", 0, 0, "no built-in pattern '" + name + "'; the built-ins are: " + list + didYouMean(name, names)};
+        return Error{"", 0, 0,
+            "no built-in pattern '" + name + "'; the built-ins are: " + joinNames(names) + didYouMean(name, names)};
     }
     return Ok{};
 }
