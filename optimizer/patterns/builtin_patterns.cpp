@@ -242,9 +242,10 @@ RetraceFn makeBuiltinRetrace(const BuiltinSource &source, const ReplacementSpec 
     const std::string label = spec.source + " (re-traced)";
     auto examples = spec.exampleInputs;
     auto scalarWorkaround = spec.scalarWorkaround;
-    return [&source, cache, label, examples, scalarWorkaround](const Match &m) -> Retrace {
+    const ShapeLiterals defaults = defaultScalars(source); // formatted once, not per match
+    return [&source, cache, label, examples, scalarWorkaround, defaults](const Match &m) -> Retrace {
         RetraceCache::Inputs inputs;
-        ShapeLiterals scalars = defaultScalars(source);
+        ShapeLiterals scalars = defaults;
         for (auto &[token, text] : scalars)
             if (const Argument *bound = m.kwarg(token.substr(1, token.size() - 2)); bound && !bound->isNode())
                 text = bound->toPython();
