@@ -12,6 +12,7 @@
 #include "patterns/pattern_file.h"
 #include "rewrite/graph_diff.h"
 #include "rewrite/session.h"
+#include "util/text.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -25,14 +26,6 @@ Json names(const std::vector<std::string> &list)
     Json out = Json::array();
     for (const auto &n : list)
         out.push(n);
-    return out;
-}
-
-std::string joined(const std::vector<std::string> &list)
-{
-    std::string out;
-    for (const auto &n : list)
-        out += (out.empty() ? "" : ", ") + n;
     return out;
 }
 
@@ -111,7 +104,8 @@ int runApply(const std::vector<std::string> &args)
         for (size_t i = 0; i < session.revision(); ++i) {
             const SessionStep &s = session.history()[i];
             std::printf("step %zu: %s at %s  (%zu -> %zu nodes)\n  removed: %s\n  added:   %s\n", i + 1, s.name.c_str(),
-                s.anchor.c_str(), s.nodesBefore, s.nodesAfter, joined(s.removed).c_str(), joined(s.added).c_str());
+                s.anchor.c_str(), s.nodesBefore, s.nodesAfter, joinNames(s.removed).c_str(),
+                joinNames(s.added).c_str());
         }
         std::printf("%s%zu step%s applied\n\n%s", session.revision() ? "\n" : "", session.revision(),
             session.revision() == 1 ? "" : "s", diff.opTable().c_str());

@@ -4,10 +4,7 @@
 #include "io/loader.h"
 #include "patterns/pattern_file.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <sys/stat.h>
 
 namespace fxs::cli {
 
@@ -56,17 +53,11 @@ bool checkOptionFiles(const std::vector<std::string> &files, const std::vector<s
     for (const std::string &plugin : plugins)
         if (plugin.find('/') != std::string::npos)
             paths.push_back(plugin);
-    for (const std::string &path : paths) {
-        struct stat st;
-        if (stat(path.c_str(), &st) != 0) {
-            std::fprintf(stderr, "%s: cannot open: %s\n", path.c_str(), std::strerror(errno));
+    for (const std::string &path : paths)
+        if (auto size = inputFileSize(path); !size) {
+            std::fprintf(stderr, "%s\n", size.error().toString().c_str());
             return false;
         }
-        if (S_ISDIR(st.st_mode)) {
-            std::fprintf(stderr, "%s: expected a file, found a directory\n", path.c_str());
-            return false;
-        }
-    }
     return true;
 }
 

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -60,26 +61,21 @@ int main(int argc, char **argv)
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
         return argc < 2 ? fxs::cli::UsageError : fxs::cli::Success;
     }
-    std::string command = argv[1];
-    std::vector<std::string> args(argv + 2, argv + argc);
-    if (command == "info")
-        return fxs::cli::runInfo(args);
-    if (command == "patterns")
-        return fxs::cli::runPatterns(args);
-    if (command == "match")
-        return fxs::cli::runMatch(args);
-    if (command == "apply")
-        return fxs::cli::runApply(args);
-    if (command == "passes")
-        return fxs::cli::runPasses(args);
-    if (command == "convert")
-        return fxs::cli::runConvert(args);
-    if (command == "profile")
-        return fxs::cli::runProfile(args);
-    if (command == "devices")
-        return fxs::cli::runDevices(args);
-    const std::string meant
-        = fxs::didYouMean(command, {"info", "convert", "devices", "profile", "patterns", "match", "apply", "passes"});
+    // One list for dispatch and for the "did you mean" of a mistyped command.
+    using Command = int (*)(const std::vector<std::string> &);
+    static const std::vector<std::pair<std::string, Command>> kCommands
+        = {{"info", fxs::cli::runInfo}, {"convert", fxs::cli::runConvert}, {"devices", fxs::cli::runDevices},
+            {"profile", fxs::cli::runProfile}, {"patterns", fxs::cli::runPatterns}, {"match", fxs::cli::runMatch},
+            {"apply", fxs::cli::runApply}, {"passes", fxs::cli::runPasses}};
+    const std::string command = argv[1];
+    const std::vector<std::string> args(argv + 2, argv + argc);
+    std::vector<std::string> names;
+    for (const auto &[name, run] : kCommands) {
+        if (name == command)
+            return run(args);
+        names.push_back(name);
+    }
+    const std::string meant = fxs::didYouMean(command, names);
     std::fprintf(stderr, "unknown command '%s'%s\n\n%s", command.c_str(), meant.c_str(), kUsage);
     return fxs::cli::UsageError;
 }

@@ -71,7 +71,7 @@ std::string atenGraphsHint(const SelectedGraph &selected)
 {
     std::string graphs;
     for (size_t i = 0; i < selected.file.graphs.size(); ++i)
-        if (i != selected.index && graphLevel(*selected.file.graphs[i].graph).atenCalls > 0)
+        if (i != selected.index && hasAtenCall(*selected.file.graphs[i].graph))
             graphs += (graphs.empty() ? "" : ", ") + std::string("--graph ") + std::to_string(i) + " ("
                 + selected.file.graphs[i].name + ")";
     return graphs.empty() ? std::string() : selected.file.path + " also holds aten-level graphs: " + graphs;

@@ -6,9 +6,8 @@
 #include "../util/json_locator.h"
 #include "../util/text_position.h"
 #include "format.h"
+#include "fx_arg_scanner.h"
 
-#include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -137,10 +136,7 @@ std::map<std::string, int64_t> symbolHints(const Json &graphJson)
         const std::string &expr = (*value)["expr_str"].toString();
         const Json &hint = (*value)["hint"];
         const Json &number = hint.isObject() && hint.find("as_int") ? hint["as_int"] : hint;
-        const bool symbol = !expr.empty() && !std::isdigit(static_cast<unsigned char>(expr[0]))
-            && std::all_of(expr.begin(), expr.end(),
-                [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-        if (symbol && number.isInt())
+        if (FxArgScanner::isIdentifier(expr) && number.isInt())
             hints.emplace(expr, number.toInt());
     };
     for (const auto &m : graphJson["sym_int_values"].members())

@@ -19,20 +19,28 @@
 
 namespace fxs {
 
-Result<std::string> readFileBytes(const std::string &path)
+Result<size_t> inputFileSize(const std::string &path)
 {
     struct stat st;
     if (stat(path.c_str(), &st) != 0)
         return Error{path, 0, 0, std::string("cannot open: ") + std::strerror(errno)};
     if (S_ISDIR(st.st_mode))
         return Error{path, 0, 0, "expected a file, found a directory"};
-    if (size_t(st.st_size) > kMaxInputBytes)
+    return size_t(st.st_size);
+}
+
+Result<std::string> readFileBytes(const std::string &path)
+{
+    auto size = inputFileSize(path);
+    if (!size)
+        return size.error();
+    if (size.value() > kMaxInputBytes)
         return Error{path, 0, 0, "file is larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB"};
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return Error{path, 0, 0, std::string("cannot open: ") + std::strerror(errno)};
     std::string bytes;
-    bytes.resize(size_t(st.st_size));
+    bytes.resize(size.value());
     in.read(bytes.data(), std::streamsize(bytes.size()));
     bytes.resize(size_t(in.gcount()));
     return bytes;

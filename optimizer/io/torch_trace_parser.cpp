@@ -3,7 +3,7 @@
 #include "format.h"
 #include "readable_parser.h"
 
-#include <algorithm>
+#include <charconv>
 #include <map>
 #include <optional>
 #include <string>
@@ -138,11 +138,12 @@ std::optional<int64_t> integerRepr(const Json &val)
     if (val.isInt())
         return val.toInt();
     const std::string &text = val.toString();
-    const size_t digits = text.size() > 1 && text[0] == '-' ? 1 : 0;
-    if (text.size() <= digits || text.size() - digits > 18
-        || !std::all_of(text.begin() + std::ptrdiff_t(digits), text.end(), isDigit))
+    int64_t value = 0;
+    const char *end = text.data() + text.size();
+    auto parsed = std::from_chars(text.data(), end, value);
+    if (parsed.ec != std::errc() || parsed.ptr != end)
         return std::nullopt;
-    return std::stoll(text);
+    return value;
 }
 
 class TorchTraceParser {

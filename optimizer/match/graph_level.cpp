@@ -8,7 +8,8 @@ namespace {
 
 // Other torch.ops namespaces count for neither level: Dynamo keeps custom ops (torch.ops.npu.*, collectives) as
 // they are, and post-grad graphs hold them next to aten ones.
-// Prefix tests rather than canonicalTarget: this runs on every node of every match, and allocates nothing.
+// Prefix tests rather than canonicalTarget: this runs on every node of the graph and of each pattern, and
+// allocates nothing.
 bool isAtenTarget(std::string_view target)
 {
     constexpr std::string_view kTorchOps = "torch.ops.";
@@ -24,6 +25,8 @@ bool isTorchFunction(std::string_view target)
         || startsWith(target, "<built-in method ") || startsWith(target, "<function ");
 }
 
+} // namespace
+
 bool hasAtenCall(const Graph &graph)
 {
     for (const auto &n : graph.nodes())
@@ -31,8 +34,6 @@ bool hasAtenCall(const Graph &graph)
             return true;
     return false;
 }
-
-} // namespace
 
 GraphLevel graphLevel(const Graph &graph)
 {

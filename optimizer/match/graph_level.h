@@ -19,6 +19,8 @@ struct GraphLevel {
 };
 
 GraphLevel graphLevel(const Graph &graph);
+// graphLevel(graph).atenCalls > 0, stopping at the first aten call.
+bool hasAtenCall(const Graph &graph);
 
 // The match report's warning when some of `registry`'s patterns are aten-level and `graph` is Dynamo-level;
 // empty otherwise.

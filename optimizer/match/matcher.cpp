@@ -1,9 +1,10 @@
 #include "matcher.h"
-#include "graph_level.h"
 
+#include "graph_level.h"
 #include "mutation_regions.h"
 #include "pattern_matcher.h"
 #include "util/progress.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <map>
@@ -22,14 +23,6 @@ std::string valueText(const Argument &v)
 std::string metaKey(const Json &value)
 {
     return value.isNull() ? std::string("None") : value.dump();
-}
-
-std::string joinNames(const std::vector<std::string> &names)
-{
-    std::string out;
-    for (const auto &n : names)
-        out += (out.empty() ? "" : ", ") + n;
-    return out;
 }
 
 void fillFromMatch(Verdict &v, const Match &m)

@@ -1,5 +1,7 @@
 #include "pattern_matcher.h"
 
+#include "util/text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -99,14 +101,6 @@ std::string valueText(const Argument &v)
     if (v.isNode())
         return v.node()->name();
     return v.toPython();
-}
-
-std::string joinNames(const std::vector<std::string> &names)
-{
-    std::string out;
-    for (const auto &n : names)
-        out += (out.empty() ? "" : ", ") + n;
-    return out;
 }
 
 struct Binding {

@@ -1,5 +1,7 @@
 #include "subgraph_verdict.h"
 
+#include "util/text.h"
+
 namespace fxs {
 
 const char *subgraphStageName(SubgraphStage stage)
@@ -16,14 +18,6 @@ const char *subgraphStageName(SubgraphStage stage)
 }
 
 namespace {
-
-std::string join(const std::vector<std::string> &v, const char *sep = ", ")
-{
-    std::string out;
-    for (const auto &s : v)
-        out += (out.empty() ? "" : sep) + s;
-    return out;
-}
 
 // Python repr of a value: node references by name, literals with their Python type, so that 1 vs 1.0 reads clearly.
 std::string valueText(const Argument &v)
@@ -79,7 +73,7 @@ std::string mismatchText(const StructuralMismatch &m)
 
 std::string SubgraphVerdict::anchorText() const
 {
-    return join(anchors);
+    return joinNames(anchors);
 }
 
 std::vector<std::string> SubgraphVerdict::reasons() const
@@ -89,7 +83,7 @@ std::vector<std::string> SubgraphVerdict::reasons() const
     case SubgraphStage::Structure:
         out.push_back(mismatchText(mismatch));
         if (mismatch.path.size() > 1)
-            out.push_back("path: " + join(mismatch.path, " → "));
+            out.push_back("path: " + joinNames(mismatch.path, " → "));
         break;
     case SubgraphStage::Contained: {
         std::string leak;
@@ -100,10 +94,10 @@ std::vector<std::string> SubgraphVerdict::reasons() const
               "have users outside)");
         break;
     }
-    case SubgraphStage::Cycle: out.push_back("would form a cycle if fused: " + join(cyclePath, " → ")); break;
+    case SubgraphStage::Cycle: out.push_back("would form a cycle if fused: " + joinNames(cyclePath, " → ")); break;
     case SubgraphStage::Overlap:
         out.push_back("overlapped by match " + std::to_string(overlapMatch) + " (anchor " + overlapAnchor
-            + "): " + join(overlapNodes) + (overlapNodes.size() == 1 ? " is" : " are") + " already in it");
+            + "): " + joinNames(overlapNodes) + (overlapNodes.size() == 1 ? " is" : " are") + " already in it");
         if (overlapOwnerFiltered)
             out.push_back("note: match " + std::to_string(overlapMatch)
                 + " was then rejected by a filter; replace_pattern_with_filters removes overlaps before it "

@@ -4,6 +4,7 @@
 #include "io/readable_parser.h"
 #include "retrace_cache.h"
 #include "util/closest_name.h"
+#include "util/text.h"
 
 #include <spdlog/spdlog.h>
 
@@ -241,9 +242,10 @@ RetraceFn makeBuiltinRetrace(const BuiltinSource &source, const ReplacementSpec 
     const std::string label = spec.source + " (re-traced)";
     auto examples = spec.exampleInputs;
     auto scalarWorkaround = spec.scalarWorkaround;
-    return [&source, cache, label, examples, scalarWorkaround](const Match &m) -> Retrace {
+    const ShapeLiterals defaults = defaultScalars(source); // formatted once, not per match
+    return [&source, cache, label, examples, scalarWorkaround, defaults](const Match &m) -> Retrace {
         RetraceCache::Inputs inputs;
-        ShapeLiterals scalars = defaultScalars(source);
+        ShapeLiterals scalars = defaults;
         for (auto &[token, text] : scalars)
             if (const Argument *bound = m.kwarg(token.substr(1, token.size() - 2)); bound && !bound->isNode())
                 text = bound->toPython();
@@ -329,14 +331,11 @@ Status registerBuiltinPatterns(PatternRegistry &registry, const std::string &nam
             return st;
     }
     if (!found) {
-        std::string list;
         std::vector<std::string> names;
-        for (const auto &s : sources()) {
-            list += (list.empty() ? "" : ", ") + s.info.name;
+        for (const auto &s : sources())
             names.push_back(s.info.name);
-        }
-        return Error{
-            "", 0, 0, "no built-in pattern '" + name + "'; the built-ins are: " + list + didYouMean(name, names)};
+        return Error{"", 0, 0,
+            "no built-in pattern '" + name + "'; the built-ins are: " + joinNames(names) + didYouMean(name, names)};
     }
     return Ok{};
 }

@@ -270,7 +270,7 @@ Status loadPatternFile(const std::string &path, PatternRegistry &registry)
     if (first == std::string::npos)
         return Error{
             path, 1, 1, "expected a pattern file (Python with register_replacement, or JSON), found an empty file"};
-    if (first != std::string::npos && text[first] != '{' && text.find('\0') == std::string::npos)
+    if (text[first] != '{' && text.find('\0') == std::string::npos)
         return loadPythonPatternSource(text, path, registry);
     return loadPatternJson(text, path, registry);
 }

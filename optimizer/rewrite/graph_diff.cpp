@@ -90,8 +90,9 @@ GraphDiff diffGraphs(const Graph &before, const Graph &after)
             d.removed.push_back(describe(*n));
             continue;
         }
-        if (std::string a = opKey(*n), b = opKey(*m); n->op() != m->op() || a != b)
-            d.changed.push_back({n->name(), "target", std::move(a), std::move(b)});
+        // Spellings are compared only where the targets differ: most nodes are unchanged, and opKey allocates.
+        if (n->op() != m->op() || (n->target() != m->target() && opKey(*n) != opKey(*m)))
+            d.changed.push_back({n->name(), "target", opKey(*n), opKey(*m)});
         std::string a = argsText(*n), b = argsText(*m);
         if (a != b)
             d.changed.push_back({n->name(), "args", std::move(a), std::move(b)});

@@ -1,7 +1,9 @@
 #pragma once
 // Small character and string helpers shared by the dump parsers.
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace fxs {
 
@@ -38,6 +40,18 @@ inline std::string_view trim(std::string_view s)
 inline bool startsWith(std::string_view s, std::string_view prefix)
 {
     return s.substr(0, prefix.size()) == prefix;
+}
+
+// "a, b, c": names listed in a message.
+inline std::string joinNames(const std::vector<std::string> &names, std::string_view separator = ", ")
+{
+    std::string out;
+    for (const auto &n : names) {
+        if (!out.empty())
+            out += separator;
+        out += n;
+    }
+    return out;
 }
 
 } // namespace fxs
