@@ -63,17 +63,8 @@ Result<std::unique_ptr<GraphRunner>> GraphRunner::prepare(const Setup &setup, st
     runner->m_executor.emplace(std::move(executor.value()));
     // Symbols the user gave no value take the size the dump recorded for them (torch.export, TORCH_TRACE); the
     // ones without either are named all at once.
-    if (auto missing = missingSymbols(*runner->m_graph, *setup.symbols); !missing.empty()) {
-        std::string names, flags;
-        for (const auto &name : missing) {
-            names += (names.empty() ? "" : ", ") + name;
-            flags += (flags.empty() ? "--sym " : " --sym ") + name + "=N";
-        }
-        return Error{setup.dumpPath, 0, 0,
-            (missing.size() == 1 ? "symbol " + names + " has no value (give one with "
-                                 : "symbols " + names + " have no value (give them with ")
-                + flags + ")"};
-    }
+    if (auto missing = missingSymbols(*runner->m_graph, *setup.symbols); !missing.empty())
+        return Error{setup.dumpPath, 0, 0, noValueMessage(missing)};
     SymbolValues symbols = *setup.symbols;
     for (const auto &[symbol, hint] : runner->m_graph->symbolHints())
         symbols.emplace(symbol, hint);

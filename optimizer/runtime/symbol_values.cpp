@@ -9,6 +9,18 @@
 
 namespace fxs {
 
+std::string noValueMessage(const std::vector<std::string> &symbols)
+{
+    std::string names, flags;
+    for (const auto &name : symbols) {
+        names += (names.empty() ? "" : ", ") + name;
+        flags += (flags.empty() ? "--sym " : " --sym ") + name + "=N";
+    }
+    return (symbols.size() == 1 ? "symbol " + names + " has no value (give one with "
+                                : "symbols " + names + " have no value (give them with ")
+        + flags + ")";
+}
+
 namespace {
 
 // Recursive descent over one short expression; nesting is capped so no input can exhaust the stack.
@@ -113,7 +125,7 @@ private:
                 return call(name, depth);
             auto it = m_values.find(name);
             if (it == m_values.end())
-                return Error{{}, 0, 0, "symbol " + name + " has no value (give one with --sym " + name + "=N)"};
+                return Error{{}, 0, 0, noValueMessage({name})};
             return it->second;
         }
         return fail("a number, symbol or '('", m_pos < m_text.size() ? m_text.substr(m_pos, 1) : "the end");

@@ -22,6 +22,9 @@ Result<int64_t> evaluateSymbolic(const std::string &expr, const SymbolValues &va
 // Parses "s0=128" (also "s0=128,s1=4") into values; an error says what was expected.
 Status parseSymbolAssignments(const std::string &text, SymbolValues &values);
 
+// "symbol s0 has no value (give one with --sym s0=N)", or the plural for several.
+std::string noValueMessage(const std::vector<std::string> &symbols);
+
 // The symbols the graph's inputs need values for (in their sizes and SymInt placeholders), s2 before s10.
 std::vector<std::string> inputSymbols(const Graph &graph);
 // The symbols of inputSymbols(graph) that neither `values` nor the graph's hints give; empty when none.
