@@ -1,5 +1,5 @@
-"""backend(): a torch.compile backend (torch >= 2.0) that writes every graph it is handed, then compiles it so the
-program carries on.
+"""backend(): a torch.compile backend that writes every graph it is handed, then compiles it so the program carries
+on.
 
 Per Dynamo graph (one per graph break and recompile) it writes <name>_<i>.json holding
   "dynamo"                       the Dynamo FX graph (torch.* / operator calls, nn_module_stack, source_fn_stack)
@@ -7,7 +7,9 @@ Per Dynamo graph (one per graph break and recompile) it writes <name>_<i>.json h
   "inference"                    ... or to the inference compiler when no gradient is needed
 and for each graph <name>_<i>.<graph>.safetensors with its placeholder (and get_attr) tensors keyed by node name:
 the Dynamo graph's real example inputs and weights at compile time, the aot graphs' inputs at their first call
-(aot compiles on fake tensors, so the real values exist only when the compiled graph first runs).
+(aot compiles on fake tensors, so the real values exist only when the compiled graph first runs), and
+<name>_<i>.<graph>.outputs.safetensors with what the compiled graph returned at that first call (output_0, ...).
+Under dynamic shapes each graph's "symbol_hints" give the size every symbol had when Dynamo traced it.
 
 Without `inner`, graphs run through aot_autograd with eager aten kernels. With `inner` (a backend callable such as
 TorchAir's torchair.get_npu_backend(...), or a registered name such as "inductor"), the Dynamo graph goes to it
@@ -28,9 +30,8 @@ import torch
 
 from . import _serialize
 from ._files import write_json
-from .safetensors import save_tensors as _save_tensors
-
-TORCH_2 = int(torch.__version__.split(".")[0]) >= 2
+from ._tensors import _has_data as _tensor_has_data
+from ._tensors import save_tensors as _save_tensors
 
 
 def _warn(what, error):
@@ -39,7 +40,7 @@ def _warn(what, error):
 
 
 def _has_data(t):
-    return isinstance(t, torch.Tensor) and t.device.type != "meta" and type(t).__name__ != "FakeTensor"
+    return isinstance(t, torch.Tensor) and _tensor_has_data(t)
 
 
 class _CompileRecord:
@@ -71,18 +72,21 @@ class _CompileRecord:
             self._write()
         return unique, [n.name for n in gm.graph.nodes if n.op == "placeholder"]
 
-    def add_tensors(self, entry_name, tensors, metadata):
+    def add_tensors(self, entry_name, tensors, metadata, key="tensors"):
+        """Writes <stem>.<entry>.safetensors (key "tensors": the graph's inputs) or <stem>.<entry>.outputs.safetensors
+        (key "outputs") and names it in the graph's entry."""
         tensors = {k: v for k, v in tensors.items() if _has_data(v)}
         if not tensors:
             return
-        filename = f"{self.stem}.{entry_name}.safetensors"
+        filename = f"{self.stem}.{entry_name}.safetensors" if key == "tensors" else \
+            f"{self.stem}.{entry_name}.{key}.safetensors"
         _save_tensors(os.path.join(self.out_dir, filename), tensors,
                       metadata=dict(metadata, format="fxscope_capture", graph=entry_name,
                                     torch_version=torch.__version__))
         with self.lock:
             for e in self.entries:
                 if e["name"] == entry_name:
-                    e["tensors"] = filename
+                    e[key] = filename
             self._write()
 
     def _write(self):
@@ -112,25 +116,44 @@ def _placeholder_tensors(names, values):
     return tensors, scalars
 
 
-class _FirstCall:
-    """Wraps a compiled graph: saves the inputs of its first call, then behaves exactly as the wrapped callable
-    (boxed calling convention included; other attributes are forwarded)."""
+def _output_tensors(result):
+    """{output_i: tensor} of what a compiled graph returned (a tuple or list of outputs, or one tensor)."""
+    values = result if isinstance(result, (list, tuple)) else [result]
+    out = {}
+    for i, value in enumerate(values):
+        value = _as_tensor(value)
+        if isinstance(value, torch.Tensor):
+            out[f"output_{i}"] = value
+    return out
 
-    def __init__(self, fn, on_first):
+
+class _FirstCall:
+    """Wraps a compiled graph: saves the inputs and the outputs of its first call, and otherwise behaves exactly as
+    the wrapped callable (boxed calling convention included; other attributes are forwarded)."""
+
+    def __init__(self, fn, on_inputs, on_outputs):
         self._fn = fn
-        self._on_first = on_first
+        self._on_inputs = on_inputs
+        self._on_outputs = on_outputs
         self._done = False
         self._boxed_call = getattr(fn, "_boxed_call", False)
 
     def __call__(self, *args, **kwargs):
-        if not self._done:
-            self._done = True
+        if self._done:
+            return self._fn(*args, **kwargs)
+        self._done = True
+        if self._on_inputs is not None:
             values = args[0] if self._boxed_call and args else args
             try:
-                self._on_first(list(values))  # before the call: a boxed callee frees its argument list
+                self._on_inputs(list(values))  # before the call: a boxed callee frees its argument list
             except Exception as e:
                 _warn("could not save the inputs of a compiled graph", e)
-        return self._fn(*args, **kwargs)
+        result = self._fn(*args, **kwargs)
+        try:
+            self._on_outputs(_output_tensors(result))
+        except Exception as e:
+            _warn("could not save the outputs of a compiled graph", e)
+        return result
 
     def __getattr__(self, name):
         return getattr(self._fn, name)
@@ -162,12 +185,15 @@ class FxscopeBackend:
             if entry is None or not record.save_tensors:
                 return compiled
 
-            def save(values):
+            def save_inputs(values):
                 tensors, scalars = _placeholder_tensors(placeholders, values)
                 record.add_tensors(entry, tensors, {"placeholders": ",".join(placeholders),
                                                     "scalars": ",".join(scalars), "when": "first call"})
 
-            return _FirstCall(compiled, save)
+            def save_outputs(outputs):
+                record.add_tensors(entry, outputs, {"when": "first call"}, key="outputs")
+
+            return _FirstCall(compiled, save_inputs, save_outputs)
 
         return compile
 
@@ -224,6 +250,7 @@ class FxscopeBackend:
             "tool": "fxscope_capture.backend", "torch_version": torch.__version__, "compile_index": index,
             "inner": inner_name}, self.save_tensors)
         self.records.append(record)
+        entry = None
         try:
             entry, placeholders = record.add("dynamo", "dynamo_output_graph", gm)
             if self.save_tensors:
@@ -249,15 +276,23 @@ class FxscopeBackend:
                 return make_boxed_func(fx_module.forward)
 
             fw, bw, inf = self._aot_compilers(record, eager)
-            return aot_autograd(fw_compiler=fw, bw_compiler=bw, inference_compiler=inf,
-                                decompositions=self.decompositions)(gm, example_inputs)
+            compiled = aot_autograd(fw_compiler=fw, bw_compiler=bw, inference_compiler=inf,
+                                    decompositions=self.decompositions)(gm, example_inputs)
+        else:
+            inner = self.inner
+            if isinstance(inner, str):
+                from torch._dynamo import lookup_backend
+                inner = lookup_backend(inner)
+            with self._intercept_aot(record):
+                compiled = inner(gm, example_inputs, **kwargs)
+        if entry is None or not self.save_tensors:
+            return compiled
 
-        inner = self.inner
-        if isinstance(inner, str):
-            from torch._dynamo import lookup_backend
-            inner = lookup_backend(inner)
-        with self._intercept_aot(record):
-            return inner(gm, example_inputs, **kwargs)
+        def save_outputs(outputs):
+            record.add_tensors(entry, outputs, {"when": "first call"}, key="outputs")
+
+        # The Dynamo graph's inputs were saved at compile time; its outputs are what the compiled program returns.
+        return _FirstCall(compiled, None, save_outputs)
 
 
 def backend(out_dir, inner=None, name="graph", decompositions=None, save_tensors=True):
@@ -267,9 +302,5 @@ def backend(out_dir, inner=None, name="graph", decompositions=None, save_tensors
         npu = torch.compile(model, backend=fxscope_capture.backend("fx", inner=torchair.get_npu_backend()))
 
     decompositions: the aot decomposition table when inner is None (None: aot_autograd's default).
-    save_tensors=False writes graphs only (weights of a large model are large).
-    Needs torch >= 2.0; on older torch use fxscope_capture.capture(fn, *inputs, out_dir=...)."""
-    if not TORCH_2:
-        raise RuntimeError(f"fxscope_capture.backend needs torch >= 2.0 (torch.compile); this is torch "
-                           f"{torch.__version__}. Use fxscope_capture.capture(fn, *inputs, out_dir=...) instead.")
+    save_tensors=False writes graphs only (weights of a large model are large)."""
     return FxscopeBackend(out_dir, inner=inner, name=name, decompositions=decompositions, save_tensors=save_tensors)

@@ -1,5 +1,5 @@
-"""capture(): an aten graph of any function or module through make_fx, for torch without Dynamo (Debian's 1.13)
-and with it, written as fxscope JSON with its inputs, weights and reference outputs."""
+"""capture(): one aten graph of any function or module through make_fx (no Dynamo, no graph breaks), written as
+fxscope JSON with its inputs, weights and reference outputs."""
 
 import inspect
 import operator
@@ -15,7 +15,7 @@ import torch.utils._pytree as pytree
 from . import _serialize
 from ._files import write_json
 from ._tracing import TraceContext, observe, trace_aten
-from .safetensors import save_tensors
+from ._tensors import save_tensors
 
 
 class CaptureResult:

@@ -36,6 +36,26 @@ def atomic_open(path, mode="wb"):
         raise
 
 
+@contextlib.contextmanager
+def atomic_path(path):
+    """A temporary path next to `path` for a writer that takes a file name (safetensors.torch.save_file); on a
+    clean exit the file is synced and replaces `path`, on an error it is removed."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    os.close(fd)
+    try:
+        yield tmp
+        os.chmod(tmp, 0o666 & ~_umask())
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def dumps(document):
     """JSON text with one line per graph node (readable and diffable at 100k nodes, a third of indented size).
     Non-finite floats must already be encoded; allow_nan=False enforces it."""

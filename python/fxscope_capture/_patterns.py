@@ -1,16 +1,22 @@
-"""export_patterns(): a user's pattern file, run by Python with register_replacement intercepted, its search and
-replace functions traced by PyTorch's own tracer, written as fxscope pattern JSON (schema in README.md).
+"""export_patterns(): a user's pattern file, run by Python with its registrations handed to Inductor's own
+register_replacement (torch._inductor.pattern_matcher), which traces them with the registration's trace_fn (fwd_only,
+joint_fwd_bwd); what Inductor traced is written as fxscope pattern JSON (schema in README.md).
 
-Intercepted (each call is recorded and traced; nothing is registered with a real pass):
-  torchair.register_replacement, torchair.patterns.pattern_pass_manager.register_replacement,
-  torchair.patterns.pattern_pass_manager._PatternPassManager.register_pattern,
-  torch._inductor.pattern_matcher.register_replacement and gen_register_replacement.
+Recorded registrations:
+  torch._inductor.pattern_matcher.register_replacement and gen_register_replacement,
+  torchair.register_replacement, torchair.patterns.pattern_pass_manager.register_replacement and
+  torchair.patterns.pattern_pass_manager._PatternPassManager.register_pattern (TorchAir registers through Inductor's
+  register_replacement with its own PatternMatcherPass, and so does the stand-in below).
+Each is passed to the real register_replacement with a PatternMatcherPass of export_patterns' own (or the caller's),
+never one of Inductor's global passes. The search graph is the one Inductor's gen_pattern_and_search_gm traced and
+turned into its pattern; the replace graph is traced with the same trace_fn and inputs, as Inductor does when a match
+is replaced.
 
-Where torch_npu, torchair or torch._inductor (absent in torch 1.13) cannot be imported, stand-in modules are put in
-sys.modules for the duration of the call only, so `import torch_npu, torchair` and
-`from torch._inductor.pattern_matcher import Match` work. torch_npu ops are then defined from npu_ops.KNOWN_OPS and
-recorded as opaque call_function nodes with their qualified names (torch.ops.npu.npu_rms_norm.default); tensors the
-file creates with device="npu" live on the CPU, and the device the file asked for is kept in example_inputs.
+torch_npu and torchair are Ascend packages: where one cannot be imported, a stand-in module is put in sys.modules for
+the duration of the call only, so `import torch_npu, torchair` works. torch_npu ops are then defined from
+npu_ops.KNOWN_OPS and recorded as opaque call_function nodes with their qualified names
+(torch.ops.npu.npu_rms_norm.default); tensors the file creates with device="npu" live on the CPU, and the device the
+file asked for is kept in example_inputs.
 """
 
 import contextlib
@@ -28,129 +34,78 @@ import textwrap
 import types
 
 import torch
+import torch._inductor.pattern_matcher as _pm
+import torch.utils._pytree as pytree
 
 from . import _serialize, npu_ops
 from ._files import write_json
-from ._tracing import TraceContext, enriched_tracer, observe, trace_aten
+from ._tracing import TraceContext, enriched_tracer
 
 PATTERN_FORMAT_VERSION = 1
-_TORCH_2 = int(torch.__version__.split(".")[0]) >= 2
+_log = logging.getLogger("fxscope_capture")
+
+# Inductor's own, saved before export_patterns patches the module.
+_REAL_REGISTER_REPLACEMENT = _pm.register_replacement
+_REAL_GEN_PATTERN_AND_SEARCH_GM = _pm.gen_pattern_and_search_gm
+_REGISTER_PARAMETERS = inspect.signature(_pm.register_replacement).parameters
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# Tracing (fwd_only semantics)
+# Tracing as Inductor does
 
 
-def _fwd_only_1x(fn, args):
-    """Inductor's fwd_only for torch without Inductor: make_fx in real mode under no_grad, then dead code removed."""
-    gm = trace_aten(fn, args)
-    gm.graph.eliminate_dead_code()
-    gm.recompile()
-    return gm
+def _trace_args(argnames, example_inputs, scalar_workaround):
+    """The arguments search_fn is traced with, as Inductor assembles them: parameters named in scalar_workaround take
+    its values, the others the example inputs in order."""
+    args, it = [], iter(example_inputs)
+    for name in argnames:
+        if name in scalar_workaround:
+            args.append(scalar_workaround[name])
+            continue
+        try:
+            args.append(next(it))
+        except StopIteration:
+            raise ValueError(f"search_fn takes {len(argnames)} arguments ({', '.join(argnames)}); example_inputs and "
+                             f"scalar_workaround give fewer") from None
+    return args
 
 
-def _joint_fwd_bwd_1x(fn, args):
-    """Inductor's joint_fwd_bwd for torch without Inductor: functorch's aot_function records the joint forward +
-    backward graph (placeholders primals_*, tangents_*; outputs the forward results, then the input gradients),
-    flattened and dead code removed as Inductor does. No decompositions: torch 1.13's autograd formulas as recorded."""
-    import copy
+def _flat_argnames(argnames, args):
+    """The names of the traced graph's placeholders, as Inductor gives them (pattern_matcher._trace_arg_info): an
+    argument that is a list or tuple of tensors becomes name_0, name_1, ..."""
+    used, out = set(), []
 
-    from functorch.compile import aot_function, default_partition, make_boxed_func
+    def unique(name):
+        candidate, k = name, 0
+        while candidate in used:
+            candidate = f"{name}_{k}"
+            k += 1
+        used.add(candidate)
+        return candidate
 
-    joint = None
-
-    def record_joint_graph(joint_module, joint_inputs, **kwargs):
-        nonlocal joint
-        joint = copy.deepcopy(joint_module)
-        return default_partition(joint_module, joint_inputs, **kwargs)
-
-    aot_function(fn, lambda gm, inputs: make_boxed_func(gm), partition_fn=record_joint_graph)(*args)
-    joint.graph._codegen = torch.fx.graph.CodeGen()
-    joint.graph.eliminate_dead_code()
-    joint.recompile()
-    return joint
-
-
-def _real_joint_fwd_bwd():
-    if not _TORCH_2:
-        return None
-    try:
-        from torch._inductor import pattern_matcher
-    except ImportError:
-        return None
-    return getattr(pattern_matcher, "joint_fwd_bwd", None)
-
-
-def _is_joint(trace_fn):
-    return trace_fn is not None and (trace_fn is _joint_fwd_bwd_1x or trace_fn is _real_joint_fwd_bwd()
-                                     or getattr(trace_fn, "__name__", "") == "joint_fwd_bwd")
-
-
-def _tangents(fn, flat_inputs):
-    """What the joint graph's tangents_* placeholders receive: ones shaped like each forward output."""
-    with torch.no_grad():
-        out = fn(*flat_inputs)
-    outs = out if isinstance(out, (list, tuple)) else [out]
-    return [torch.ones_like(o) for o in outs if isinstance(o, torch.Tensor)]
-
-
-def _real_fwd_only():
-    if not _TORCH_2:
-        return None
-    try:
-        from torch._inductor import pattern_matcher
-    except ImportError:
-        return None
-    return getattr(pattern_matcher, "fwd_only", None) or getattr(pattern_matcher, "inference_graph", None)
-
-
-def _is_fwd_only(trace_fn):
-    return trace_fn is None or trace_fn is _fwd_only_1x or trace_fn is _real_fwd_only() or getattr(
-        trace_fn, "__name__", "") in ("fwd_only", "inference_graph")
-
-
-def _distinct(values):
-    """make_fx keys proxies by tensor object, so the same tensor passed twice would trace as one input."""
-    seen, out = set(), []
-    for v in values:
-        if isinstance(v, torch.Tensor) and id(v) in seen:
-            clone = v.clone()
-            if hasattr(v, "_fxscope_requested_device"):
-                clone._fxscope_requested_device = v._fxscope_requested_device
-            v = clone
-        seen.add(id(v))
-        out.append(v)
+    for name, arg in zip(argnames, args):
+        leaves = pytree.tree_leaves(arg)
+        if len(leaves) == 1:
+            out.append(unique(name))
+        elif len(leaves) > 1:
+            out.extend(unique(f"{name}_{i}") for i in range(len(leaves)))
     return out
 
 
-def _trace(fn, flat_inputs, trace_fn):
-    """(GraphModule, observed values, name of the tracer) for fn on flat_inputs."""
-    ctx = TraceContext(None, caller_frame=sys._getframe(0))
-    if _is_fwd_only(trace_fn):
-        real = _real_fwd_only()
-        if real is not None:
-            with enriched_tracer(ctx):
-                gm = real(fn, list(flat_inputs))
-            name = "torch._inductor.pattern_matcher.fwd_only"
-        else:
-            with enriched_tracer(ctx), torch.no_grad():
-                gm = _fwd_only_1x(fn, list(flat_inputs))
-            name = "fwd_only (make_fx, real mode, no_grad, dead code eliminated)"
-    elif _is_joint(trace_fn):
-        with enriched_tracer(ctx):
-            gm = (_real_joint_fwd_bwd() or _joint_fwd_bwd_1x)(fn, list(flat_inputs))
-        name = "torch._inductor.pattern_matcher.joint_fwd_bwd" if _real_joint_fwd_bwd() else \
-            "joint_fwd_bwd (functorch aot_function joint graph, flattened, dead code eliminated)"
-        tangents = _tangents(fn, flat_inputs)
-        placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
-        _, observed = observe(gm, (list(flat_inputs) + tangents)[:len(placeholders)])
-        return gm, observed, name
-    else:
-        with enriched_tracer(ctx):
-            gm = trace_fn(fn, list(flat_inputs))
-        name = _serialize.qualified_name(trace_fn)
-    _, observed = observe(gm, list(flat_inputs))
-    return gm, observed, name
+def _call_trace_fn(trace_fn, fn, args, get_decomp_fn):
+    """trace_fn(fn, args) as register_replacement calls it in this torch (with get_decomp_fn where it passes one)."""
+    if "get_decomp_fn" in _REGISTER_PARAMETERS:
+        return trace_fn(fn, list(args), get_decomp_fn=get_decomp_fn or _pm.select_decomp_table)
+    return trace_fn(fn, list(args))
+
+
+def _pattern_text(pattern):
+    """Inductor's pattern (a PatternExpr) as its pretty printer writes it, for the JSON's inductor_pattern."""
+    printer = getattr(_pm, "PatternPrettyPrinter", None)
+    try:
+        return printer.run(pattern) if printer is not None else repr(pattern)
+    except Exception:  # the text is informative only; a printer failure must not lose the pattern
+        return repr(pattern)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -209,7 +164,7 @@ def _function_info(fn):
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# The export session: intercepted registrations become pattern files
+# The export session: registrations go to Inductor, what it traced becomes pattern files
 
 
 def _shown_path(path):
@@ -221,18 +176,17 @@ def _shown_path(path):
     return path if rel.startswith("..") else rel
 
 
-def _return_true(match):
-    return True
-
-
 class _Session:
-    def __init__(self, pattern_file, out_dir):
+    def __init__(self, pattern_file, out_dir, pattern_pass):
         self.pattern_file = os.path.abspath(pattern_file)
         self.stem = os.path.splitext(os.path.basename(pattern_file))[0]
         self.out_dir = out_dir
+        self.pattern_pass = pattern_pass
         self.written = []
         self.errors = []
+        self.skipped = []
         self.names = set()
+        self.traced = None  # while Inductor registers: [(search_gm, pattern)] from gen_pattern_and_search_gm
 
     def _call_line(self):
         f = sys._getframe(1)
@@ -250,40 +204,77 @@ class _Session:
         self.names.add(name)
         return name
 
+    def gen_pattern_and_search_gm(self, *args, **kwargs):
+        """Inductor's own, recording the search graph it traced and the pattern it made of it."""
+        pattern, gm = _REAL_GEN_PATTERN_AND_SEARCH_GM(*args, **kwargs)
+        if self.traced is not None:
+            self.traced.append((gm, pattern))
+        return pattern, gm
+
     def record(self, registered_with, stream_check, search_fn, replace_fn, example_inputs, trace_fn=None,
                extra_check=None, scalar_workaround=None, exclusive_arg_names=(), search_fn_pattern=None,
-               unique_name=None, **ignored):
+               skip_duplicates=False, pattern_name=None, get_decomp_fn=None):
         line = self._call_line()
-        label = f"{self.pattern_file}:{line}: {getattr(search_fn, '__name__', 'search_fn')}"
+        label = f"{_shown_path(self.pattern_file)}:{line}: {getattr(search_fn, '__name__', 'search_fn')}"
         try:
-            path = self._export(registered_with, stream_check, search_fn, replace_fn, example_inputs, trace_fn,
-                                extra_check, scalar_workaround or {}, tuple(exclusive_arg_names or ()),
-                                search_fn_pattern, unique_name, line)
-            self.written.append(path)
+            registered, path = self._export(registered_with, stream_check, search_fn, replace_fn, example_inputs,
+                                            trace_fn, extra_check, dict(scalar_workaround or {}),
+                                            tuple(exclusive_arg_names or ()), search_fn_pattern, skip_duplicates,
+                                            pattern_name, get_decomp_fn, line)
         except Exception as e:  # one bad pattern must not hide the others: reported together at the end
-            logging.getLogger("fxscope_capture").debug("pattern export failed", exc_info=True)
+            _log.debug("pattern export failed", exc_info=True)
             self.errors.append(f"{label}: {type(e).__name__}: {e}")
-        return True
+            return False
+        if path is None:
+            self.skipped.append(f"{label}: Inductor's register_replacement did not register it (a duplicate with "
+                                f"skip_duplicates=True, or a joint_fwd_bwd pattern under inference mode)")
+            _log.warning("%s", self.skipped[-1])
+        else:
+            self.written.append(path)
+        return registered
 
     def _export(self, registered_with, stream_check, search_fn, replace_fn, example_inputs, trace_fn, extra_check,
-                scalar_workaround, exclusive_arg_names, search_fn_pattern, unique_name, line):
-        example_inputs = tuple(example_inputs)
+                scalar_workaround, exclusive_arg_names, search_fn_pattern, skip_duplicates, pattern_name,
+                get_decomp_fn, line):
+        example_inputs = tuple(example_inputs)  # a generator would be used up by Inductor's trace
+        trace_fn = trace_fn or _pm.fwd_only
+        extra_check = extra_check or _pm._return_true
         argnames = list(inspect.signature(search_fn).parameters)
-        # As Inductor's gen_pattern: arguments named in scalar_workaround take its values, the others the example
-        # inputs in order.
-        flat_inputs, examples, it = [], [], iter(example_inputs)
-        for name in argnames:
-            if name in scalar_workaround:
-                value = scalar_workaround[name]
-            else:
-                try:
-                    value = next(it)
-                except StopIteration:
-                    raise ValueError(f"search_fn takes {len(argnames)} arguments; example_inputs and "
-                                     f"scalar_workaround give fewer") from None
-            flat_inputs.append(value)
-        flat_inputs = _distinct(flat_inputs)
-        for name, value in zip(argnames, flat_inputs):
+        args = _trace_args(argnames, example_inputs, scalar_workaround)
+        ctx = TraceContext(None, caller_frame=sys._getframe(0))
+
+        options = {"extra_check": extra_check, "scalar_workaround": scalar_workaround,
+                   "exclusive_arg_names": exclusive_arg_names, "search_fn_pattern": search_fn_pattern}
+        for name, value in (("skip_duplicates", skip_duplicates), ("pattern_name", pattern_name),
+                            ("get_decomp_fn", get_decomp_fn)):
+            if value and name in _REGISTER_PARAMETERS:
+                options[name] = value
+        self.traced = []
+        try:
+            with enriched_tracer(ctx):
+                registered = _REAL_REGISTER_REPLACEMENT(search_fn, replace_fn, example_inputs, trace_fn,
+                                                        self.pattern_pass, **options)
+            traced = self.traced
+        finally:
+            self.traced = None
+        if registered is False:
+            return registered, None
+        if traced:
+            search_gm, pattern = traced[-1]
+        else:
+            # A search_fn_pattern was given: Inductor traces search_fn only when it re-checks a match; so is it here.
+            with enriched_tracer(ctx):
+                search_gm = _call_trace_fn(trace_fn, search_fn, args, get_decomp_fn)
+            pattern = search_fn_pattern
+        # Inductor traces replace_fn when it replaces a match, with the same trace_fn, on that match's values.
+        with enriched_tracer(ctx):
+            replace_gm = _call_trace_fn(trace_fn, replace_fn, args, get_decomp_fn)
+
+        flat_names = _flat_argnames(argnames, args)
+        search = self._graph(search_gm, flat_names, "search_fn")
+        replace = self._graph(replace_gm, flat_names, "replace_fn")
+        examples = []
+        for name, value in zip(argnames, args):
             entry = {"name": name}
             if isinstance(value, torch.Tensor):
                 entry["val"] = _serialize.value_meta(value)
@@ -296,13 +287,8 @@ class _Session:
                 entry["value"] = _serialize.argument(value, {})
             examples.append(entry)
 
-        search_gm, search_observed, tracer = _trace(search_fn, flat_inputs, trace_fn)
-        replace_gm, replace_observed, _ = _trace(replace_fn, flat_inputs, trace_fn)
-        search = self._graph(search_gm, search_observed, argnames, "search_fn")
-        replace = self._graph(replace_gm, replace_observed, argnames, "replace_fn")
-
-        name = self._unique(unique_name or f"{self.stem}.{search_fn.__name__}")
-        check = None if extra_check in (None, _return_true) or getattr(
+        name = self._unique(pattern_name or f"{self.stem}.{search_fn.__name__}")
+        check = None if extra_check is _pm._return_true or getattr(
             extra_check, "__name__", "") == "_return_true" else extra_check
         check_info = _function_info(check)
         doc = {
@@ -320,8 +306,9 @@ class _Session:
             "scalar_workaround": {k: _serialize.argument(v, {}) for k, v in scalar_workaround.items()},
             "exclusive_arg_names": list(exclusive_arg_names),
             "search_fn_pattern": None if search_fn_pattern is None else repr(search_fn_pattern),
-            "trace_fn": tracer,
+            "trace_fn": _serialize.qualified_name(trace_fn),
             "torch_version": torch.__version__,
+            "inductor_pattern": None if pattern is None else _pattern_text(pattern),
             "extra_check": check_info["name"] if check_info else None,
             "extra_check_source": check_info.get("source") if check_info else None,
             "extra_check_file": _shown_path(check_info.get("file")) if check_info else None,
@@ -338,79 +325,63 @@ class _Session:
         if check_info and "partial" in check_info:
             doc["extra_check_partial"] = check_info["partial"]
         path = os.path.join(self.out_dir, re.sub(r"[^\w.-]", "_", name) + ".json")
-        return write_json(path, doc)
+        return registered, write_json(path, doc)
 
     @staticmethod
-    def _graph(gm, observed, argnames, which):
+    def _graph(gm, flat_names, which):
         placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
-        # A joint graph adds tangents_1, ... after the inputs; they keep their names (as in fx_to_pattern).
-        tangents = [n.target for n in placeholders[len(argnames):] if str(n.target).startswith("tangents")]
-        argnames = list(argnames) + tangents
-        if len(placeholders) != len(argnames):
-            raise ValueError(f"tracing {which} gave {len(placeholders)} placeholders for the {len(argnames)} "
-                             f"arguments of search_fn ({', '.join(argnames)})")
-        # Placeholders take search_fn's argument names: extra_check reads match.kwargs by them, and Inductor binds
-        # replace_fn's arguments by position in the same order.
+        # A joint graph adds tangents_1, ... after the inputs; they keep their targets as names (as fx_to_pattern).
+        names = list(flat_names) + [str(n.target) for n in placeholders[len(flat_names):]
+                                    if str(n.target).startswith("tangents")]
+        if len(placeholders) != len(names):
+            raise ValueError(f"tracing {which} gave {len(placeholders)} placeholders for the {len(flat_names)} "
+                             f"inputs of search_fn ({', '.join(flat_names)})")
+        # Placeholders take search_fn's argument names, as fx_to_pattern's KeywordArgs: extra_check reads
+        # match.kwargs by them, and Inductor binds replace_fn's arguments by position in the same order.
         taken = {n.name for n in gm.graph.nodes if n.op != "placeholder"}
         rename = {}
-        for node, arg in zip(placeholders, argnames):
+        for node, arg in zip(placeholders, names):
             candidate = arg
             while candidate in taken:
                 candidate += "_"
             taken.add(candidate)
             rename[node] = candidate
-        return _serialize.graph_json(gm, observed, rename)
+        return _serialize.graph_json(gm, None, rename)
 
-    # The interceptors, with the signatures of the functions they replace.
-
-    def torchair_register_replacement(self, search_fn, replace_fn, example_inputs, trace_fn=None,
-                                      extra_check=_return_true, search_fn_pattern=None, scalar_workaround=None,
-                                      skip_duplicates=False):
-        return self.record("torchair.register_replacement", True, search_fn, replace_fn, example_inputs, trace_fn,
-                           extra_check, scalar_workaround, (), search_fn_pattern)
-
-    def pass_manager_register_pattern(self, manager, search_fn, replace_fn, example_inputs, trace_fn=None,
-                                      extra_check=_return_true, search_fn_pattern=None, scalar_workaround=None,
-                                      skip_duplicates=False):
-        return self.record("torchair.patterns.pattern_pass_manager._PatternPassManager.register_pattern", True,
-                           search_fn, replace_fn, example_inputs, trace_fn, extra_check, scalar_workaround, (),
-                           search_fn_pattern)
+    # What the intercepted functions become, with the signatures of the functions they replace.
 
     def inductor_register_replacement(self, search_fn, replace_fn, example_inputs, trace_fn=None, pass_dicts=None,
-                                      extra_check=_return_true, scalar_workaround=None, exclusive_arg_names=(),
-                                      search_fn_pattern=None, skip_duplicates=False):
+                                      extra_check=None, scalar_workaround=None, exclusive_arg_names=(),
+                                      search_fn_pattern=None, skip_duplicates=False, pattern_name=None,
+                                      get_decomp_fn=None):
         return self.record("torch._inductor.pattern_matcher.register_replacement", False, search_fn, replace_fn,
                            example_inputs, trace_fn, extra_check, scalar_workaround, exclusive_arg_names,
-                           search_fn_pattern)
+                           search_fn_pattern, skip_duplicates, pattern_name, get_decomp_fn)
 
     def inductor_gen_register_replacement(self, unique_name, search_fn, replace_fn, example_inputs, trace_fn=None,
-                                          pass_dicts=None, extra_check=_return_true, scalar_workaround=None,
-                                          exclusive_arg_names=(), skip_duplicates=False):
-        return self.record("torch._inductor.pattern_matcher.gen_register_replacement", False, search_fn, replace_fn,
-                           example_inputs, trace_fn, extra_check, scalar_workaround, exclusive_arg_names, None,
-                           unique_name=unique_name)
+                                          pass_dicts=None, extra_check=None, scalar_workaround=None,
+                                          exclusive_arg_names=(), skip_duplicates=False, get_decomp_fn=None):
+        # Inductor's precompiled patterns live in torch/_inductor/fx_passes/serialized_patterns; a user's pattern is
+        # traced instead, as gen_register_replacement does under PYTORCH_GEN_PATTERNS.
+        self.record("torch._inductor.pattern_matcher.gen_register_replacement", False, search_fn, replace_fn,
+                    example_inputs, trace_fn, extra_check, scalar_workaround, exclusive_arg_names, None,
+                    skip_duplicates, unique_name, get_decomp_fn)
+
+    def torchair_register_replacement(self, search_fn, replace_fn, example_inputs, trace_fn=None, extra_check=None,
+                                      search_fn_pattern=None, scalar_workaround=None, skip_duplicates=False):
+        self.record("torchair.register_replacement", True, search_fn, replace_fn, example_inputs, trace_fn,
+                    extra_check, scalar_workaround, (), search_fn_pattern, skip_duplicates)
+
+    def pass_manager_register_pattern(self, manager, search_fn, replace_fn, example_inputs, trace_fn=None,
+                                      extra_check=None, search_fn_pattern=None, scalar_workaround=None,
+                                      skip_duplicates=False):
+        self.record("torchair.patterns.pattern_pass_manager._PatternPassManager.register_pattern", True, search_fn,
+                    replace_fn, example_inputs, trace_fn, extra_check, scalar_workaround, (), search_fn_pattern,
+                    skip_duplicates)
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# Stand-in modules (only where the real one cannot be imported) and interception of the real ones
-
-
-class _PatternExpr:
-    """Inductor pattern expressions (CallFunction, KeywordArg, ...) as plain records: a file may build a
-    search_fn_pattern; its repr is kept in the pattern JSON."""
-
-    def __init__(self, *args, **kwargs):
-        self.args, self.kwargs = args, kwargs
-
-    def __repr__(self):
-        parts = [_serialize.qualified_name(a) if callable(a) and not isinstance(a, _PatternExpr) else repr(a)
-                 for a in self.args]
-        parts += [f"{k}={v!r}" for k, v in self.kwargs.items()]
-        return f"{type(self).__name__}({', '.join(parts)})"
-
-
-class Match:
-    """Annotation stand-in for torch._inductor.pattern_matcher.Match (extra_check is recorded, not run here)."""
+# Stand-in modules for the Ascend packages (only where the real one cannot be imported)
 
 
 class _StandInModule(types.ModuleType):
@@ -493,43 +464,28 @@ class _Environment:
 
     def __enter__(self):
         s = self.session
-        self.need_npu = importlib.util.find_spec("torch_npu") is None
+        need_npu = importlib.util.find_spec("torch_npu") is None
         need_torchair = importlib.util.find_spec("torchair") is None
-        try:
-            import torch._inductor.pattern_matcher as real_pm
-        except ImportError:
-            real_pm = None
-        fwd_only = _real_fwd_only() or _fwd_only_1x
 
-        if real_pm is None:
-            exprs = {n: type(n, (_PatternExpr,), {}) for n in (
-                "CallFunction", "CallMethod", "CallModule", "CallFunctionVarArgs", "KeywordArg", "Arg", "Ignored",
-                "ExclusiveKeywordArg", "ListOf", "MultiOutputPattern", "RepeatedExpr")}
-            self.module("torch._inductor")
-            self.module("torch._inductor.pattern_matcher", Match=Match, fwd_only=fwd_only, inference_graph=fwd_only,
-                        joint_fwd_bwd=_joint_fwd_bwd_1x, training_graph=_joint_fwd_bwd_1x,
-                        _return_true=_return_true, register_replacement=s.inductor_register_replacement,
-                        gen_register_replacement=s.inductor_gen_register_replacement,
-                        PatternMatcherPass=type("PatternMatcherPass", (), {"__init__": lambda self, *a, **k: None}),
-                        **exprs)
-        else:
-            self.setattr(real_pm, "register_replacement", s.inductor_register_replacement)
-            if hasattr(real_pm, "gen_register_replacement"):
-                self.setattr(real_pm, "gen_register_replacement", s.inductor_gen_register_replacement)
+        self.setattr(_pm, "register_replacement", s.inductor_register_replacement)
+        self.setattr(_pm, "gen_register_replacement", s.inductor_gen_register_replacement)
+        self.setattr(_pm, "gen_pattern_and_search_gm", s.gen_pattern_and_search_gm)
 
         def register_pattern(manager, *args, **kwargs):
             return s.pass_manager_register_pattern(manager, *args, **kwargs)
 
         if need_torchair:
-            manager = type("_PatternPassManager", (), {"register_pattern": register_pattern,
-                                                       "apply_pass": lambda self, graph: None})
+            manager = type("_PatternPassManager", (), {
+                "__init__": lambda self: setattr(self, "pass_dict", s.pattern_pass),
+                "register_pattern": register_pattern,
+                "apply_pass": lambda self, graph: self.pass_dict.apply(graph)})
             self.module("torchair", register_replacement=s.torchair_register_replacement)
             self.module("torchair.core")
             self.module("torchair.core.utils", logger=logging.getLogger("torchair"))
             self.module("torchair.patterns")
             self.module("torchair.patterns.pattern_pass_manager", _PatternPassManager=manager,
-                        register_replacement=s.torchair_register_replacement, fwd_only=fwd_only,
-                        _return_true=_return_true)
+                        PatternPassManager=manager, register_replacement=s.torchair_register_replacement,
+                        fwd_only=_pm.fwd_only, _return_true=_pm._return_true)
         else:
             import torchair
             self.setattr(torchair, "register_replacement", s.torchair_register_replacement)
@@ -538,16 +494,18 @@ class _Environment:
             except ImportError:
                 ppm = None
             if ppm is not None:
-                self.setattr(ppm, "register_replacement", s.torchair_register_replacement)
-                if hasattr(ppm, "_PatternPassManager"):
-                    self.setattr(ppm._PatternPassManager, "register_pattern", register_pattern)
+                if hasattr(ppm, "register_replacement"):
+                    self.setattr(ppm, "register_replacement", s.torchair_register_replacement)
+                for cls_name in ("_PatternPassManager", "PatternPassManager"):
+                    if hasattr(ppm, cls_name):
+                        self.setattr(getattr(ppm, cls_name), "register_pattern", register_pattern)
 
-        if self.need_npu:
+        if need_npu:
             npu_ops.define_known_ops()
             self.module("torch_npu", cls=_TorchNpuModule)
             self._patch_npu_device()
 
-        roots = {r for r, needed in (("torch_npu", self.need_npu), ("torchair", need_torchair)) if needed}
+        roots = {r for r, needed in (("torch_npu", need_npu), ("torchair", need_torchair)) if needed}
         if roots:
             finder = _StandInFinder(roots, lambda name: self.module(name, cls=_TorchNpuModule if name.startswith(
                 "torch_npu") else _StandInModule))
@@ -617,14 +575,19 @@ class PatternExportError(RuntimeError):
         self.written = written
 
 
-def export_patterns(pattern_file, out_dir):
+def export_patterns(pattern_file, out_dir, pattern_pass=None):
     """Runs `pattern_file` (as a module named fxscope_pattern_<stem>, so its `if __name__ == "__main__"` block does
-    not run) with every register_replacement intercepted, and writes one fxscope pattern JSON per registration into
-    out_dir: <stem>.<search_fn name>.json. Returns the paths written, in registration order.
+    not run) with every registration handed to Inductor's register_replacement, and writes one fxscope pattern JSON
+    per registration into out_dir: <stem>.<search_fn name>.json. Returns the paths written, in registration order.
+
+    pattern_pass: the torch._inductor.pattern_matcher.PatternMatcherPass the registrations are made in (a new one when
+    None): pattern_pass.apply(graph) then runs Inductor's own matcher with exactly the exported patterns.
 
     Raises PatternExportError when a registration could not be traced (the others are still written), and what the
     file itself raises when it fails to run."""
-    session = _Session(pattern_file, out_dir)
+    if pattern_pass is None:
+        pattern_pass = _pm.PatternMatcherPass(pass_name="fxscope_capture.export_patterns")
+    session = _Session(pattern_file, out_dir, pattern_pass)
     os.makedirs(out_dir, exist_ok=True)
     folder = os.path.dirname(session.pattern_file)
     sys.path.insert(0, folder)

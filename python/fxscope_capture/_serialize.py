@@ -1,6 +1,7 @@
 """torch.fx graphs to fxscope's JSON (format version 1, defined by optimizer/io/fxscope_json.cpp).
 
-GRAPH = {"nodes": [{"name", "op", "target", "args", "kwargs", "meta"}], "subgraphs": [{"name", "graph"}]}
+GRAPH = {"nodes": [{"name", "op", "target", "args", "kwargs", "meta"}], "subgraphs": [{"name", "graph"}],
+         "symbol_hints": {"s0": 8}}    (the size each symbol of a dynamic shape had when the graph was traced)
 Arguments: JSON scalars map directly (floats always carry '.' or an exponent, as Python's json writes them); every
 other kind is a one-key object ({"node": name}, {"list"}, {"tuple"}, {"dict"}, {"dtype"}, {"device"}, {"layout"},
 {"memory_format"}, {"slice"}, {"ellipsis"}, {"sym"}, {"repr"}, {"float": "inf"|"-inf"|"nan"}).
@@ -9,6 +10,7 @@ Meta: "val" ({"tensor": {dtype, shape, stride, device}}, {"sym_int"}, {"sym_floa
 """
 
 import builtins
+import contextlib
 import enum
 import math
 import operator
@@ -25,8 +27,7 @@ _HANDLED_META = {"val", "example_value", "tensor_meta", "stack_trace", "nn_modul
 _SKIPPED_META = {"grapharg", "from_node", "unbacked_bindings", "eager_input_vals", "autograd_backward_hooks",
                  "fwd_source_fn_stack", "fwd_nn_module_stack", "_fxscope_source"}
 
-_SYM_TYPES = tuple(t for t in (getattr(torch, "SymInt", None), getattr(torch, "SymFloat", None),
-                               getattr(torch, "SymBool", None)) if t is not None)
+_SYM_TYPES = (torch.SymInt, torch.SymFloat, torch.SymBool)
 
 
 def qualified_name(obj):
@@ -73,7 +74,7 @@ def value_meta(v):
             pass
         t["device"] = str(v.device)
         return {"tensor": t}
-    if _SYM_TYPES and isinstance(v, _SYM_TYPES):
+    if isinstance(v, _SYM_TYPES):
         kind = {"SymInt": "sym_int", "SymFloat": "sym_float", "SymBool": "sym_bool"}[type(v).__name__]
         return {kind: str(v)}
     if isinstance(v, (list, tuple)):
@@ -122,7 +123,7 @@ def argument(a, names):
         return {"layout": str(a)}
     if isinstance(a, torch.memory_format):
         return {"memory_format": str(a)}
-    if _SYM_TYPES and isinstance(a, _SYM_TYPES):
+    if isinstance(a, _SYM_TYPES):
         return {"sym": str(a)}
     if isinstance(a, slice):
         return {"slice": [argument(a.start, names), argument(a.stop, names), argument(a.step, names)]}
@@ -203,6 +204,60 @@ def source_from_stack_trace(trace):
     return {"file": file, "line": int(line), "function": function.strip(), "code": code.strip()}
 
 
+def _symbols_in(value, out):
+    """Adds {symbol: hint} for the backed symbols of value (a SymInt, a tensor with symbolic sizes, nested tuples):
+    the size ShapeEnv recorded for each when the graph was traced (Dynamo's real example inputs)."""
+    if isinstance(value, torch.Tensor):
+        dims = list(value.shape)
+        if value.layout == torch.strided:
+            with contextlib.suppress(RuntimeError, NotImplementedError):
+                dims += list(value.stride())
+        for d in dims:
+            _symbols_in(d, out)
+    elif isinstance(value, _SYM_TYPES):
+        sym_node = value.node
+        shape_env = getattr(sym_node, "shape_env", None)
+        # backed_var_to_val in newer torch (2.13 deprecates var_to_val, the only name in older 2.x).
+        known = getattr(shape_env, "backed_var_to_val", None)
+        if known is None:
+            known = getattr(shape_env, "var_to_val", None) or {}
+        for symbol in getattr(sym_node.expr, "free_symbols", ()):
+            hint = known.get(symbol)
+            if hint is not None and getattr(hint, "is_integer", False):
+                out[str(symbol)] = int(hint)
+    elif isinstance(value, (list, tuple)):
+        for x in value:
+            _symbols_in(x, out)
+
+
+def symbol_hints(graph):
+    """{symbol: size} for every backed symbol in the graph's values (meta val / example_value), sorted by name."""
+    hints = {}
+    for n in graph.nodes:
+        for key in ("val", "example_value"):
+            if key in n.meta:
+                _symbols_in(n.meta[key], hints)
+    return dict(sorted(hints.items(), key=lambda kv: (re.sub(r"\d+$", "", kv[0]), len(kv[0]), kv[0])))
+
+
+def _output_val(node):
+    """The output node's val, made from the vals of the nodes it returns (FX leaves it unset)."""
+
+    def val_of(a):
+        if isinstance(a, torch.fx.Node):
+            for key in ("val", "example_value"):
+                v = value_meta(a.meta.get(key))
+                if v is not None:
+                    return v
+            return None
+        if isinstance(a, (list, tuple)):
+            items = [val_of(x) for x in a]
+            return {"tuple": items} if all(item is not None for item in items) else None
+        return None
+
+    return val_of(node.args[0]) if node.args else None
+
+
 def node_meta(node, observed=None):
     """The fxscope meta object of one node. `observed` optionally maps nodes to what running the graph showed
     ({"val": ...} or {"value": scalar}, see _tracing.encode_observed); it fills in what node.meta lacks."""
@@ -219,6 +274,8 @@ def node_meta(node, observed=None):
         val = seen.get("val")
     if val is None and "tensor_meta" in m:
         val = tensor_metadata_meta(m["tensor_meta"])
+    if val is None and node.op == "output":
+        val = _output_val(node)
     if val is not None:
         meta["val"] = val
     trace = m.get("stack_trace")
@@ -293,6 +350,9 @@ def graph_json(graph, observed=None, rename=None):
                     subgraphs.append({"name": str(n.target), "graph": graph_json(attr)})
     if subgraphs:
         out["subgraphs"] = subgraphs
+    hints = symbol_hints(graph)
+    if hints:
+        out["symbol_hints"] = hints
     return out
 
 

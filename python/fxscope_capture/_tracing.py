@@ -11,6 +11,7 @@ The ops recorded are exactly make_fx's; only names and meta are added.
 
 import contextlib
 import linecache
+import operator
 import os
 import sys
 
@@ -145,7 +146,15 @@ def enriched_tracer(ctx):
             return super().create_arg(a)
 
         def create_node(self, kind, target, args, kwargs, name=None, type_expr=None):
-            node = super().create_node(kind, target, args, kwargs, name, type_expr)
+            if kind == "get_attr" and "." in str(target):
+                # PythonKeyTracer.create_node reads a get_attr's value with getattr(root, target), which knows no
+                # dotted module paths: the node is made by fx's Tracer and given its val here, as make_fx would.
+                node = torch.fx.Tracer.create_node(self, kind, target, args, kwargs, name, type_expr)
+                value = operator.attrgetter(target)(self.root)
+                with proxy_tensor.disable_proxy_modes_tracing():
+                    node.meta["val"] = proxy_tensor.extract_val(value)
+            else:
+                node = super().create_node(kind, target, args, kwargs, name, type_expr)
             if self._fxs_modules and "nn_module_stack" not in node.meta:
                 node.meta["nn_module_stack"] = {path: (path, mtype) for path, mtype in self._fxs_modules}
             if kind not in ("placeholder", "output") and not node.meta.get("stack_trace"):
