@@ -95,7 +95,13 @@ class _CompileRecord:
 
 
 def _as_tensor(value):
-    """Graph inputs that are Python numbers (SymInt sizes under dynamic shapes) are stored as 0-d tensors."""
+    """Graph inputs that are Python numbers (SymInt sizes under dynamic shapes) are stored as 0-d tensors; Dynamo's
+    example inputs hold SymInts, whose traced size (their hint) is stored."""
+    if isinstance(value, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        hint = getattr(value.node, "hint", None)
+        if hint is None:
+            return value  # unbacked: no size is known, so nothing is saved
+        value = type(hint)(hint) if isinstance(hint, (bool, int, float)) else int(hint)
     if isinstance(value, bool):
         return torch.tensor(value)
     if isinstance(value, int):
@@ -108,11 +114,11 @@ def _as_tensor(value):
 def _placeholder_tensors(names, values):
     tensors, scalars = {}, []
     for name, value in zip(names, values):
-        if isinstance(value, (bool, int, float)):
-            scalars.append(name)
-        value = _as_tensor(value)
-        if isinstance(value, torch.Tensor):
-            tensors[name] = value
+        saved = _as_tensor(value)
+        if isinstance(saved, torch.Tensor):
+            tensors[name] = saved
+            if not isinstance(value, torch.Tensor):
+                scalars.append(name)
     return tensors, scalars
 
 

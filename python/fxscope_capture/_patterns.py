@@ -100,12 +100,9 @@ def _call_trace_fn(trace_fn, fn, args, get_decomp_fn):
 
 
 def _pattern_text(pattern):
-    """Inductor's pattern (a PatternExpr) as its pretty printer writes it, for the JSON's inductor_pattern."""
-    printer = getattr(_pm, "PatternPrettyPrinter", None)
-    try:
-        return printer.run(pattern) if printer is not None else repr(pattern)
-    except Exception:  # the text is informative only; a printer failure must not lose the pattern
-        return repr(pattern)
+    """Inductor's pattern (a PatternExpr) as repr() writes it, for the JSON's inductor_pattern: the text fxscope prints
+    for the pattern it builds from the search graph (fxscope-cli patterns --json, "pattern")."""
+    return repr(pattern)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -128,7 +125,7 @@ def _function_info(fn):
     if isinstance(fn, functools.partial):
         partial_args = {"args": [repr(a) for a in fn.args], "keywords": {k: repr(v) for k, v in fn.keywords.items()}}
         fn = fn.func
-    info = {"name": getattr(fn, "__qualname__", repr(fn))}
+    info = {"name": getattr(fn, "__qualname__", repr(fn)), "def": getattr(fn, "__name__", repr(fn))}
     try:
         lines, line = inspect.getsourcelines(fn)
         info["source"] = textwrap.dedent("".join(lines))
@@ -309,7 +306,9 @@ class _Session:
             "trace_fn": _serialize.qualified_name(trace_fn),
             "torch_version": torch.__version__,
             "inductor_pattern": None if pattern is None else _pattern_text(pattern),
-            "extra_check": check_info["name"] if check_info else None,
+            # The name its source defines (what fxscope evaluates), and where it lives (make.<locals>.check).
+            "extra_check": check_info["def"] if check_info else None,
+            "extra_check_qualname": check_info["name"] if check_info else None,
             "extra_check_source": check_info.get("source") if check_info else None,
             "extra_check_file": _shown_path(check_info.get("file")) if check_info else None,
             "extra_check_line": check_info.get("line") if check_info else None,
