@@ -11,8 +11,10 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 
 all: build
 
+# Debian's packages, then the Python environment torch comes from (FXSCOPE_PYTHON or .venv).
 deps:
 	@bash scripts/install-deps.sh
+	@bash scripts/python-env.sh $(BUILD_DIR)
 
 $(BUILD_DIR)/build.ninja:
 	cmake --preset default $(CMAKE_ARGS)
@@ -41,14 +43,16 @@ test-unit: build
 	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
 
 # Every parser's libFuzzer target, seeded with the corpus, for FUZZ_SECONDS each (longer: make fuzz FUZZ_SECONDS=600).
-fuzz: deps
+fuzz:
+	@bash scripts/install-deps.sh
 	@test -f $(FUZZ_DIR)/build.ninja || cmake --preset fuzz
 	cmake --build $(FUZZ_DIR) -j $(JOBS)
 	@bash scripts/run-fuzzers.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
 
+PYTHON = $(shell cat $(BUILD_DIR)/fxscope-python 2>/dev/null || echo python3)
 bench: build
-	python3 bench/parse/run.py --cli $(BUILD_DIR)/bin/fxscope-cli --bench $(BUILD_DIR)/bin/bench_parse
-	python3 bench/step/run.py --bench $(BUILD_DIR)/bin/bench_step
+	$(PYTHON) bench/parse/run.py --cli $(BUILD_DIR)/bin/fxscope-cli --bench $(BUILD_DIR)/bin/bench_parse
+	$(PYTHON) bench/step/run.py --bench $(BUILD_DIR)/bin/bench_step
 
 clean:
 	rm -rf $(BUILD_DIR)

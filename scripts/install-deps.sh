@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages fxscope builds, tests and runs with.
+# Installs the Debian packages (12 or 13) fxscope builds, tests and runs with.
 # Root runs apt-get directly, others go through sudo; without either it prints the exact command and stops.
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev
+  build-essential cmake ninja-build ccache pkg-config clang libclang-rt-dev
   qt6-base-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev-tools libqt6svg6 qt6-qpa-plugins libgl-dev
   libgraphviz-dev graphviz libspdlog-dev libfmt-dev libzip-dev
-  libtorch-dev python3-torch python3
+  python3 python3-venv
   libopenblas0-pthread  # LibTorch's CPU matmuls: ~15x faster than the reference BLAS it otherwise gets
   xvfb xauth imagemagick fonts-dejavu-core
 )

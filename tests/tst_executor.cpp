@@ -71,9 +71,6 @@ std::unique_ptr<Graph> parseGraph(const std::string &code)
     return std::move(file.value().graphs.front().graph);
 }
 
-// Debian's python3 with torch, which the reference scripts need (the `python3` on PATH may lack it).
-#define kTorchPython "/usr/bin/python3"
-
 // A reference script run with the capture package importable; what went wrong, or empty when it exited 0.
 QString runTorchPython(const QStringList &args)
 {
@@ -81,7 +78,7 @@ QString runTorchPython(const QStringList &args)
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("PYTHONPATH"), QStringLiteral(FXSCOPE_SOURCE_DIR "/python"));
     process.setProcessEnvironment(env);
-    process.start(QStringLiteral(kTorchPython), args);
+    process.start(QStringLiteral(FXSCOPE_TORCH_PYTHON), args); // the torch the runtime links
     if (!process.waitForStarted(30000) || !process.waitForFinished(300000))
         return QStringLiteral("%1 did not finish in 5 minutes").arg(args.join(QLatin1Char(' ')));
     if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
@@ -297,7 +294,7 @@ private Q_SLOTS:
         QCOMPARE(report->unfused.outputs[0].dtype, std::string("Long"));
     }
 
-    // Ops LibTorch 1.13 lacks run as PyTorch's own decompositions of them (runtime/op_fallbacks.cpp), against values
+    // Ops of post-grad graphs (squeeze.dims, the unsafe index ops) by their LibTorch 2.x schemas, against values
     // worked out by hand: x = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11]] as f32[4, 3] (and as f32[1, 4, 1, 3]).
     void opFallbacksMatchHandValues()
     {
@@ -563,8 +560,6 @@ private Q_SLOTS:
     // Issue 8's last check: the captured block, run with its captured inputs and weights, gives eager's outputs.
     void tinyBlockMatchesCapture()
     {
-        if (!QFile::exists(QStringLiteral(kTorchPython)))
-            QSKIP("no " kTorchPython);
         QString err = runTorchPython({QStringLiteral("-m"), QStringLiteral("fxscope_capture.demo"), m_dir.path()});
         QVERIFY2(err.isEmpty(), qPrintable(err));
 
@@ -907,12 +902,10 @@ private Q_SLOTS:
             }
     }
 
-    // flex_attention against PyTorch applying the mods with vmap (tests/scripts/flex_attention_reference.py, torch
-    // 1.13's functorch): grouped-query heads, a score_mod indexing a captured buffer by head, a mask_mod kv <= q + 1.
+    // flex_attention against PyTorch's own eager flex_attention (tests/scripts/flex_attention_reference.py):
+    // grouped-query heads, a score_mod indexing a captured buffer by head, a mask_mod kv <= q + 1.
     void flexAttentionMatchesVmapReference()
     {
-        if (!QFile::exists(QStringLiteral(kTorchPython)))
-            QSKIP("no " kTorchPython);
         QString err = runTorchPython(
             {QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/scripts/flex_attention_reference.py"), m_dir.path()});
         QVERIFY2(err.isEmpty(), qPrintable(err));

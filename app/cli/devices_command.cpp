@@ -35,12 +35,16 @@ int runDevices(const std::vector<std::string> &args)
             plugins.push(p);
         std::printf("%s\n",
             Json::object(
-                {{"libtorch", runtime->libtorchVersion}, {"devices", std::move(list)}, {"plugins", std::move(plugins)}})
+                {{"libtorch", runtime->libtorchVersion},
+                    {"torch",
+                        Json::object({{"library_dir", runtime->libtorchDirectory}, {"python", runtime->torchPython}})},
+                    {"devices", std::move(list)}, {"plugins", std::move(plugins)}})
                 .dump(2)
                 .c_str());
         return Success;
     }
-    std::printf("LibTorch %s\n", runtime->libtorchVersion.c_str());
+    std::printf("LibTorch %s from %s\n  built against the torch of %s\n", runtime->libtorchVersion.c_str(),
+        runtime->libtorchDirectory.c_str(), runtime->torchPython.c_str());
     for (const auto &p : runtime->plugins)
         std::printf("  plugin %s\n", p.c_str());
     for (const auto &d : devices)

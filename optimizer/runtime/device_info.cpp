@@ -7,11 +7,27 @@
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <torch/version.h>
 
+#include <dlfcn.h>
+
 namespace fxs {
 
 std::string libtorchVersion()
 {
     return TORCH_VERSION;
+}
+
+std::string libtorchDirectory()
+{
+    Dl_info info {};
+    if (!dladdr(reinterpret_cast<const void *>(&c10::DeviceTypeName), &info) || !info.dli_fname)
+        return FXSCOPE_TORCH_PREFIX;
+    std::string path = info.dli_fname;
+    return path.substr(0, path.rfind('/'));
+}
+
+std::string torchPython()
+{
+    return FXSCOPE_TORCH_PYTHON;
 }
 
 std::vector<DeviceInfo> discoverDevices()

@@ -15,6 +15,10 @@ struct DeviceInfo {
 };
 
 std::string libtorchVersion();
+// Where the LibTorch in this process was loaded from (the folder of libc10.so), and the Python environment whose
+// torch the runtime was built against (FXSCOPE_PYTHON at build time).
+std::string libtorchDirectory();
+std::string torchPython();
 // CPU always; then every other device type with a registered backend and its device count.
 std::vector<DeviceInfo> discoverDevices();
 // The schema of every operator in LibTorch's dispatcher, one per line ("aten::add.Tensor(Tensor self, ...) -> Tensor").

@@ -1,7 +1,6 @@
 #include "flex_attention.h"
 
 #include "op_base_name.h"
-#include "op_fallbacks.h"
 
 #include <ATen/ATen.h>
 
@@ -101,7 +100,7 @@ Result<std::tuple<at::Tensor, at::Tensor, at::Tensor>> flexAttentionMath(const a
     at::Tensor maskedRows = (post == -inf).all(-1);
     at::Tensor logsumexp = at::where(maskedRows, at::scalar_tensor(-inf, post.options()), post.logsumexp(-1));
     at::Tensor maxScores = std::get<0>(post.max(-1));
-    at::Tensor probabilities = safeSoftmax(post, -1, c10::nullopt);
+    at::Tensor probabilities = at::_safe_softmax(post, -1, c10::nullopt);
     // The kernel works in log2 space and the top-level op converts back, so the HOP's statistics are divided by ln 2.
     const double ln2 = std::log(2.0);
     return std::make_tuple(at::matmul(probabilities.to(query.scalar_type()), value.to(query.scalar_type())),

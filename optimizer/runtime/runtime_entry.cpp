@@ -25,7 +25,9 @@ extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_de
     for (const auto &path : fxs::loadedDevicePlugins())
         plugins.push(path);
     text = fxs::Json::object(
-        {{"libtorch", fxs::libtorchVersion()}, {"devices", std::move(devices)}, {"plugins", std::move(plugins)}})
+        {{"libtorch", fxs::libtorchVersion()},
+            {"torch", fxs::Json::object({{"library_dir", fxs::libtorchDirectory()}, {"python", fxs::torchPython()}})},
+            {"devices", std::move(devices)}, {"plugins", std::move(plugins)}})
                .dump();
     return text.c_str();
 }

@@ -213,6 +213,8 @@ Result<RuntimeDevices> runtimeDevices(const std::vector<std::string> &plugins)
         return Error{{}, 0, 0, json.value()["error"].toString()};
     RuntimeDevices out;
     out.libtorchVersion = json.value()["libtorch"].toString();
+    out.libtorchDirectory = json.value()["torch"]["library_dir"].toString();
+    out.torchPython = json.value()["torch"]["python"].toString();
     for (const Json &p : json.value()["plugins"].items())
         out.plugins.push_back(p.toString());
     for (const Json &d : json.value()["devices"].items())

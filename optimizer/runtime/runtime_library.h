@@ -19,6 +19,8 @@ class Graph;
 
 struct RuntimeDevices {
     std::string libtorchVersion;
+    std::string libtorchDirectory; // where the loaded LibTorch lies
+    std::string torchPython; // the Python environment the runtime was built against
     std::vector<DeviceInfo> devices;
     std::vector<std::string> plugins; // device plugins loaded into the runtime
 };

@@ -49,7 +49,7 @@ void freeBlock(void *context)
 }
 
 struct EmulatedAllocator final : c10::Allocator {
-    c10::DataPtr allocate(size_t bytes) const override
+    c10::DataPtr allocate(size_t bytes) override
     {
         void *data = bytes ? c10::alloc_cpu(bytes) : nullptr;
         auto *block = new Block{data, bytes};
@@ -60,6 +60,7 @@ struct EmulatedAllocator final : c10::Allocator {
         return {data, block, &freeBlock, c10::Device(kEmulated, 0)};
     }
     c10::DeleterFnPtr raw_deleter() const override { return nullptr; }
+    void copy_data(void *dest, const void *src, std::size_t count) const override { default_copy_data(dest, src, count); }
 };
 EmulatedAllocator allocator;
 REGISTER_ALLOCATOR(c10::DeviceType::PrivateUse1, &allocator)
@@ -219,12 +220,6 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m)
 TORCH_LIBRARY_IMPL(_, PrivateUse1, m)
 {
     m.fallback(torch::CppFunction::makeFromBoxedFunction<&forwardToCpu>());
-}
-
-// LibTorch 1.13 registers autograd fallthroughs for its own backends only; a plugin's ops (npu::*) need one here.
-TORCH_LIBRARY_IMPL(_, AutogradPrivateUse1, m)
-{
-    m.fallback(torch::CppFunction::makeFallthrough());
 }
 
 // The optional statistics entry point fxscope looks up in a device plugin (a real plugin such as torch_npu lacks
