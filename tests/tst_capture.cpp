@@ -1,10 +1,13 @@
-// Captures the tiny transformer block with the Python capture backend at test time (python3 -m fxscope_capture.demo,
-// Debian's torch), loads the capture with fxs::loadGraphFile and checks it against what torch itself reported in the
-// demo's summary: node and op counts, call targets, shapes of the input, the weights and the output.
+// Captures the tiny transformer block with the Python capture package at test time (python -m fxscope_capture.demo
+// --compile, with the torch of the environment fxscope builds against), loads the capture with fxs::loadGraphFile
+// and checks it against what torch itself reported in the demo's summary: node and op counts, call targets, shapes of
+// the input, the weights and the output. The torch.compile captures (Dynamo and AOT graphs, static and dynamic=True)
+// are run by fxscope's executor on their saved inputs and must give what the block gives eagerly.
 
 #include "io/fxscope_json.h"
 #include "io/loader.h"
 #include "ir/lint.h"
+#include "runtime/runtime_library.h"
 #include "util/json.h"
 
 #include <QFile>
@@ -13,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <map>
 
 using namespace fxs;
@@ -98,9 +102,11 @@ private Q_SLOTS:
     void initTestCase()
     {
         QString python = qEnvironmentVariable("FXSCOPE_PYTHON", QStringLiteral(FXSCOPE_TORCH_PYTHON));
-        if (python.isEmpty())
-            QSKIP("no Python interpreter with torch was found when configuring (set FXSCOPE_PYTHON)");
+        QVERIFY2(!python.isEmpty(),
+            "no Python interpreter with torch: configure with scripts/python-env.sh (BUILD_DIR/fxscope-python), or set "
+            "FXSCOPE_PYTHON");
         QVERIFY(m_dir.isValid());
+        qputenv("FXSCOPE_RUNTIME_LIBRARY", FXSCOPE_BIN_DIR "/libfxscope_runtime.so");
 
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -109,7 +115,8 @@ private Q_SLOTS:
             pythonPath += QLatin1Char(':') + env.value(QStringLiteral("PYTHONPATH"));
         env.insert(QStringLiteral("PYTHONPATH"), pythonPath);
         process.setProcessEnvironment(env);
-        process.start(python, {QStringLiteral("-m"), QStringLiteral("fxscope_capture.demo"), m_dir.path()});
+        process.start(python,
+            {QStringLiteral("-m"), QStringLiteral("fxscope_capture.demo"), m_dir.path(), QStringLiteral("--compile")});
         QVERIFY2(process.waitForStarted(30000), qPrintable(python + QStringLiteral(": ") + process.errorString()));
         QVERIFY2(process.waitForFinished(300000), "the capture did not finish in 5 minutes");
         QByteArray err = process.readAllStandardError();
@@ -241,6 +248,104 @@ private Q_SLOTS:
         QVERIFY(out);
         QCOMPARE(describe(jsonDims((*out)["shape"])), describe(jsonDims(m_summary["output_shape"])));
         QCOMPARE(st.value().header["__metadata__"]["graph_matches_eager"].toString(), std::string("true"));
+    }
+
+    void compiledGraphsLoad_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addRow("static") << QStringLiteral("compile/static/tiny_0.json");
+        QTest::addRow("dynamic") << QStringLiteral("compile/dynamic/tiny_0.json");
+    }
+
+    void compiledGraphsLoad()
+    {
+        QFETCH(QString, file);
+        auto loaded = loadGraphFile(path(file.toUtf8().constData()));
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        QCOMPARE(QString::fromStdString(loaded->format), QStringLiteral("fxscope_json"));
+        QStringList names;
+        for (const auto &g : loaded->graphs) {
+            names << QString::fromStdString(g.name + " " + g.kind);
+            auto problems = lint(*g.graph);
+            QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
+        }
+        QCOMPARE(names, QStringList({"dynamo dynamo_output_graph", "inference aot_inference_graph"}));
+    }
+
+    // fxscope's executor on each graph and its saved inputs gives the block's eager output (compared by the runtime
+    // within the float32 tolerance it uses for fused graphs).
+    void executorGivesTheEagerResult_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("graph");
+        QTest::addColumn<QString>("inputs");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("make_fx") << "tiny_block.json" << "tiny_block" << "tiny_block.safetensors"
+                                 << "tiny_block.outputs.safetensors";
+        for (const char *kind : {"static", "dynamic"})
+            for (const char *graph : {"inference", "dynamo"})
+                QTest::addRow("%s %s", kind, graph)
+                    << QStringLiteral("compile/%1/tiny_0.json").arg(QLatin1String(kind)) << QString::fromLatin1(graph)
+                    << QStringLiteral("compile/%1/tiny_0.%2.safetensors").arg(QLatin1String(kind), QLatin1String(graph))
+                    << QStringLiteral("compile/eager.safetensors");
+    }
+
+    void executorGivesTheEagerResult()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, graph);
+        QFETCH(QString, inputs);
+        QFETCH(QString, expected);
+        auto loaded = loadGraphFile(path(file.toUtf8().constData()));
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        const NamedGraph *named = nullptr;
+        for (const auto &g : loaded->graphs)
+            if (g.name == graph.toStdString())
+                named = &g;
+        QVERIFY2(named, qPrintable(file + QStringLiteral(" holds no graph ") + graph));
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        options.returnOutputs = true;
+        options.inputsPath = path(inputs.toUtf8().constData());
+        options.expectedOutputsPath = path(expected.toUtf8().constData());
+        auto report = runtimeProfile(*named->graph, nullptr, options);
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().toString().c_str());
+        QCOMPARE(report->unfused.outputs.size(), size_t(1));
+        QCOMPARE(describe(report->unfused.outputs.front().shape), describe(jsonDims(m_summary["output_shape"])));
+        QVERIFY(report->expectedMatch.has_value());
+        QVERIFY2(*report->expectedMatch, qPrintable(QStringLiteral("max abs diff against eager: %1")
+                                                        .arg(report->expectedMaxAbsDiff)));
+        QVERIFY2(report->expectedMaxAbsDiff < 1e-4, qPrintable(QString::number(report->expectedMaxAbsDiff)));
+    }
+
+    // dynamic=True: the graph's sizes are symbols; the JSON's symbol_hints give the traced sizes, so the executor runs
+    // it with inputs it generates from meta, without being told the symbols' values.
+    void dynamicGraphRunsFromItsHints()
+    {
+        auto loaded = loadGraphFile(path("compile/dynamic/tiny_0.json"));
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        for (const auto &g : loaded->graphs) {
+            std::vector<int64_t> hints;
+            for (const auto &kv : g.graph->symbolHints())
+                hints.push_back(kv.second);
+            std::sort(hints.begin(), hints.end());
+            QCOMPARE(describe(hints), describe(std::vector<int64_t>({2, 8})));
+            const Node *x = nullptr;
+            for (const Node *p : g.graph->placeholders())
+                if (p->meta().val && p->meta().val->kind == ValueMeta::Kind::Tensor
+                    && p->meta().val->tensor.shape.size() == 3)
+                    x = p;
+            QVERIFY2(x, g.name.c_str());
+            QVERIFY2(!x->meta().val->tensor.shape[0].isConcrete(), "the batch size is a symbol");
+        }
+        const NamedGraph &aot = loaded->graphs.back();
+        ProfileOptions options;
+        options.iters = 1;
+        options.warmup = 0;
+        auto report = runtimeProfile(*aot.graph, nullptr, options);
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().toString().c_str());
+        QCOMPARE(describe(report->unfused.outputs.front().shape), describe(std::vector<int64_t>({2, 8, 32})));
     }
 
     void survivesTheCanonicalWriter()
