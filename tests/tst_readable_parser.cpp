@@ -742,6 +742,58 @@ private Q_SLOTS:
         QCOMPARE(file->graphs[0].graph->find("relu")->meta().dumpLine, 5);
     }
 
+    // TORCH_LOGS output as torch 2.13 writes it (tests/data/torch2/logs has a real one): every line behind a glog
+    // prefix with the compile id and the artifact, the module's file path before `class`. Each TRACED GRAPH message
+    // is a graph named by its compile id and title; other messages and stray lines are skipped.
+    void torchLogsWithGlogPrefixes()
+    {
+        const std::string p1 = "V1126 14:55:24.247000 13558 torch/_inductor/compile_fx.py:1382] [0/0] [__post_grad_graphs] ";
+        const std::string p2 = "V1126 14:55:25.001000 13558 torch/_inductor/compile_fx.py:1382] [0/0] [__post_grad_graphs] ";
+        const std::string other = "I1126 14:55:24.500000 13558 torch/_dynamo/guards.py:12] [0/0] [__guards] ";
+        auto graph = [](const std::string &prefix, const char *title, const char *op) {
+            return prefix + "TRACED GRAPH\n" + prefix + " ===== " + title + " =====\n" + prefix
+                + " /v/torch/fx/_lazy_graph_module.py class GraphModule(torch.nn.Module):\n" + prefix
+                + "    def forward(self, x: \"f32[2][1]cpu\"):\n" + prefix + "        " + op
+                + ": \"f32[2][1]cpu\" = torch.ops.aten." + op + ".default(x);  x = None\n" + prefix + "        return ("
+                + op + ",)\n" + prefix + "        \n" + prefix + "\n";
+        };
+        std::string log = graph(p1, "AFTER POST GRAD", "relu") + other + "GUARDS:\n" + other + "  def forward(self):\n"
+            + "/usr/lib/python3/warnings.py:1: UserWarning: something\n" + graph(p2, "AFTER POST GRAD", "neg");
+        auto file = parseReadable(log, "post_grad.log");
+        QVERIFY2(file.ok(), file.ok() ? "" : file.error().toString().c_str());
+        QVERIFY(file->warnings.empty());
+        QCOMPARE(file->graphs.size(), size_t(2));
+        QCOMPARE(file->graphs[0].name, std::string("[0/0] AFTER POST GRAD"));
+        QCOMPARE(file->graphs[0].kind, std::string("post_grad_graphs"));
+        QCOMPARE(file->graphs[0].line, 3);
+        QCOMPARE(file->graphs[0].graph->find("relu")->meta().dumpLine, 5);
+        QCOMPARE(file->graphs[0].graph->size(), size_t(3));
+        QCOMPARE(file->graphs[1].name, std::string("[0/0] AFTER POST GRAD (2)"));
+        QCOMPARE(file->graphs[1].line, 14);
+        QCOMPARE(file->graphs[1].graph->find("neg")->meta().dumpLine, 16);
+
+        // A message that does not parse is a warning at the file's line and column while the others load; with
+        // none loading it is the error.
+        std::string broken = graph(p1, "Forward graph 0", "relu");
+        broken.replace(broken.find("(x);"), 4, "(x;;");
+        file = parseReadable(broken + graph(p2, "Backward graph 0", "neg"), "broken.log");
+        QVERIFY2(file.ok(), file.ok() ? "" : file.error().toString().c_str());
+        QCOMPARE(file->graphs.size(), size_t(1));
+        QCOMPARE(file->graphs[0].name, std::string("[0/0] Backward graph 0"));
+        QCOMPARE(file->warnings.size(), size_t(1));
+        QCOMPARE(file->warnings[0].line, 5);
+        QCOMPARE(file->warnings[0].column, int(p1.size() + std::string("        relu: \"f32[2][1]cpu\" = torch.ops.aten.relu.default(x").size()) + 1);
+        auto failed = parseReadable(broken, "broken.log");
+        QVERIFY(!failed.ok());
+        QCOMPARE(failed.error().line, 5);
+
+        auto none = parseReadable(other + "GUARDS:\n" + other + "  def forward(self):\n", "guards.log");
+        QVERIFY(!none.ok());
+        QCOMPARE(none.error().message,
+            std::string("expected a TRACED GRAPH message in the TORCH_LOGS output (TORCH_LOGS=graph_code, aot_graphs, "
+                        "post_grad_graphs), found none"));
+    }
+
     void tokenizerTokens()
     {
         auto tokens

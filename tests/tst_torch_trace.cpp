@@ -221,6 +221,28 @@ private Q_SLOTS:
         QVERIFY(file->warnings.empty());
     }
 
+    // torch 2.13 logs Inductor's post-grad graph as an artifact (tests/data/torch2/trace has real ones); the
+    // pre-grad artifacts' payload is the graph followed by a "# graph id" comment.
+    void graphArtifactsOfTorch213()
+    {
+        std::string log = record(R"({"artifact": {"name": "before_pre_grad_graph", "encoding": "string"}, )"
+                                 R"("frame_id": 0, "frame_compile_id": 0, "attempt": 0, "has_payload": "a"})")
+            + payload(std::string(kSmallGraph) + "\n\n # graph id: 140376264422800")
+            + record(R"({"artifact": {"name": "inductor_post_grad_graph", "encoding": "string"}, )"
+                     R"("frame_id": 0, "frame_compile_id": 0, "attempt": 0, "has_payload": "b"})")
+            + payload(kSmallGraph);
+        auto file = parseTorchTrace(log, "t213.log");
+        QVERIFY2(file.ok(), file.ok() ? "" : file.error().toString().c_str());
+        QCOMPARE(file->graphs.size(), size_t(2));
+        QCOMPARE(file->graphs[0].name, std::string("[0/0] before_pre_grad_graph"));
+        QCOMPARE(file->graphs[0].graph->size(), size_t(3));
+        QCOMPARE(file->graphs[1].name, std::string("[0/0] inductor_post_grad_graph"));
+        QCOMPARE(file->graphs[1].kind, std::string("inductor_post_grad_graph"));
+        QCOMPARE(file->graphs[1].line, 12);
+        QCOMPARE(file->graphs[1].graph->size(), size_t(3));
+        QVERIFY(file->warnings.empty());
+    }
+
     // create_symbol records give their frame's graphs the symbols' example values as hints; a float or an
     // unbacked symbol gives none, and another frame's graph gets nothing from them.
     void createSymbolGivesHints()

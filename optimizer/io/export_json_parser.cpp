@@ -901,8 +901,15 @@ bool ExportReader::emitGetitems(
                 vals.push_back(*g->meta().val);
             else
                 allVals = false;
+        } else if (kind == "as_none") {
+            // An undefined tensor among several outputs: the deserializer still gives it a getitem, named "as_none".
+            Node *g = scope.graph->append(OpKind::CallFunction, scope.graph->uniqueName("as_none"), "operator.getitem",
+                {Argument::ofNode(parent), Argument::ofInt(int64_t(idx))});
+            applyMetadata(g->meta(), metadata);
+            g->meta().dumpLine = line;
+            allVals = false;
         } else {
-            allVals = false; // None or a literal: no value to name
+            allVals = false; // a literal: no value to name
         }
     }
     if (allVals) {
@@ -981,7 +988,8 @@ bool ExportReader::readNode(const Json &nodeJson, const std::string &path, Scope
     const size_t lastCreated = scope.graph->size(); // get_attr nodes of as_graph inputs lie in between
 
     // Naming, as the deserializer does: a node with one named output takes its name; several outputs
-    // (or a list) give the node a fresh name and operator.getitem nodes named after each output.
+    // (or a list) give the node its serialized Node.name (torch 2.x writes one; without it, the name FX derives
+    // from the target) and operator.getitem nodes named after each output.
     std::string name;
     std::vector<const Json *> getitems;
     bool noneOutput = false;
@@ -1005,11 +1013,21 @@ bool ExportReader::readNode(const Json &nodeJson, const std::string &path, Scope
         for (const auto &x : outputs.items())
             getitems.push_back(&x);
     }
+    // A HOP with one tensor or symbol output returns a one-element tuple unless the node is marked
+    // is_hop_single_tensor_return (torch writes true or false for every HOP; the deserializer reads an absent or
+    // null flag as false): the node gets an operator.getitem(node, 0) named after the output, as torch.cond does.
+    if (hop && !name.empty() && !nodeJson["is_hop_single_tensor_return"].toBool(false)) {
+        getitems.push_back(&outputs.items()[0]);
+        name.clear();
+    }
+    const Json &serializedName = nodeJson["name"];
     std::string nodeName;
     if (!name.empty())
         nodeName = scope.graph->uniqueName(name);
-    else if (noneOutput)
-        nodeName = scope.graph->uniqueName(defaultNodeName(target) + "_default");
+    else if (noneOutput) // the deserializer renames it "<target>_unused" whatever its serialized name
+        nodeName = scope.graph->uniqueName(defaultNodeName(target) + "_unused");
+    else if (serializedName.isString() && !serializedName.toString().empty())
+        nodeName = scope.graph->uniqueName(serializedName.toString());
     else
         nodeName = scope.graph->uniqueName(defaultNodeName(target));
     Node *node = scope.graph->append(OpKind::CallFunction, nodeName, target, std::move(args), std::move(kwargs));

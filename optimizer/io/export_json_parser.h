@@ -3,7 +3,8 @@
 //
 // Builds the FX graph torch.export's deserializer would: placeholders for graph.inputs (with
 // NodeMeta::extra["input_spec"] = {"kind", "target", ...} from the GraphSignature), one call_function
-// per serialized node, operator.getitem nodes for multi-output ops, get_attr nodes plus owned
+// per serialized node (named by its Node.name when outputs do not name it), operator.getitem nodes for multi-output
+// ops and for a HOP's one output unless it is marked is_hop_single_tensor_return, get_attr nodes plus owned
 // subgraphs for as_graph arguments, and an output node returning a tuple unless the graph is marked
 // is_single_tensor_return. Program-level data (range_constraints, signature, module_call_graph, schema
 // and opset versions) is kept in the output node's NodeMeta::extra.

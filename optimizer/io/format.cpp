@@ -37,6 +37,11 @@ bool startsWithGlogRecord(std::string_view text)
     return false;
 }
 
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
 } // namespace
 
 Result<std::string> sniffFormat(std::string_view bytes, const std::string &fileName)
@@ -76,6 +81,53 @@ Result<std::string> sniffFormat(std::string_view bytes, const std::string &fileN
     return Error{fileName, 1, 1,
         "expected an FX graph dump (print(gm.graph) text, readable code with 'def forward(', a TORCH_TRACE log, "
         "torch.export JSON/.pt2, a TorchAir graph dump or fxscope JSON), found none of their markers"};
+}
+
+size_t glogPrefixLength(std::string_view line)
+{
+    size_t p = 0;
+    if (line.substr(0, 5) == "[rank") {
+        size_t close = line.find("]:");
+        if (close == std::string_view::npos)
+            return 0;
+        p = close + 2;
+    }
+    auto digits = [&](size_t n) {
+        for (size_t i = 0; i < n; ++i, ++p)
+            if (p >= line.size() || !isDigit(line[p]))
+                return false;
+        return true;
+    };
+    auto expect = [&](char c) {
+        if (p >= line.size() || line[p] != c)
+            return false;
+        ++p;
+        return true;
+    };
+    if (p >= line.size() || std::string_view("DIWEFVC").find(line[p]) == std::string_view::npos)
+        return 0;
+    ++p;
+    if (!digits(4) || !expect(' ') || !digits(2) || !expect(':') || !digits(2) || !expect(':') || !digits(2)
+        || !expect('.'))
+        return 0;
+    size_t fraction = p;
+    while (p < line.size() && isDigit(line[p]))
+        ++p;
+    if (p == fraction)
+        return 0;
+    if (!expect(' '))
+        return 0;
+    while (p < line.size() && line[p] == ' ')
+        ++p;
+    size_t pid = p;
+    while (p < line.size() && isDigit(line[p]))
+        ++p;
+    if (p == pid || !expect(' '))
+        return 0;
+    size_t close = line.find("] ", p);
+    if (close == std::string_view::npos)
+        return 0;
+    return close + 2;
 }
 
 } // namespace fxs

@@ -21,4 +21,9 @@ inline constexpr const char *FxscopeJson = "fxscope_json"; // our own lossless J
 // The format of `bytes`, or an error saying what the content looks like instead.
 Result<std::string> sniffFormat(std::string_view bytes, const std::string &fileName);
 
+// The length of the glog prefix that torch's log formatter puts before every line of TORCH_TRACE records and
+// TORCH_LOGS messages, `V1206 15:18:15.925000 1500233 torch/_dynamo/utils.py:1288] ` (the space included),
+// optionally behind torchrun's `[rank0]:`; 0 when `line` does not start with one.
+size_t glogPrefixLength(std::string_view line);
+
 } // namespace fxs

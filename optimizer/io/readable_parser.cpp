@@ -373,7 +373,13 @@ Result<GraphFile> ReadableParser::run()
             ++line;
             continue;
         }
-        if (startsWith(content, "<eval_with_key>")) {
+        // TORCH_LOGS puts the generated module's file before the code: `<eval_with_key>.40 class GraphModule(...)`
+        // (2.0, 2.1), `/…/torch/fx/_lazy_graph_module.py class GraphModule(...)` (2.13).
+        size_t firstSpace = content.find(' ');
+        std::string_view afterFile
+            = firstSpace == std::string_view::npos ? std::string_view() : content.substr(firstSpace + 1);
+        if (startsWith(content, "<eval_with_key>") || startsWith(afterFile, "class ")
+            || startsWith(afterFile, "def ")) {
             size_t space = m_text.find(' ', size_t(content.data() - m_text.data()));
             if (space != std::string_view::npos && space < next) {
                 firstColumn = int(space - start) + 2;
@@ -1337,8 +1343,173 @@ Result<GraphFile> parseReadablePayload(std::string_view text, const std::string 
     return result;
 }
 
+namespace {
+
+// One line of TORCH_LOGS output as torch's log formatter writes it (stderr, or the file TORCH_LOGS_OUT names):
+// `V1126 14:55:24.247000 13558 torch/_inductor/compile_fx.py:1382] [0/0] [__post_grad_graphs] TRACED GRAPH`,
+// the glog prefix, the compile id and the artifact when there are, a space and one line of the message.
+struct LogLine {
+    std::string_view head; // everything before the message line; each line of one message repeats it
+    std::string_view compileId; // "0/0"; empty when absent
+    std::string_view artifact; // "post_grad_graphs"; empty when absent
+    std::string_view content;
+    int contentOffset = 0; // where content starts in the line
+};
+
+std::optional<LogLine> readLogLine(std::string_view line)
+{
+    const size_t prefix = glogPrefixLength(line);
+    if (prefix == 0)
+        return std::nullopt;
+    LogLine out;
+    size_t at = prefix - 1; // the space after `file.py:12]`
+    for (int tag = 0; tag < 2 && at + 1 < line.size() && line[at] == ' ' && line[at + 1] == '['; ++tag) {
+        size_t close = line.find(']', at + 2);
+        if (close == std::string_view::npos)
+            break;
+        std::string_view inside = line.substr(at + 2, close - at - 2);
+        if (inside.empty() || inside.find(' ') != std::string_view::npos)
+            break;
+        if (startsWith(inside, "__"))
+            out.artifact = inside.substr(2);
+        else if (tag == 0 && inside.find('/') != std::string_view::npos)
+            out.compileId = inside;
+        else
+            break;
+        at = close + 1;
+    }
+    out.head = line.substr(0, at);
+    size_t content = std::min(line.size(), at + 1);
+    out.content = line.substr(content);
+    out.contentOffset = int(content);
+    return out;
+}
+
+// `===== AFTER POST GRAD =====` in a TRACED GRAPH message: the name between the markers; empty when absent.
+std::string_view tracedGraphTitle(std::string_view text)
+{
+    size_t pos = 0;
+    for (int lines = 0; lines < 3 && pos < text.size(); ++lines) {
+        size_t eol = text.find('\n', pos);
+        std::string_view content = trim(text.substr(pos, eol == std::string_view::npos ? eol : eol - pos));
+        if (content.size() > 10 && startsWith(content, "=====") && endsWith(content, "====="))
+            return trim(content.substr(5, content.size() - 10));
+        if (eol == std::string_view::npos)
+            break;
+        pos = eol + 1;
+    }
+    return {};
+}
+
+// TORCH_LOGS output (graph_code, aot_graphs, post_grad_graphs, ...): every `TRACED GRAPH` message is a readable graph
+// behind per-line log prefixes. Each message is read on its own, its prefixes blanked to spaces (one message's lines
+// share one prefix, so the code keeps its indentation) and its lines kept, so lines and columns in errors and node
+// positions are the file's; other messages are skipped. A message that does not parse is a warning while others
+// load.
+Result<GraphFile> parseTorchLogs(std::string_view text, const std::string &fileName)
+{
+    GraphFile file;
+    file.path = fileName;
+    file.format = format::Readable;
+    struct Message {
+        int firstLine = 0;
+        std::string head;
+        std::string compileId;
+        std::string artifact;
+        std::string text;
+    };
+    std::optional<Message> current;
+    std::optional<Error> firstError;
+    std::unordered_map<std::string, int> nameCounts;
+    auto finish = [&]() {
+        if (!current)
+            return;
+        Message m = std::move(*current);
+        current.reset();
+        ReadableParser parser(m.text, fileName, m.firstLine);
+        auto parsed = parser.run();
+        if (!parsed) {
+            file.warnings.push_back(parsed.error());
+            if (!firstError)
+                firstError = parsed.error();
+            return;
+        }
+        std::string title(tracedGraphTitle(m.text));
+        for (NamedGraph &g : parsed->graphs) {
+            std::string base = (m.compileId.empty() ? std::string() : "[" + m.compileId + "] ")
+                + (title.empty() ? g.name : title);
+            int &count = nameCounts[base];
+            ++count;
+            g.name = count == 1 ? base : base + " (" + std::to_string(count) + ")";
+            g.kind = m.artifact;
+            file.graphs.push_back(std::move(g));
+        }
+        for (Error &w : parsed->warnings)
+            file.warnings.push_back(std::move(w));
+    };
+
+    size_t pos = 0;
+    int lineNo = 0;
+    while (pos < text.size()) {
+        if (progressCanceled())
+            return canceledError(fileName);
+        size_t eol = text.find('\n', pos);
+        std::string_view line = text.substr(pos, eol == std::string_view::npos ? text.size() - pos : eol - pos);
+        pos = eol == std::string_view::npos ? text.size() : eol + 1;
+        ++lineNo;
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        auto logLine = readLogLine(line);
+        if (!logLine) {
+            if (current && trim(line).empty())
+                current->text += '\n';
+            else
+                finish(); // not a log line (a warning Python printed, say): the message has ended
+            continue;
+        }
+        if (trim(logLine->content) == "TRACED GRAPH") {
+            finish();
+            current = Message{lineNo, std::string(logLine->head), std::string(logLine->compileId),
+                std::string(logLine->artifact), {}};
+        } else if (current && logLine->head != current->head) {
+            finish(); // another message
+        }
+        if (current) {
+            current->text.append(size_t(logLine->contentOffset), ' ').append(logLine->content).push_back('\n');
+        }
+    }
+    finish();
+    if (!file.graphs.empty())
+        return file;
+    if (firstError)
+        return *firstError;
+    return Error{fileName, 1, 1,
+        "expected a TRACED GRAPH message in the TORCH_LOGS output (TORCH_LOGS=graph_code, aot_graphs, "
+        "post_grad_graphs), found none"};
+}
+
+// Whether the first line that is not blank carries a glog prefix: TORCH_LOGS output rather than code.
+bool startsWithLogLine(std::string_view text)
+{
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t eol = text.find('\n', pos);
+        std::string_view line = text.substr(pos, eol == std::string_view::npos ? text.size() - pos : eol - pos);
+        if (!trim(line).empty())
+            return glogPrefixLength(line) != 0;
+        if (eol == std::string_view::npos)
+            break;
+        pos = eol + 1;
+    }
+    return false;
+}
+
+} // namespace
+
 Result<GraphFile> parseReadable(std::string_view text, const std::string &fileName)
 {
+    if (startsWithLogLine(text))
+        return parseTorchLogs(text, fileName);
     return parseReadablePayload(text, fileName, 1);
 }
 

@@ -34,12 +34,14 @@ constexpr std::string_view kGraphKinds[] = {
     "exported_program"sv,
 };
 
-// `artifact` records with these names carry readable graphs too.
+// `artifact` records with these names carry readable graphs too. torch 2.13 writes Inductor's post-grad graph as
+// an artifact named inductor_post_grad_graph (compile_fx.py), not as a record of that kind.
 constexpr std::string_view kGraphArtifacts[] = {
     "before_pre_grad_graph"sv,
     "after_pre_grad_graph"sv,
     "before_post_grad_graph"sv,
     "after_post_grad_graph"sv,
+    "inductor_post_grad_graph"sv,
 };
 
 template <size_t N>
@@ -51,59 +53,12 @@ bool contains(const std::string_view (&set)[N], std::string_view s)
     return false;
 }
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 // `V1206 15:18:15.925000 1500233 torch/_dynamo/utils.py:1288] {...}`, optionally behind a `[rank0]:` prefix
 // that torchrun adds. On success `jsonStart` is the offset of the JSON envelope in the line.
 bool parseGlogPrefix(std::string_view line, size_t &jsonStart)
 {
-    size_t p = 0;
-    if (line.substr(0, 5) == "[rank") {
-        size_t close = line.find("]:");
-        if (close == std::string_view::npos)
-            return false;
-        p = close + 2;
-    }
-    auto digits = [&](size_t n) {
-        for (size_t i = 0; i < n; ++i, ++p)
-            if (p >= line.size() || !isDigit(line[p]))
-                return false;
-        return true;
-    };
-    auto expect = [&](char c) {
-        if (p >= line.size() || line[p] != c)
-            return false;
-        ++p;
-        return true;
-    };
-    if (p >= line.size() || std::string_view("DIWEFV").find(line[p]) == std::string_view::npos)
-        return false;
-    ++p;
-    if (!digits(4) || !expect(' ') || !digits(2) || !expect(':') || !digits(2) || !expect(':') || !digits(2)
-        || !expect('.'))
-        return false;
-    size_t fraction = p;
-    while (p < line.size() && isDigit(line[p]))
-        ++p;
-    if (p == fraction)
-        return false;
-    if (!expect(' '))
-        return false;
-    while (p < line.size() && line[p] == ' ')
-        ++p;
-    size_t pid = p;
-    while (p < line.size() && isDigit(line[p]))
-        ++p;
-    if (p == pid || !expect(' '))
-        return false;
-    size_t close = line.find("] ", p);
-    if (close == std::string_view::npos)
-        return false;
-    jsonStart = close + 2;
-    return jsonStart < line.size() && line[jsonStart] == '{';
+    jsonStart = glogPrefixLength(line);
+    return jsonStart != 0 && jsonStart < line.size() && line[jsonStart] == '{';
 }
 
 // tlparse's compile id: [frame/compile], [frame/compile_attempt], [!autograd/frame/compile]; '-' when unknown.

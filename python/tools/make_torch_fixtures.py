@@ -10,7 +10,7 @@ What is written (see tests/data/torch2/README.md):
 * export/<model>.pt2 (torch.export.save), export/<model>.json (the archive's models/model.json),
   export/<model>.readable.py (ep.graph_module.print_readable()) and export/<model>.ep.txt (print(ep)) for a
   transformer block with a dynamic batch (torch.export.Dim), a conv net, the conv net decomposed to core ATen
-  (ep.run_decompositions()) and a model with torch.cond; readable/transformer_unlifted.py (ep.module(), pytree codegen).
+  (ep.run_decompositions()), a model with torch.cond and one with data-dependent (unbacked) sizes; readable/transformer_unlifted.py (ep.module(), pytree codegen).
 * trace/<torch's log name>: the TORCH_TRACE directory of torch.compile(backend="inductor") on CPU for a small MLP
   trained one step (Dynamo graph, AOT joint/forward/backward, pre- and post-grad graphs, Inductor's provenance).
 * logs/post_grad_graphs.log: TORCH_LOGS=post_grad_graphs output of the same run (TORCH_LOGS_OUT).
@@ -77,6 +77,7 @@ def graph_stats(gm):
         "ops": dict(sorted(ops.items())),
         "call_function_targets": dict(sorted(targets.items())),
         "names": [n.name for n in nodes],
+        "placeholders": [n.name for n in nodes if n.op == "placeholder"],
         "subgraphs": subgraphs,
     }
 
@@ -139,6 +140,14 @@ def export_models():
 
             return torch.cond(x.sum() > 0, true_fn, false_fn, (x, y))
 
+    class Unbacked(nn.Module):
+        """Data-dependent sizes: .item() and nonzero() give unbacked symbols, torch._check an _assert_scalar."""
+
+        def forward(self, x):
+            n = (x > 0).sum().item()
+            torch._check(n <= x.shape[0] * x.shape[1])
+            return x.flatten()[:n].cos() * 2, torch.nonzero(x)
+
     torch.manual_seed(0)
     batch = torch.export.Dim("batch", min=2, max=64)
     block = torch.export.export(TransformerBlock().eval(), (torch.randn(4, 8, 16),), dynamic_shapes={"x": {0: batch}})
@@ -146,11 +155,13 @@ def export_models():
     conv = torch.export.export(convnet, (torch.randn(2, 3, 16, 16),))
     conv_core = torch.export.export(convnet, (torch.randn(2, 3, 16, 16),)).run_decompositions()
     cond = torch.export.export(CondModel().eval(), (torch.randn(3, 4), torch.randn(3, 4)))
+    unbacked = torch.export.export(Unbacked(), (torch.randn(3, 4),))
     return [
         ("transformer", "transformer block (LayerNorm, SDPA, GELU MLP), dynamic batch Dim('batch', 2..64)", block),
         ("convnet", "conv/BatchNorm(eval)/ReLU/max_pool/adaptive_avg_pool/Linear, training IR as exported", conv),
         ("convnet_core", "the same conv net after ep.run_decompositions() (core ATen, multi-output ops)", conv_core),
         ("cond", "torch.cond with a Linear in the true branch (true_graph_0/false_graph_0)", cond),
+        ("unbacked", "item() and nonzero() (unbacked symbols), torch._check (_assert_scalar), two outputs", unbacked),
     ]
 
 

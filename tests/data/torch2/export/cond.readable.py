@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, p_lin_weight: "f32[4, 4]", p_lin_bias: "f32[4]", x: "f32[3, 4]", y: "f32[3, 4]"):
-        # File: /work/main/python/tools/make_torch_fixtures.py:140 in forward, code: return torch.cond(x.sum() > 0, true_fn, false_fn, (x, y))
+        # File: /work/main/python/tools/make_torch_fixtures.py:141 in forward, code: return torch.cond(x.sum() > 0, true_fn, false_fn, (x, y))
         sum_1: "f32[]" = torch.ops.aten.sum.default(x)
         gt: "b8[]" = torch.ops.aten.gt.Scalar(sum_1, 0);  sum_1 = None
 
