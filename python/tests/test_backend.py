@@ -3,7 +3,6 @@ transformer block, with their inputs and first-call outputs, checked against wha
 and run by fxscope-cli (FXSCOPE_CLI). Static shapes, dynamic=True (symbols with hints), training, an inner backend.
 fxscope's executor's output values are compared with eager ones by tests/tst_capture.cpp (runtimeProfile)."""
 
-import json
 import os
 import tempfile
 import unittest

@@ -100,8 +100,8 @@ class TestExportTorchAirPattern(unittest.TestCase, PatternChecks):
         doc = self.load(self.paths[0])
         self.assertEqual(doc["name"], "torchair_add_rms_norm.search_fn")
         self.assertEqual(doc["trace_fn"], "torch._inductor.pattern_matcher.fwd_only")
-        self.assertEqual(call_targets(doc["search"]), ["torch.ops.aten.add.Tensor", "torch.ops.npu.npu_rms_norm.default",
-                                                       "operator.getitem"])
+        self.assertEqual(call_targets(doc["search"]),
+                         ["torch.ops.aten.add.Tensor", "torch.ops.npu.npu_rms_norm.default", "operator.getitem"])
         self.assertEqual(call_targets(doc["replace"]), ["torch.ops.npu.npu_add_rms_norm.default", "operator.getitem",
                                                         "operator.getitem"])
         self.assertEqual(placeholder_names(doc["search"]), ["x1", "x2", "gamma"])
