@@ -111,10 +111,7 @@ KNOWN_OPS = {
 def _library():
     global _LIBRARY
     if _LIBRARY is None:
-        try:
-            _LIBRARY = torch.library.Library("npu", "FRAGMENT")  # torch >= 2.1: shares the namespace
-        except (RuntimeError, ValueError):
-            _LIBRARY = torch.library.Library("npu", "DEF")
+        _LIBRARY = torch.library.Library("npu", "FRAGMENT")  # shares the namespace with anyone else defining npu ops
     return _LIBRARY
 
 
