@@ -46,7 +46,9 @@ _log = logging.getLogger("fxscope_capture")
 
 # Inductor's own, saved before export_patterns patches the module.
 _REAL_REGISTER_REPLACEMENT = _pm.register_replacement
-_REAL_GEN_PATTERN_AND_SEARCH_GM = _pm.gen_pattern_and_search_gm
+# Inductor keeps the search graph it traced only where register_replacement goes through gen_pattern_and_search_gm
+# (newer 2.x); elsewhere the search graph is traced here with the same trace_fn and inputs.
+_REAL_GEN_PATTERN_AND_SEARCH_GM = getattr(_pm, "gen_pattern_and_search_gm", None)
 _REGISTER_PARAMETERS = inspect.signature(_pm.register_replacement).parameters
 
 
@@ -259,10 +261,12 @@ class _Session:
         if traced:
             search_gm, pattern = traced[-1]
         else:
-            # A search_fn_pattern was given: Inductor traces search_fn only when it re-checks a match; so is it here.
+            # A search_fn_pattern was given (Inductor then traces search_fn only when it re-checks a match), or this
+            # torch does not keep its search graph: traced here as Inductor traces it.
             with enriched_tracer(ctx):
                 search_gm = _call_trace_fn(trace_fn, search_fn, args, get_decomp_fn)
-            pattern = search_fn_pattern
+            pattern = search_fn_pattern if search_fn_pattern is not None else (
+                registered if isinstance(registered, _pm.PatternExpr) else None)
         # Inductor traces replace_fn when it replaces a match, with the same trace_fn, on that match's values.
         with enriched_tracer(ctx):
             replace_gm = _call_trace_fn(trace_fn, replace_fn, args, get_decomp_fn)
@@ -468,7 +472,8 @@ class _Environment:
 
         self.setattr(_pm, "register_replacement", s.inductor_register_replacement)
         self.setattr(_pm, "gen_register_replacement", s.inductor_gen_register_replacement)
-        self.setattr(_pm, "gen_pattern_and_search_gm", s.gen_pattern_and_search_gm)
+        if _REAL_GEN_PATTERN_AND_SEARCH_GM is not None:
+            self.setattr(_pm, "gen_pattern_and_search_gm", s.gen_pattern_and_search_gm)
 
         def register_pattern(manager, *args, **kwargs):
             return s.pass_manager_register_pattern(manager, *args, **kwargs)
