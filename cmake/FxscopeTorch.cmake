@@ -15,7 +15,7 @@ endif()
 set(FXSCOPE_PYTHON "${_fxscope_python}" CACHE FILEPATH "Python interpreter whose torch (>= 2.1) fxscope links and tests with" FORCE)
 
 execute_process(
-  COMMAND "${FXSCOPE_PYTHON}" -c "import torch, torch.utils; print(torch.__version__); print(torch.utils.cmake_prefix_path)"
+  COMMAND "${FXSCOPE_PYTHON}" -c "import os, sysconfig, torch, torch.utils; print(torch.__version__); print(torch.utils.cmake_prefix_path); v = sysconfig.get_config_var; print(os.path.join(v('LIBDIR'), v('LDLIBRARY')) if v('Py_ENABLE_SHARED') else '')"
   OUTPUT_VARIABLE _fxscope_torch_out ERROR_VARIABLE _fxscope_torch_err RESULT_VARIABLE _fxscope_torch_rc
   OUTPUT_STRIP_TRAILING_WHITESPACE)
 if(NOT _fxscope_torch_rc EQUAL 0)
@@ -25,6 +25,13 @@ endif()
 string(REPLACE "\n" ";" _fxscope_torch_out "${_fxscope_torch_out}")
 list(GET _fxscope_torch_out 0 FXSCOPE_TORCH_VERSION)
 list(GET _fxscope_torch_out 1 _fxscope_torch_prefix)
+# The shared libpython of that environment (empty for a static one): a device plugin built on torch's Python bindings
+# (torch_npu's libtorch_npu.so) needs it loaded first.
+set(FXSCOPE_LIBPYTHON "")
+list(LENGTH _fxscope_torch_out _fxscope_torch_lines)
+if(_fxscope_torch_lines GREATER 2)
+  list(GET _fxscope_torch_out 2 FXSCOPE_LIBPYTHON)
+endif()
 if(FXSCOPE_TORCH_VERSION VERSION_LESS 2.1)
   message(FATAL_ERROR "${FXSCOPE_PYTHON} has torch ${FXSCOPE_TORCH_VERSION}; fxscope needs torch >= 2.1")
 endif()

@@ -13,6 +13,33 @@ class TestExecutorDevice : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // torch_npu's libtorch_npu.so links torch's Python bindings, which need libpython: a plugin built that way loads
+    // into fxscope (which runs no Python). libtorch_python.so itself, loaded as a plugin, is that case.
+    void pluginOnTorchPythonBindingsLoads()
+    {
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("LD_LIBRARY_PATH"));
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"), {QStringLiteral("devices"), QStringLiteral("--json")});
+        QVERIFY(cli.waitForStarted(30000) && cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QString bindings = QJsonDocument::fromJson(cli.readAllStandardOutput())
+                                     .object()
+                                     .value(QStringLiteral("torch"))
+                                     .toObject()
+                                     .value(QStringLiteral("library_dir"))
+                                     .toString()
+            + QStringLiteral("/libtorch_python.so");
+        QVERIFY2(QFile::exists(bindings), qPrintable(bindings));
+        cli.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"),
+            {QStringLiteral("devices"), QStringLiteral("--device-plugin"), bindings, QStringLiteral("--json")});
+        QVERIFY(cli.waitForStarted(30000) && cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        QCOMPARE(QJsonDocument::fromJson(cli.readAllStandardOutput()).object().value(QStringLiteral("plugins")).toArray(),
+            QJsonArray({bindings}));
+    }
+
     // The emulated PrivateUse1 device, loaded at run time from a path as torch_npu's library would be, runs the
     // LLaMA block sample unfused and fused with the built-in patterns; its outputs match the CPU's.
     void emulatedNpuRunsSample()

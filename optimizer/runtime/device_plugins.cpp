@@ -1,5 +1,6 @@
 #include "device_plugins.h"
 
+#include "device_info.h"
 #include "util/shared_library_check.h"
 
 #include <cstdlib>
@@ -23,6 +24,46 @@ struct Plugin {
 std::mutex pluginsMutex;
 std::vector<Plugin> plugins;
 
+std::string lastDlError()
+{
+    const char *why = dlerror();
+    return why ? why : "unknown error";
+}
+
+// torch_npu's libtorch_npu.so links torch's Python bindings (libtorch_python.so), which need libpython's symbols: a
+// Python process has both loaded before it imports torch_npu, fxscope has neither. Loads them, globally, from the
+// environment the runtime was built against.
+std::optional<std::string> loadTorchPythonBindings()
+{
+    if (!*FXSCOPE_LIBPYTHON)
+        return "the Python environment it was built against (" + torchPython() + ") has no shared libpython";
+    if (!dlopen(FXSCOPE_LIBPYTHON, RTLD_NOW | RTLD_GLOBAL))
+        return "cannot load libpython (" + lastDlError() + ")";
+    const std::string bindings = libtorchDirectory() + "/libtorch_python.so";
+    if (!dlopen(bindings.c_str(), RTLD_NOW | RTLD_GLOBAL))
+        return "cannot load torch's Python bindings (" + lastDlError() + ")";
+    return std::nullopt;
+}
+
+bool needsTorchPython(const std::string &why)
+{
+    return why.find("libtorch_python.so") != std::string::npos || why.find("undefined symbol: Py") != std::string::npos
+        || why.find("undefined symbol: _Py") != std::string::npos;
+}
+
+// What to do about a library or symbol the plugin needs that is not there, where we know whose it is: torch_npu
+// links CANN's runtime (libascendcl, libhccl, libacl_*, libge_runner, libgraph; symbols acl*, Hccl*).
+std::string missingLibraryHint(const std::string &why)
+{
+    static const char *const cann[] = {"libascend", "libhccl", "libacl_", "libge_runner", "libgraph.so", "libopapi",
+        "undefined symbol: acl", "undefined symbol: Hccl", "undefined symbol: hccl"};
+    for (const char *mark : cann)
+        if (why.find(mark) != std::string::npos)
+            return " (this comes from Huawei's CANN toolkit, which torch_npu needs at run time: install CANN for your NPU "
+                   "and start fxscope from a shell that ran `source /usr/local/Ascend/ascend-toolkit/set_env.sh`)";
+    return {};
+}
+
 } // namespace
 
 Status loadDevicePlugin(const std::string &path)
@@ -39,8 +80,16 @@ Status loadDevicePlugin(const std::string &path)
     // RTLD_GLOBAL: a vendor plugin's own dependants (its ops libraries) resolve symbols against it.
     void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
     if (!handle) {
-        const char *why = dlerror();
-        return Error{path, 0, 0, std::string("cannot load the device plugin: ") + (why ? why : "unknown error")};
+        std::string why = lastDlError();
+        if (needsTorchPython(why)) {
+            if (auto failed = loadTorchPythonBindings())
+                return Error{path, 0, 0, "cannot load the device plugin: it needs torch's Python bindings, and " + *failed};
+            handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+            if (!handle)
+                why = lastDlError();
+        }
+        if (!handle)
+            return Error{path, 0, 0, "cannot load the device plugin: " + why + missingLibraryHint(why)};
     }
     plugins.push_back({path, reinterpret_cast<MemoryStats>(dlsym(handle, "fxscope_device_memory_stats")),
         reinterpret_cast<ResetPeak>(dlsym(handle, "fxscope_device_reset_peak"))});
