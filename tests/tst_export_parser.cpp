@@ -617,7 +617,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<std::string>("node"); // the serialized node after "target"
         QTest::addColumn<std::string>("expected"); // canonical text of the nodes after x
-        const std::string cond = R"("torch.ops.higher_order.cond", "inputs": [], "outputs": [{"as_tensor": {"name": "y"}}])";
+        const std::string cond
+            = R"("torch.ops.higher_order.cond", "inputs": [], )" R"("outputs": [{"as_tensor": {"name": "y"}}])";
         QTest::newRow("hop, flag false: tuple") << cond + R"(, "is_hop_single_tensor_return": false, "name": "cond")"
                                                 << std::string("cond=cond() y=getitem(cond, 0)");
         QTest::newRow("hop, flag null: tuple") << cond + R"(, "is_hop_single_tensor_return": null)"
@@ -629,7 +630,8 @@ private Q_SLOTS:
             R"("torch.ops.higher_order.foo", "inputs": [], "outputs": [{"as_none": true}], "name": "foo")")
                                           << std::string("foo_unused=foo()");
         const std::string split
-            = R"("torch.ops.aten.split.Tensor", "inputs": [], "outputs": [{"as_tensors": [{"name": "a"}, {"name": "y"}]}])";
+            = R"("torch.ops.aten.split.Tensor", "inputs": [], )"
+              R"("outputs": [{"as_tensors": [{"name": "a"}, {"name": "y"}]}])";
         QTest::newRow("several outputs, Node.name") << split + R"(, "name": "split")"
                                                     << std::string("split=split.Tensor() a=getitem(split, 0) "
                                                                    "y=getitem(split, 1)");

@@ -747,8 +747,10 @@ private Q_SLOTS:
     // is a graph named by its compile id and title; other messages and stray lines are skipped.
     void torchLogsWithGlogPrefixes()
     {
-        const std::string p1 = "V1126 14:55:24.247000 13558 torch/_inductor/compile_fx.py:1382] [0/0] [__post_grad_graphs] ";
-        const std::string p2 = "V1126 14:55:25.001000 13558 torch/_inductor/compile_fx.py:1382] [0/0] [__post_grad_graphs] ";
+        const std::string p1
+            = "V1126 14:55:24.247000 13558 torch/_inductor/compile_fx.py:1382] [0/0] [__post_grad_graphs] ";
+        const std::string p2
+            = "V1126 14:55:25.001000 13558 torch/_inductor/compile_fx.py:1382] [0/0] [__post_grad_graphs] ";
         const std::string other = "I1126 14:55:24.500000 13558 torch/_dynamo/guards.py:12] [0/0] [__guards] ";
         auto graph = [](const std::string &prefix, const char *title, const char *op) {
             return prefix + "TRACED GRAPH\n" + prefix + " ===== " + title + " =====\n" + prefix
@@ -782,7 +784,8 @@ private Q_SLOTS:
         QCOMPARE(file->graphs[0].name, std::string("[0/0] Backward graph 0"));
         QCOMPARE(file->warnings.size(), size_t(1));
         QCOMPARE(file->warnings[0].line, 5);
-        QCOMPARE(file->warnings[0].column, int(p1.size() + std::string("        relu: \"f32[2][1]cpu\" = torch.ops.aten.relu.default(x").size()) + 1);
+        const std::string beforeError = "        relu: \"f32[2][1]cpu\" = torch.ops.aten.relu.default(x";
+        QCOMPARE(file->warnings[0].column, int(p1.size() + beforeError.size()) + 1);
         auto failed = parseReadable(broken, "broken.log");
         QVERIFY(!failed.ok());
         QCOMPARE(failed.error().line, 5);

@@ -107,12 +107,17 @@ void describeFxscope(const Graph &g, const QString &prefix, QStringList &out)
 // them ("signature", "range_constraints" in the summary; InputKind names map to the serialized schema's union names).
 QStringList programTorch(const QJsonObject &g)
 {
-    static const std::map<QString, QString> kinds = {{QStringLiteral("USER_INPUT"), QStringLiteral("user_input")},
-        {QStringLiteral("PARAMETER"), QStringLiteral("parameter")}, {QStringLiteral("BUFFER"), QStringLiteral("buffer")},
+    static const std::map<QString, QString> kinds = {
+        {QStringLiteral("USER_INPUT"), QStringLiteral("user_input")},
+        {QStringLiteral("PARAMETER"), QStringLiteral("parameter")},
+        {QStringLiteral("BUFFER"), QStringLiteral("buffer")},
         {QStringLiteral("CONSTANT_TENSOR"), QStringLiteral("tensor_constant")},
-        {QStringLiteral("CUSTOM_OBJ"), QStringLiteral("custom_obj")}, {QStringLiteral("TOKEN"), QStringLiteral("token")}};
+        {QStringLiteral("CUSTOM_OBJ"), QStringLiteral("custom_obj")},
+        {QStringLiteral("TOKEN"), QStringLiteral("token")},
+    };
     QStringList out;
-    for (const QJsonValue &v : g.value(QStringLiteral("signature")).toObject().value(QStringLiteral("inputs")).toArray()) {
+    const QJsonObject signature = g.value(QStringLiteral("signature")).toObject();
+    for (const QJsonValue &v : signature.value(QStringLiteral("inputs")).toArray()) {
         const QJsonArray spec = v.toArray();
         auto kind = kinds.find(spec[0].toString());
         out << QStringLiteral("input %1 %2 %3")
@@ -191,7 +196,8 @@ private Q_SLOTS:
         while (dir.hasNext()) {
             const QString rel = QDir(kDataDir).relativeFilePath(dir.next());
             if (rel != QLatin1String("summary.json") && rel != QLatin1String("README.md"))
-                QVERIFY2(files.contains(rel), qPrintable(rel + QStringLiteral(" is not in summary.json. ") + kRegenerate));
+                QVERIFY2(files.contains(rel),
+                    qPrintable(rel + QStringLiteral(" is not in summary.json. ") + kRegenerate));
         }
     }
 
