@@ -12,6 +12,7 @@
 #include <limits>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace fxs {
 
@@ -981,14 +982,20 @@ void ReadableParser::finishPrologue(Function &fn)
         }
         return;
     }
+    std::unordered_set<std::string_view> aliases;
+    for (const Param &param : fn.params)
+        if (!param.alias.empty())
+            aliases.insert(param.alias);
     for (const Param &param : fn.params) {
         std::vector<Argument> args;
         if (param.defaultValue)
             args.push_back(*param.defaultValue);
         Node *n = place(param.alias.empty() ? param.name : param.alias, param.target, param.annotation, std::move(args),
             param.line);
-        if (!param.alias.empty())
-            fn.env[param.name] = n; // the body may still say L_x_
+        // The body may still say L_x_, unless another parameter was renamed to that name (AOT joint graphs rename
+        // primals_1 to primals_2 and primals_2 to primals_4: the body's primals_2 is the first parameter).
+        if (!param.alias.empty() && !aliases.count(param.name))
+            fn.env[param.name] = n;
     }
 }
 

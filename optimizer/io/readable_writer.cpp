@@ -2,6 +2,10 @@
 
 #include <cctype>
 #include <cstring>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 namespace fxs {
 
@@ -136,11 +140,41 @@ void writeSourceComment(const Node &n, const SourceLocation *&current, const std
     out += ", code: " + src->code + "\n";
 }
 
+// The `name = parameter` lines of renamed placeholders, ordered so that no line overwrites a parameter a later line
+// still reads. AOT joint graphs rename primals_1 to primals_2, primals_2 to primals_4, ...: in graph order
+// `primals_2 = primals_1` would come first and `primals_4 = primals_2` then read the wrong value (torch.fx's own
+// codegen writes them in that order). Each parameter is read by one line, so the lines form chains; each chain is
+// written from its end. A cycle (a swap of names) cannot be written this way and keeps graph order.
+std::vector<const Node *> aliasOrder(const std::vector<const Node *> &renamed)
+{
+    std::unordered_map<std::string, const Node *> writerOf; // variable -> the line assigning it
+    std::unordered_set<std::string> read;
+    for (const Node *n : renamed) {
+        writerOf[n->name()] = n;
+        read.insert(n->target());
+    }
+    std::vector<const Node *> order;
+    std::unordered_set<const Node *> written;
+    for (const Node *head : renamed) {
+        if (read.count(head->name()))
+            continue; // not the end of a chain: reached from the line that reads it
+        for (const Node *n = head; n && written.insert(n).second;) {
+            order.push_back(n);
+            auto next = writerOf.find(n->target());
+            n = next == writerOf.end() ? nullptr : next->second;
+        }
+    }
+    for (const Node *n : renamed)
+        if (written.insert(n).second)
+            order.push_back(n);
+    return order;
+}
+
 void writeModule(const Graph &graph, const std::string &className, const std::string &indent, std::string &out)
 {
     out += indent + "class " + className + "(torch.nn.Module):\n";
     std::string params;
-    std::string aliases;
+    std::vector<const Node *> renamed; // placeholders whose node name differs from their parameter name
     const std::string body = indent + "        ";
     for (const auto &owned : graph.nodes()) {
         const Node &n = *owned;
@@ -150,9 +184,11 @@ void writeModule(const Graph &graph, const std::string &className, const std::st
         if (!n.args().empty())
             params += " = " + n.args()[0].toPython();
         if (n.target() != n.name())
-            aliases += body + n.name() + " = " + n.target() + "\n";
+            renamed.push_back(&n);
     }
-    out += indent + "    def forward(self" + params + "):\n" + aliases;
+    out += indent + "    def forward(self" + params + "):\n";
+    for (const Node *n : aliasOrder(renamed))
+        out += body + n->name() + " = " + n->target() + "\n";
     const SourceLocation *current = nullptr;
     for (const auto &owned : graph.nodes()) {
         const Node &n = *owned;

@@ -849,11 +849,16 @@ Result<c10::IValue> Executor::resolveAndCall(const Node &node, std::vector<c10::
     // The first overload the arguments fit, chosen on the first run and kept.
     if (!plan.op) {
         // As given, else with trailing ints as one list: x.view(2, 8) is view(x, [2, 8]) but
-        // x.transpose(0, 1) is transpose(x, 0, 1).
+        // x.transpose(0, 1) is transpose(x, 0, 1). Under dynamic shapes the ints are nodes (sym_size, floordiv)
+        // or symbols: x.view(s0, s1, 4, 8).
         std::vector<std::vector<Argument>> forms = {plan.args};
+        auto isInt = [&](const Argument &a) {
+            return a.kind() == Argument::Kind::Int || a.kind() == Argument::Kind::SymExpr
+                || (a.kind() == Argument::Kind::NodeRef && values[a.node()->index()].isInt());
+        };
         bool trailingInts = plan.args.size() > 2;
         for (size_t k = 1; k < plan.args.size(); ++k)
-            trailingInts = trailingInts && plan.args[k].kind() == Argument::Kind::Int;
+            trailingInts = trailingInts && isInt(plan.args[k]);
         if (trailingInts)
             forms.push_back({plan.args[0], Argument::list({plan.args.begin() + 1, plan.args.end()})});
         for (const auto &form : forms)

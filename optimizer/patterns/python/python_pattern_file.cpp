@@ -155,8 +155,8 @@ void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry
             stem = stem.substr(0, stem.rfind('.'));
             registry.addWarning(path + ":" + std::to_string(interp.currentLine()) + ": " + fn
                 + " is registered with trace_fn=joint_fwd_bwd (a training pattern); fxscope's Python reader cannot "
-                  "trace autograd, so this registration was skipped. Export it with PyTorch and load the JSON: "
-                  "PYTHONPATH=<fxscope>/python python3 -c \"import fxscope_capture; "
+                  "trace autograd, so this registration was skipped. Export it with PyTorch and load the JSON: in "
+                  "your torch environment, pip install <fxscope>/python, then python -c \"import fxscope_capture; "
                   "fxscope_capture.export_patterns('"
                 + path + "', out_dir='patterns')\", then --patterns patterns/" + stem + "." + fn + ".json");
             return;

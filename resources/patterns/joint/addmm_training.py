@@ -5,7 +5,7 @@ sum(tangents, [0], keepdim) viewed to [n], and the two mm's of the input and wei
 matches in training graphs (AOT joint graphs) where the backward must be replaced together with the forward.
 
 fxscope's Python-subset reader cannot trace autograd; this file is exported by PyTorch into ../addmm_training.json:
-    PYTHONPATH=python /usr/bin/python3 -c "import fxscope_capture; \
+    .venv/bin/python -c "import fxscope_capture; \
         fxscope_capture.export_patterns('resources/patterns/joint/addmm_training.py', out_dir='resources/patterns')"
 """
 import functools
