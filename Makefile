@@ -53,6 +53,8 @@ PYTHON = $(shell cat $(BUILD_DIR)/fxscope-python 2>/dev/null || echo python3)
 bench: build
 	$(PYTHON) bench/parse/run.py --cli $(BUILD_DIR)/bin/fxscope-cli --bench $(BUILD_DIR)/bin/bench_parse
 	$(PYTHON) bench/step/run.py --bench $(BUILD_DIR)/bin/bench_step
+	$(PYTHON) bench/match/run.py --bench $(BUILD_DIR)/bin/bench_match
+	$(PYTHON) bench/exec/run.py --bench $(BUILD_DIR)/bin/bench_exec
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,15 +1,23 @@
-"""What the benchmark drivers (bench/parse, bench/match, bench/step) share: running a measuring process, the
-PyTorch side's way of turning a graph dump into a torch.fx.Graph, and the table helpers.
+"""What the benchmark drivers (bench/parse, match, step, exec) share: finding the Python with torch, running a
+measuring process, the PyTorch side's way of turning a graph dump into a torch.fx.Graph (and giving it the fake
+tensor meta Inductor's pattern matcher needs), and the table helpers.
 
 Import with bench/ on sys.path (each run.py puts it there). Only the standard library at import time: torch is
-imported inside DumpTracer, since the driver's interpreter may lack it (the workers run on Debian's python3)."""
+imported inside the functions that need it, since a driver's interpreter may lack it (the workers run on the
+project's torch Python, build/fxscope-python)."""
 
+import ast
 import json
 import math
+import os
+import platform
 import re
 import resource
 import subprocess
 import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # ----------------------------------------------------------------------------------------------------------------
 # Processes
@@ -40,14 +48,55 @@ def peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def torch_python(requested):
-    """An interpreter that can import torch: --python, this one, or Debian's /usr/bin/python3 (a pyenv or venv
-    python3 on PATH usually lacks python3-torch)."""
-    candidates = [requested] if requested else [sys.executable, "/usr/bin/python3"]
-    for py in candidates:
-        if py and subprocess.run([py, "-c", "import torch.fx"], capture_output=True).returncode == 0:
-            return py
-    raise SystemExit(f"no Python with torch among {candidates}: install python3-torch or pass --python")
+MIN_TORCH = (2, 1)
+
+
+def torch_python(requested=None, build_dir=None):
+    """The interpreter with torch the PyTorch side runs on: --python, else the one the build was configured with
+    (BUILD/fxscope-python, written by CMake: the .venv with torch 2.13.0 or FXSCOPE_PYTHON), else this one.
+    Refuses a torch older than 2.1, the oldest torch.compile stack fxscope supports."""
+    if requested:
+        py = requested
+    else:
+        py = sys.executable
+        for d in filter(None, [build_dir, ROOT / "build"]):
+            f = Path(d) / "fxscope-python"
+            if f.is_file() and f.read_text().strip():
+                py = f.read_text().strip()
+                break
+    p = subprocess.run([py, "-c", "import torch, torch.fx; print(torch.__version__)"], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"{py} cannot import torch: {p.stderr.strip()[-500:]}\n"
+                         "run scripts/python-env.sh (the .venv with torch 2.13.0) or pass --python")
+    version = p.stdout.strip()
+    nums = tuple(int(x) for x in re.findall(r"\d+", version)[:2])
+    if nums < MIN_TORCH:
+        raise SystemExit(f"{py} has torch {version}; the benchmarks need torch >= "
+                         f"{'.'.join(map(str, MIN_TORCH))}")
+    return py
+
+
+def torch_version(py):
+    return subprocess.run([py, "-c", "import torch; print(torch.__version__)"], capture_output=True,
+                          text=True).stdout.strip()
+
+
+def machine():
+    """Where a benchmark ran: CPU model, cores, memory, and the load average now."""
+    model = None
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), None)
+    except OSError:
+        pass
+    mem_gb = None
+    try:
+        with open("/proc/meminfo") as f:
+            mem_gb = int(f.readline().split()[1]) / 2**20
+    except (OSError, ValueError, IndexError):
+        pass
+    return {"platform": platform.platform(), "cpu": model, "cpus": os.cpu_count(), "memory_gib": mem_gb,
+            "python_driver": sys.version.split()[0]}
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -95,52 +144,16 @@ def rewrite_pytree_prologue(src):
     return src[:d.start()] + new_def + src[d.end():m.start()] + src[m.end():]
 
 
-# The regex of PyTorch's current torch/fx/graph.py (_name_regex): an identifier with an optional _N suffix.
-CURRENT_FX_NAME = re.compile(r"^([a-zA-Z_][0-9a-zA-Z_]*?)(?:_(\d+))?$")
-
-
-def current_fx_create_name(self, candidate, obj):
-    """_Namespace.create_name as PyTorch has it today (torch/fx/graph.py, with _base_count), on torch 1.13's
-    _Namespace. 1.13 probes base, base_1, base_2, ... from 0 for every new node, which is quadratic in the number
-    of nodes sharing an op; current PyTorch resumes from the last number used. Timing both shows how much of
-    PyTorch's cost here is that old quadratic step rather than the work itself."""
-    if obj is not None and obj in self._obj_to_name:
-        return self._obj_to_name[obj]
-    base_count = self.__dict__.setdefault("_base_count", {})
-    match = CURRENT_FX_NAME.match(candidate)
-    if match is None:
-        candidate = self._illegal_char_regex.sub("_", candidate) or "_unnamed"
-        if candidate[0].isdigit():
-            candidate = f"_{candidate}"
-        match = CURRENT_FX_NAME.match(candidate)
-    base, num = match.group(1, 2)
-    if num is None or candidate in self._used_names:
-        num = base_count.get(candidate, 0)
-        if self._is_illegal_name(candidate, obj):
-            num += 1
-            candidate = f"{base}_{num}"
-    else:
-        num = int(num)
-    while candidate in self._used_names or self._is_illegal_name(candidate, obj):
-        num += 1
-        candidate = f"{base}_{num}"
-    self._used_names.setdefault(candidate, 0)  # 1.13 keeps a dict here
-    base_count[base] = num
-    if obj is None:
-        self._unassociated_names.add(candidate)
-    else:
-        self._obj_to_name[obj] = candidate
-    return candidate
-
-
 class DumpTracer:
     """Readable dump code -> torch.fx.Graph: exec the code into an nn.Module and trace it as
     torch.fx.symbolic_trace does. torch.ops.NS.PACKET.OVERLOAD, as the traced code sees it, calls the real
-    overload when an argument is a Proxy (FX's own __torch_function__ path). Two cases need help and are recorded
-    directly as call_function nodes through the tracer (what FX itself does for a traced call): overloads that
-    torch 1.13 lacks (aten.squeeze.dims, npu ops, ...), and calls with no Proxy argument (aten.full,
-    scalar_tensor), which symbolic_trace would otherwise execute eagerly and fold into constants. One target
-    object per op for the tracer's lifetime, so graphs traced by the same DumpTracer compare targets equal."""
+    overload when an argument is a Proxy (FX's own __torch_function__ path). Calls with no Proxy argument
+    (aten.full, scalar_tensor, arange) are recorded directly as call_function nodes through the tracer's
+    create_proxy, what FX itself does for a traced call. Still needed on torch 2.x: symbolic tracing runs such a
+    call eagerly, on the dump's device (cuda in HRNet's dump, absent here), and folds the result into a tensor
+    constant (a get_attr node), so the graph would no longer be the dump's. One target object per op for the
+    tracer's lifetime, so graphs traced by the same DumpTracer compare targets equal. An op this torch does not
+    have (a custom namespace such as npu without its plugin) is an error: no benchmark input uses one."""
 
     def __init__(self):
         import torch
@@ -161,22 +174,15 @@ class DumpTracer:
             return False
 
         def make_op(ns, packet, overload):
-            real = None
             try:
                 real = getattr(getattr(getattr(torch.ops, ns), packet), overload)
-            except (AttributeError, RuntimeError):
-                pass
-            if real is None:
-                def standin(*args, **kwargs):
-                    raise RuntimeError(f"torch.ops.{ns}.{packet}.{overload} is not in this torch")
-                standin.__name__ = standin.__qualname__ = f"{packet}_{overload}"
-                standin.__module__ = f"torch.ops.{ns}"
-            target = real if real is not None else standin
+            except (AttributeError, RuntimeError) as e:
+                raise AttributeError(f"torch.ops.{ns}.{packet}.{overload} is not in torch {torch.__version__}") from e
 
             def call(*args, **kwargs):
-                if real is not None and (has_proxy(args) or has_proxy(kwargs)):
+                if has_proxy(args) or has_proxy(kwargs):
                     return real(*args, **kwargs)
-                return tracer_of._tracer.create_proxy("call_function", target, args, kwargs)
+                return tracer_of._tracer.create_proxy("call_function", real, args, kwargs)
             return call
 
         class Attrs:
@@ -228,3 +234,57 @@ class DumpTracer:
         finally:
             self._tracer = None
         return graph, tracer
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Fake tensor meta for a traced dump (what Inductor's pattern passes need: node.meta["val"])
+# ----------------------------------------------------------------------------------------------------------------
+
+DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64", "i64": "int64",
+          "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8", "b8": "bool"}
+ANNOTATION = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<shape>[^\]]*)\](?:\[(?P<stride>[^\]]*)\])?")
+
+
+def input_annotations(text, names):
+    """name -> annotation text ("f16[1, 128, 4096][524288, 4096, 1]cpu") of each graph input: from the forward's
+    signature, or from the `primals_1: "f32[512]"; ...` statements AOT joint graphs put before their pytree
+    prologue. The first occurrence of `name: "..."` in the file is the input's own."""
+    out = {}
+    for name in names:
+        m = re.search(r"\b" + re.escape(name) + r': "([^"]+)"', text)
+        if m is None:
+            raise ValueError(f"input {name} has no annotation in the dump")
+        out[name] = m.group(1)
+    return out
+
+
+def fake_propagate(gm, text):
+    """Gives every node of gm (a GraphModule traced from the dump `text`) meta["val"]: fake tensors made from the
+    inputs' annotations (dtype, shape, strides, device), propagated by FakeTensorProp, as Inductor's graphs carry
+    them. An annotation without a device ("f32[64]", older dumps) takes the first device the dump's own calls name
+    (HRNet's `device = device(type='cuda', index=0)`), else cpu: fake tensors need no such device here. Symbolic
+    dims are refused: no benchmark input has them."""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.passes.fake_tensor_prop import FakeTensorProp
+
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    anns = input_annotations(text, [n.target for n in placeholders])
+    named = re.search(r"device\(type='(\w+)'(?:, index=(\d+))?\)", text)
+    default_device = (named.group(1) + (f":{named.group(2)}" if named.group(2) else "")) if named else "cpu"
+    mode = FakeTensorMode()
+    inputs = []
+    with mode:
+        for n in placeholders:
+            m = ANNOTATION.match(anns[n.target])
+            if m is None or m.group("dtype") not in DTYPES:
+                raise ValueError(f"input {n.target}: annotation {anns[n.target]!r} is not a tensor")
+            shape = [int(d) for d in m.group("shape").split(",") if d.strip()]
+            stride = [int(d) for d in m.group("stride").split(",") if d.strip()] if m.group("stride") is not None \
+                else None
+            dtype = getattr(torch, DTYPES[m.group("dtype")])
+            device = anns[n.target][m.end():] or default_device
+            inputs.append(torch.empty_strided(shape, stride, dtype=dtype, device=device) if stride is not None
+                          else torch.empty(shape, dtype=dtype, device=device))
+    FakeTensorProp(gm, mode).propagate_dont_convert_inputs(*inputs)
+    return mode

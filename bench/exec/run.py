@@ -5,7 +5,8 @@ Graphs are chains of aten ops (add.Tensor, mul.Tensor, relu, sub.Tensor, neg) on
 1k, 3k, 10k, 30k and 100k nodes (placeholder and output included), so kernels take next to nothing and the time
 per node is the executor's own overhead: argument conversion, dispatch, freeing intermediates. Each graph is
 written as print_readable code for fxscope and built as the same torch.fx.Graph for PyTorch (the same aten
-overloads, the same LibTorch kernels underneath: Debian's python3-torch 1.13).
+overloads, the same LibTorch kernels underneath: the project's torch, build/fxscope-python, the .venv with torch
+2.13.0, whose LibTorch fxscope's runtime links; torch >= 2.1 required).
 
   fxscope      bench_exec GRAPH: runtimeProfile without per-node timing (the executor's run loop), median of N
                runs, in its own process; loading and operator resolution are outside the timing
@@ -23,15 +24,16 @@ The time per node includes LibTorch's own cost of each call (dispatch, TensorIte
 show each side's own overhead.
 
 Prints a table and writes bench/results/exec.json. Targets: <= 2 us per node, >= 6x below GraphModule.
-Usage: /usr/bin/python3 bench/exec/run.py [--bench build/bin/bench_exec] [--sizes 1000,...] [--repeat N]
-       [--corpus DIR]
+Usage: bench/exec/run.py [--bench build/bin/bench_exec] [--floor bench_exec_floor] [--sizes 1000,...] [--repeat N]
+       [--corpus DIR] [--python PY]
+The script runs itself on the torch Python (--python, else the build's fxscope-python beside --bench's bin/, else
+the running interpreter): the driver times the PyTorch side in-process.
 """
 
 import argparse
 import ast
 import json
 import os
-import platform
 import re
 import statistics
 import subprocess
@@ -40,13 +42,30 @@ import tempfile
 import time
 from pathlib import Path
 
-import torch
-import torch.fx
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import run_json  # noqa: E402
+from common import machine, run_json, slope, torch_python  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _reexec_on_torch_python():
+    """The PyTorch side runs in this process: run the script on the torch Python when this one is another."""
+    argv = sys.argv[1:]
+
+    def opt(name, default=None):
+        return argv[argv.index(name) + 1] if name in argv and argv.index(name) + 1 < len(argv) else default
+    bench = opt("--bench", str(ROOT / "build" / "bin" / "bench_exec"))
+    py = torch_python(opt("--python"), Path(bench).resolve().parent.parent)
+    if os.path.abspath(py) != os.path.abspath(sys.executable):
+        os.execv(py, [py, os.path.abspath(__file__), *argv])
+
+
+if __name__ == "__main__":
+    _reexec_on_torch_python()
+
+import torch  # noqa: E402
+import torch.fx  # noqa: E402
+
 DEFAULT_SIZES = [1000, 3000, 10000, 30000, 100000]
 OPS = [
     ("add.Tensor", lambda prev: (prev, "x")),
@@ -164,7 +183,7 @@ def corpus_rows(bench, corpus, repeat):
             with torch.inference_mode():
                 forward(*inputs)
                 theirs = median_seconds(lambda: forward(*inputs), repeat)
-        except Exception as e:  # a dump PyTorch 1.13 cannot run (newer ops, nested modules): listed, not timed
+        except Exception as e:  # a dump this torch cannot run as code (nested modules, devices): listed, not timed
             skipped.append({"graph": path.name, "side": "pytorch", "reason": f"{type(e).__name__}: {e}"[:160]})
             continue
         ours = json.loads(out.stdout.strip().splitlines()[-1])
@@ -178,8 +197,11 @@ def corpus_rows(bench, corpus, repeat):
     return rows, skipped
 
 
-def floor_binary(bench):
-    """bench_exec_floor beside bench_exec, built on demand (it is left out of the default build: torch headers)."""
+def floor_binary(bench, given=None):
+    """--floor, else bench_exec_floor beside bench_exec, built on demand in that build (it is left out of the
+    default build: torch headers)."""
+    if given:
+        return Path(given)
     floor = bench.parent / "bench_exec_floor"
     if not floor.exists():
         build_dir = bench.parent.parent
@@ -198,8 +220,12 @@ def main():
     parser.add_argument("--corpus", help="also the tiny corpus dumps of this folder (print_readable code)")
     parser.add_argument("--no-floor", action="store_true",
                         help="skip LibTorch's own cost of the calls (bench_exec_floor, built here on demand)")
+    parser.add_argument("--floor", help="a built bench_exec_floor (default: beside --bench, built there if missing)")
+    parser.add_argument("--python", help="interpreter with torch >= 2.1 (default: the build's fxscope-python)")
+    parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "exec.json"))
     args = parser.parse_args()
-    floor = None if args.no_floor else floor_binary(Path(args.bench))
+    load_before = os.getloadavg()
+    floor = None if args.no_floor else floor_binary(Path(args.bench), args.floor)
     sizes = [int(s) for s in args.sizes.split(",")]
     x = torch.randn(4)
     rows = []
@@ -240,15 +266,20 @@ def main():
                       f"{r['graphmodule_calls_us_per_node']:.3f} us/node; overhead: fxscope "
                       f"{r['fxscope_overhead_us_per_node']:.3f}, GraphModule {r['graphmodule_overhead_us_per_node']:.3f}"
                       f" us/node (x{r['overhead_ratio_vs_graphmodule']:.1f})", flush=True)
-    result = {"benchmark": "exec", "torch": torch.__version__, "machine": platform.machine(),
-              "cpu_count": os.cpu_count(), "repeat": args.repeat, "rows": rows,
-              "load_average_after": os.getloadavg()[0],
-              "targets": {"us_per_node": 2.0, "ratio_vs_graphmodule": 6.0}}
+    exponents = {side: slope([(r["nodes"], r[f"{side}_ms"]) for r in rows])
+                 for side in ("fxscope", "graphmodule", "interpreter")}
+    print("growth exponents of the whole-graph time (log-log slope over the sizes): "
+          + ", ".join(f"{k} {v:.2f}" for k, v in exponents.items() if v is not None))
+    result = {"benchmark": "exec", "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "torch": torch.__version__,
+              "python_torch": sys.executable, "machine": machine() | {"load_before": load_before},
+              "bench": args.bench, "floor": str(floor) if floor else None, "repeat": args.repeat, "rows": rows,
+              "growth_exponents": exponents, "targets": {"us_per_node": 2.0, "ratio_vs_graphmodule": 6.0}}
     if args.corpus:
         result["corpus"], result["corpus_skipped"] = corpus_rows(args.bench, args.corpus, args.repeat)
         for s in result["corpus_skipped"]:
             print(f"  skipped {s['graph']} ({s['side']}): {s['reason']}")
-    out = ROOT / "bench" / "results" / "exec.json"
+    result["machine"]["load_after"] = os.getloadavg()
+    out = Path(args.output)
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"wrote {out}")
 

@@ -1,7 +1,8 @@
 // bench_match GRAPH [--pattern FILE]... [--builtin NAME|all] [--inductor] [--ignore-literals] [--repeat N]
 // Loads GRAPH once, then times matching only, N times, and prints one JSON line:
 //   {"graph", "nodes", "patterns": [{"name", "matcher", "median_ms", "min_ms", "matches", "candidates"}],
-//    "total_median_ms"}
+//    "total_median_ms"}; with --inductor the first entry also has "per_pattern": [{"name", "matches",
+//   "candidates"}], each registered pattern's accepted matches and tried anchors.
 // --pattern FILE: a pattern graph (any dump form, first graph) run through fxs::SubgraphMatcher as
 // torch.fx.subgraph_rewriter.replace_pattern does. --builtin NAME: the search graph of a built-in pattern, same
 // matcher. --inductor: the whole built-in registry through the Inductor-style fxs::Matcher instead (what
@@ -101,6 +102,7 @@ int main(int argc, char **argv)
     double total = 0;
     if (inductor) {
         size_t accepted = 0, candidates = 0;
+        fxs::Json perPattern = fxs::Json::array();
         auto ms = timeIt(repeat, [&] {
             auto report = fxs::Matcher(registry).run(graph);
             accepted = candidates = 0;
@@ -109,13 +111,18 @@ int main(int argc, char **argv)
                 candidates += p.candidates.size();
             }
         });
+        // Per-pattern counts from one more run, outside the timing.
+        auto counted = fxs::Matcher(registry).run(graph);
+        for (const auto &p : counted->patterns)
+            perPattern.push(fxs::Json::object(
+                {{"name", p.name}, {"matches", p.acceptedCount()}, {"candidates", p.candidates.size()}}));
         // Serialising the verdicts (what --json adds) is timed apart: the text is rendered there.
         auto report = fxs::Matcher(registry).run(graph);
         auto jsonMs = timeIt(skipJson ? 1 : repeat, [&] { (void)report->toJson().dump(); });
         total = median(ms);
         patterns.push(fxs::Json::object({{"name", "builtin"}, {"matcher", "inductor"}, {"median_ms", median(ms)},
             {"min_ms", *std::min_element(ms.begin(), ms.end())}, {"json_median_ms", median(jsonMs)},
-            {"matches", accepted}, {"candidates", candidates}}));
+            {"matches", accepted}, {"candidates", candidates}, {"per_pattern", std::move(perPattern)}}));
     }
 
     // Pattern graphs for the SubgraphMatcher: files, then built-in search graphs.

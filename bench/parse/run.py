@@ -6,14 +6,14 @@ for the ~23k-node HRNet joint graph of the corpus, this measures, each side in i
 
   fxscope     bench_parse FILE: fxs::loadGraphFile (read, sniff, parse, build the Graph with its meta)
   PyTorch     exec the readable code into an nn.Module and trace it as torch.fx.symbolic_trace does: timed up to
-              the torch.fx.Graph (the same job as fxscope's; once with torch as installed, once with current
-              PyTorch's node naming), and up to the GraphModule that symbolic_trace also builds and compiles
+              the torch.fx.Graph (the same job as fxscope's), and up to the GraphModule that symbolic_trace also
+              builds and compiles
   ast.parse / compile   Python's own parser alone on the same file (to an AST / to bytecode)
 
 checks that both sides built graphs of the same node count, and prints a table (median seconds, ratios, peak RSS,
 log-log growth exponents), also written as JSON to bench/results/parse.json. PyTorch has no reader for
-print(gm.graph) text, so that form is timed for fxscope only. The PyTorch side needs Debian's python3-torch;
-everything else is standard library.
+print(gm.graph) text, so that form is timed for fxscope only. The PyTorch side runs on the project's torch Python
+(build/fxscope-python: the .venv with torch 2.13.0; torch >= 2.1 required); everything else is standard library.
 
 Usage: run.py [--cli fxscope-cli] [--bench bench_parse] [--sizes 1000,3000,...] [--repeat N] [--quick]
 """
@@ -23,7 +23,6 @@ import ast
 import gc
 import json
 import os
-import platform
 import shutil
 import statistics
 import sys
@@ -32,7 +31,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import DumpTracer, current_fx_create_name, fmt, peak_rss_mb, run_json, slope, torch_python  # noqa: E402
+from common import DumpTracer, fmt, machine, peak_rss_mb, run_json, slope, torch_python  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SIZES = [1000, 3000, 10000, 30000, 100000]
@@ -335,14 +334,11 @@ def build_transformer(total_nodes, hidden=4096, seq=128, heads=32, ffn=11008):
 # PyTorch side: the dump turned into a torch.fx.Graph by exec + symbolic_trace (runs in its own process)
 # ----------------------------------------------------------------------------------------------------------------
 
-def torch_worker(path, repeat, naming, budget_s):
+def torch_worker(path, repeat, budget_s):
     import torch
     import torch.fx
 
     baseline_mb = peak_rss_mb()
-    if naming == "current":
-        torch.fx.graph._Namespace.create_name = current_fx_create_name
-
     dump_tracer = DumpTracer()
 
     def load_graph(text):
@@ -358,7 +354,7 @@ def torch_worker(path, repeat, naming, budget_s):
     graph_s, trace_s, nodes = [], [], None
     started = time.perf_counter()
     for _ in range(repeat):
-        # Large graphs take minutes per load on torch 1.13: stop repeating once the budget is spent.
+        # Large graphs take seconds per load: stop repeating once the budget is spent.
         if graph_s and time.perf_counter() - started > budget_s:
             break
         t0 = time.perf_counter()
@@ -374,7 +370,7 @@ def torch_worker(path, repeat, naming, budget_s):
     return {"nodes": nodes, "graph_median_s": statistics.median(graph_s), "graph_min_s": min(graph_s),
             "symbolic_trace_median_s": statistics.median(trace_s), "symbolic_trace_min_s": min(trace_s),
             "peak_rss_mb": peak_rss_mb(),
-            "baseline_rss_mb": baseline_mb, "torch": torch.__version__, "naming": naming, "runs": len(graph_s)}
+            "baseline_rss_mb": baseline_mb, "torch": torch.__version__, "runs": len(graph_s)}
 
 
 def ast_worker(path, repeat):
@@ -411,7 +407,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="sizes 1000,10000 and 3 repeats")
     ap.add_argument("--hrnet", default=str(ROOT.parent / "shared" / "corpus" / "readable" / HRNET_NAME),
                     help="the HRNet joint graph dump ('' to skip)")
-    ap.add_argument("--python", help="interpreter with torch for the PyTorch side (default: found automatically)")
+    ap.add_argument("--python", help="interpreter with torch >= 2.1 for the PyTorch side (default: the build's "
+                    "fxscope-python beside --bench's bin/, else this interpreter)")
     ap.add_argument("--torch-budget", type=float, default=120,
                     help="seconds after which a PyTorch process stops repeating (it always loads once)")
     ap.add_argument("--output", default=str(ROOT / "bench" / "results" / "parse.json"))
@@ -425,7 +422,7 @@ def main():
     bench = shutil.which(args.bench) or args.bench
     if not os.access(bench, os.X_OK):
         raise SystemExit(f"bench_parse not found at {bench}: build it (ninja bench_parse) or pass --bench")
-    py = torch_python(args.python)
+    py = torch_python(args.python, Path(bench).resolve().parent.parent)
     me = str(Path(__file__).resolve())
     load_before = os.getloadavg()
 
@@ -448,9 +445,8 @@ def main():
             print(f"[{label}] {readable.name} ({readable.stat().st_size / 1e6:.1f} MB)", file=sys.stderr, flush=True)
             fxs = run_json([bench, str(readable), "--repeat", str(fx_repeat)], args.timeout)
             fxs_text = run_json([bench, str(fx_text), "--repeat", str(fx_repeat)], args.timeout) if fx_text else None
-            torch_cmd = [py, me, "--worker", "torch", str(readable), str(repeat)]
-            pt = run_json(torch_cmd + ["installed", str(args.torch_budget)], args.timeout)
-            pt_cur = run_json(torch_cmd + ["current", str(args.torch_budget)], args.timeout)
+            pt = run_json([py, me, "--worker", "torch", str(readable), str(repeat), str(args.torch_budget)],
+                          args.timeout)
             # Same interpreter as the exec side, so ast.parse is the parser that side's compile() runs.
             py_parse = run_json([py, me, "--worker", "ast", str(readable), str(repeat)], args.timeout)
             cli_nodes = None
@@ -458,7 +454,7 @@ def main():
                 info = run_json([args.cli, "info", "--json", str(readable)], args.timeout)
                 cli_nodes = sum(gr["nodes"] for gr in info["graphs"])
             # The comparison only means something if both sides built the same graph.
-            counts = {"fxscope": fxs["nodes"], "pytorch": pt["nodes"], "pytorch_current_naming": pt_cur["nodes"]}
+            counts = {"fxscope": fxs["nodes"], "pytorch": pt["nodes"]}
             if fxs_text:
                 counts["fxscope_fx_text"] = fxs_text["nodes"]
             if cli_nodes is not None:
@@ -475,9 +471,8 @@ def main():
                 "fxscope": {k: fxs[k] for k in ("format", "median_s", "min_s", "peak_rss_mb")},
                 "fxscope_fx_text": ({k: fxs_text[k] for k in ("format", "median_s", "min_s", "peak_rss_mb")}
                                     | {"bytes": fx_text.stat().st_size}) if fxs_text else None,
-                "pytorch": pt, "pytorch_current_naming": pt_cur, "python_parse": py_parse,
+                "pytorch": pt, "python_parse": py_parse,
                 "ratio": pt["graph_median_s"] / f_s if f_s > 0 else None,
-                "ratio_current_naming": pt_cur["graph_median_s"] / f_s if f_s > 0 else None,
                 "ratio_symbolic_trace": pt["symbolic_trace_median_s"] / f_s if f_s > 0 else None,
                 "ratio_ast_parse": py_parse["ast_parse"]["median_s"] / f_s if f_s > 0 else None,
                 "ratio_compile": py_parse["compile"]["median_s"] / f_s if f_s > 0 else None,
@@ -493,8 +488,6 @@ def main():
         "fxscope_readable": slope([(r["nodes"], r["fxscope"]["median_s"]) for r in syn]),
         "fxscope_fx_text": slope([(r["nodes"], r["fxscope_fx_text"]["median_s"]) for r in syn]),
         "pytorch_graph": slope([(r["nodes"], r["pytorch"]["graph_median_s"]) for r in syn]),
-        "pytorch_graph_current_naming": slope([(r["nodes"], r["pytorch_current_naming"]["graph_median_s"])
-                                               for r in syn]),
         "pytorch_symbolic_trace": slope([(r["nodes"], r["pytorch"]["symbolic_trace_median_s"]) for r in syn]),
         "ast_parse": slope([(r["nodes"], r["python_parse"]["ast_parse"]["median_s"]) for r in syn]),
         "compile": slope([(r["nodes"], r["python_parse"]["compile"]["median_s"]) for r in syn]),
@@ -505,22 +498,20 @@ def main():
                                  for r in syn[1:]]) if len(syn) > 2 else None,
     }
 
-    hdr = ["case", "nodes", "fxscope s", "fx_text s", "PyTorch s", "ratio", "PyTorch* s", "ratio*",
-           "symbolic_trace s", "ast.parse s", "compile s", "fxscope MB", "PyTorch MB"]
+    hdr = ["case", "nodes", "fxscope s", "fx_text s", "PyTorch s", "ratio", "symbolic_trace s", "ast.parse s", "compile s", "fxscope MB", "PyTorch MB"]
     table = []
     for r in rows:
-        pt, cur = r["pytorch"], r["pytorch_current_naming"]
+        pt = r["pytorch"]
         runs = "" if pt["runs"] == repeat else f" ({pt['runs']}x)"
         table.append([r["case"], str(r["nodes"]), fmt(r["fxscope"]["median_s"], ".4f"),
                       fmt(r["fxscope_fx_text"]["median_s"] if r["fxscope_fx_text"] else None, ".4f"),
                       fmt(pt["graph_median_s"], ".3f") + runs, fmt(r["ratio"], ".0f") + "x",
-                      fmt(cur["graph_median_s"], ".3f"), fmt(r["ratio_current_naming"], ".0f") + "x",
                       fmt(pt["symbolic_trace_median_s"], ".3f"),
                       fmt(r["python_parse"]["ast_parse"]["median_s"], ".3f"),
                       fmt(r["python_parse"]["compile"]["median_s"], ".3f"),
                       fmt(r["fxscope"]["peak_rss_mb"], ".0f"), fmt(pt["peak_rss_mb"], ".0f")])
     table.append(["growth exponent", "", fmt(slopes["fxscope_readable"], ".2f"), fmt(slopes["fxscope_fx_text"], ".2f"),
-                  fmt(slopes["pytorch_graph"], ".2f"), "", fmt(slopes["pytorch_graph_current_naming"], ".2f"), "",
+                  fmt(slopes["pytorch_graph"], ".2f"), "",
                   fmt(slopes["pytorch_symbolic_trace"], ".2f"), fmt(slopes["ast_parse"], ".2f"),
                   fmt(slopes["compile"], ".2f"),
                   fmt(slopes["fxscope_memory"], ".2f"), fmt(slopes["pytorch_memory"], ".2f")])
@@ -538,8 +529,8 @@ def main():
     floor = rows[0]["pytorch"]["baseline_rss_mb"] if rows else None
     print(f"\nfxscope s / fx_text s: bench_parse on the readable / print(gm.graph) form, median of {fx_repeat} loads; "
           f"PyTorch: median of {repeat} (fewer where marked: --torch-budget).\n"
-          f"PyTorch s: exec + torch.fx Tracer.trace -> torch.fx.Graph with torch {rows[0]['pytorch']['torch']} as "
-          f"installed; PyTorch* s: the same with current PyTorch's node naming (no quadratic probing);\n"
+          f"PyTorch s: exec + torch.fx Tracer.trace -> torch.fx.Graph with torch {rows[0]['pytorch']['torch']} "
+          f"({py});\n"
           f"symbolic_trace s: PyTorch s plus the GraphModule symbolic_trace builds. ratio = PyTorch / fxscope.\n"
           f"ast.parse s / compile s: Python's parser alone, to a Python AST / to bytecode (the exec route's floor).\n"
           f"MB: peak RSS of the process; PyTorch's includes `import torch` ({fmt(floor, '.0f')} MB before any work). "
@@ -558,9 +549,8 @@ def main():
         "growth_exponents": slopes,
         "hrnet_target_s": HRNET_TARGET_S,
         "hrnet_target_met": (hrnet["fxscope"]["median_s"] <= HRNET_TARGET_S) if hrnet else None,
-        "machine": {"cpus": os.cpu_count(), "loadavg_before": load_before, "loadavg_after": os.getloadavg(),
-                    "platform": platform.platform(), "python_driver": sys.version.split()[0],
-                    "python_torch": py},
+        "machine": machine() | {"loadavg_before": load_before, "loadavg_after": os.getloadavg(),
+                                "python_torch": py},
         "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     out = Path(args.output)
@@ -576,7 +566,7 @@ if __name__ == "__main__":
     if len(sys.argv) >= 5 and sys.argv[1] == "--worker":
         kind, file, n = sys.argv[2], sys.argv[3], int(sys.argv[4])
         if kind == "torch":
-            print(json.dumps(torch_worker(file, n, sys.argv[5], float(sys.argv[6]))))
+            print(json.dumps(torch_worker(file, n, float(sys.argv[5]))))
         else:
             print(json.dumps(ast_worker(file, n)))
         sys.exit(0)

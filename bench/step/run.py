@@ -10,7 +10,8 @@ its own process per graph:
   PyTorch   torch.fx's way of doing one undoable step: keep the graph to go back to (Graph.graph_copy into a new
             GraphModule, which is also what undo restores) and run torch.fx.subgraph_rewriter.replace_pattern on
             the copy, limited to its first match (the SubgraphMatcher still matches the whole graph first, as
-            replace_pattern always does). Debian's torch 1.13 (/usr/bin/python3). Median of N.
+            replace_pattern always does). The project's torch Python (build/fxscope-python: the .venv with
+            torch 2.13.0; torch >= 2.1 required). Median of N.
 
 The random walk: bench_step --walk STEPS on a smaller graph: apply (step) / undo / redo chosen at random (seeded),
 lint after every action, and every revision reached again through undo or redo must print the canonical dump it
@@ -26,16 +27,14 @@ import importlib.util
 import json
 import math
 import os
-import platform
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import current_fx_create_name, fmt, run_json, slope, torch_python  # noqa: E402
+from common import fmt, machine, run_json, slope, torch_python, torch_version  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SIZES = [1000, 3000, 10000, 23444, 30000, 100000]
@@ -67,9 +66,6 @@ def torch_worker(graph_path, repeat, budget_s):
     from torch.fx.passes.utils import matcher_utils
     from torch.fx import subgraph_rewriter
 
-    # Loading is not timed; current PyTorch's naming keeps 1.13's quadratic naming out of the way on 100k nodes.
-    torch.fx.graph._Namespace.create_name = current_fx_create_name
-
     def pattern(gate, up):
         return torch.ops.aten.mul.Tensor(torch.ops.aten.silu.default(gate), up)
 
@@ -86,8 +82,8 @@ def torch_worker(graph_path, repeat, budget_s):
     # One step: replace_pattern's matcher, limited to its first match.
     original_match = matcher_utils.SubgraphMatcher.match
 
-    def first_match_only(self, graph):
-        found = original_match(self, graph)
+    def first_match_only(self, graph, *args, **kwargs):  # torch 2.x passes node_name_match
+        found = original_match(self, graph, *args, **kwargs)
         first_match_only.found = len(found)
         return found[:1]
     matcher_utils.SubgraphMatcher.match = first_match_only
@@ -111,8 +107,8 @@ def torch_worker(graph_path, repeat, budget_s):
         gc.collect()
         try:
             c, r, replaced, after = step()
-        except RecursionError as e:
-            error = f"RecursionError: {e}"
+        except Exception as e:  # reported in the table; torch 1.13 raised RecursionError here on long chains
+            error = f"{type(e).__name__}: {e}"
             break
         copy_ms.append(c)
         replace_ms.append(r)
@@ -131,29 +127,12 @@ def torch_worker(graph_path, repeat, budget_s):
 
 
 def run_torch_worker(args):
-    # torch 1.13's SubgraphMatcher validates partitions with a recursive DFS over every downstream user: give it a
-    # deep stack so long residual chains finish instead of raising RecursionError.
-    sys.setrecursionlimit(1_000_000)
-    threading.stack_size(1 << 29)
-    result = {}
-
-    def target():
-        result.update(torch_worker(args.graph, args.repeat, args.torch_budget))
-    t = threading.Thread(target=target)
-    t.start()
-    t.join()
-    print(json.dumps(result))
+    print(json.dumps(torch_worker(args.graph, args.repeat, args.torch_budget)))
 
 
 # ----------------------------------------------------------------------------------------------------------------
 # Driver
 # ----------------------------------------------------------------------------------------------------------------
-
-
-
-
-
-
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -165,7 +144,8 @@ def main():
     ap.add_argument("--walk", type=int, default=10000, help="actions of the checked random walk")
     ap.add_argument("--walk-size", type=int, default=1000, help="nodes of the checked walk's graph")
     ap.add_argument("--walk-timing-size", type=int, default=100000, help="nodes of the unchecked, timed walk")
-    ap.add_argument("--python", default=None)
+    ap.add_argument("--python", default=None,
+                    help="interpreter with torch >= 2.1 (default: the build's fxscope-python beside --bench's bin/)")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--output", default=str(ROOT / "bench" / "results" / "step.json"))
     ap.add_argument("--torch-worker", action="store_true", help=argparse.SUPPRESS)
@@ -178,7 +158,7 @@ def main():
     if args.quick:
         sizes, args.repeat, args.torch_repeat, args.walk = [1000, 10000], 5, 3, 1000
         args.walk_timing_size = 10000
-    py = torch_python(args.python)
+    py = torch_python(args.python, Path(args.bench).resolve().parent.parent)
     load_before = os.getloadavg()[0]
     rows = []
     with tempfile.TemporaryDirectory(prefix="fxscope_step_") as tmp:
@@ -196,9 +176,12 @@ def main():
                 pt = run_json([py, __file__, "--torch-worker", "--graph", str(path), "--repeat",
                                str(args.torch_repeat), "--torch-budget", str(args.torch_budget)], 3600)
             step_undo = fx["step_ms"]["median"] + fx["undo_ms"]["median"]
-            row = {"nodes": n, "fxscope": fx, "torch": pt, "fxscope_step_undo_ms": step_undo}
+            cold = fx["report_ms"] + step_undo  # the first step of a session runs the matcher over the graph
+            row = {"nodes": n, "fxscope": fx, "torch": pt, "fxscope_step_undo_ms": step_undo,
+                   "fxscope_cold_step_ms": cold}
             if pt and pt.get("step_undo_ms"):
                 row["ratio"] = pt["step_undo_ms"] / step_undo
+                row["ratio_cold"] = pt["step_undo_ms"] / cold
             rows.append(row)
             print(f"{n:>7} nodes: fxscope step {fx['step_ms']['median']:.4f} ms undo {fx['undo_ms']['median']:.4f} ms"
                   f" redo {fx['redo_ms']['median']:.4f} ms (report {fx['report_ms']:.1f} ms, lint {fx['lint_ms']:.1f}"
@@ -214,27 +197,33 @@ def main():
         "fxscope_undo": slope([(r["nodes"], r["fxscope"]["undo_ms"]["median"]) for r in rows]),
         "fxscope_redo": slope([(r["nodes"], r["fxscope"]["redo_ms"]["median"]) for r in rows]),
         "fxscope_report": slope([(r["nodes"], r["fxscope"]["report_ms"]) for r in rows]),
+        "fxscope_cold_step": slope([(r["nodes"], r["fxscope_cold_step_ms"]) for r in rows]),
+        "torch_copy": slope([(r["nodes"], r["torch"] and r["torch"].get("copy_ms")) for r in rows]),
+        "torch_replace_pattern": slope([(r["nodes"], r["torch"] and r["torch"].get("replace_ms")) for r in rows]),
         "torch_step_undo": slope([(r["nodes"], r["torch"] and r["torch"].get("step_undo_ms")) for r in rows]),
     }
     result = {
         "benchmark": "step", "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "load_before": load_before,
-                    "load_after": os.getloadavg()[0]},
+        "machine": machine() | {"load_before": load_before, "load_after": os.getloadavg()[0], "python_torch": py},
+        "torch": torch_version(py), "bench": args.bench, "repeat": args.repeat, "torch_repeat": args.torch_repeat,
         "target_ms_at_23k": TARGET_MS, "rows": rows, "walk": walk, "timed_walk": timed_walk,
         "growth_exponents": exponents,
     }
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
 
-    print("| nodes | fxscope step ms | undo ms | redo ms | step+undo ms | first matcher run ms | PyTorch copy ms "
-          "| PyTorch replace_pattern ms | PyTorch step+undo ms | ratio | PyTorch matches |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| nodes | fxscope step ms | undo ms | redo ms | step+undo ms | first matcher run ms | cold step ms "
+          "| PyTorch copy ms | PyTorch replace_pattern ms | PyTorch step+undo ms | ratio | ratio (cold) "
+          "| PyTorch matches |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         fx, pt = r["fxscope"], r["torch"] or {}
-        print(f"| {r['nodes']} | {fx['step_ms']['median']:.4f} | {fx['undo_ms']['median']:.4f} | "
+        runs = "" if pt.get("runs", args.torch_repeat) >= args.torch_repeat else f" ({pt['runs']}x)"
+        print(f"| {r['nodes']:,} | {fx['step_ms']['median']:.4f} | {fx['undo_ms']['median']:.4f} | "
               f"{fx['redo_ms']['median']:.4f} | {r['fxscope_step_undo_ms']:.4f} | {fx['report_ms']:.1f} | "
-              f"{fmt(pt.get('copy_ms'), '.1f')} | {fmt(pt.get('replace_ms'), '.1f')} | "
-              f"{fmt(pt.get('step_undo_ms'), '.1f')} | {fmt(r.get('ratio'), ',.0f')}x | "
+              f"{r['fxscope_cold_step_ms']:.1f} | {fmt(pt.get('copy_ms'), ',.0f')} | "
+              f"{fmt(pt.get('replace_ms'), ',.0f')} | {fmt(pt.get('step_undo_ms'), ',.0f')}{runs} | "
+              f"{fmt(r.get('ratio'), ',.0f')}x | {fmt(r.get('ratio_cold'), ',.0f')}x | "
               f"{pt.get('matches_found', '—') if not pt.get('error') else pt['error'][:30]} |")
     print("growth exponents (log-log slope over the sizes): " +
           ", ".join(f"{k} {fmt(v, '.2f')}" for k, v in exponents.items()))
