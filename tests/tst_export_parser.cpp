@@ -4,6 +4,7 @@
 #include "io/format.h"
 #include "io/loader.h"
 #include "io/pt2_archive.h"
+#include "io/sympy_repr.h"
 #include "ir/canonical_printer.h"
 #include "ir/lint.h"
 
@@ -369,6 +370,42 @@ private Q_SLOTS:
         QCOMPARE(rc["s0"]["min_val"].toInt(), int64_t(2));
         QCOMPARE(rc["s0"]["max_val"].toInt(), int64_t(1024));
         QCOMPARE(rc["s1"]["max_val"].toInt(), int64_t(64));
+    }
+
+    // torch 2.13 writes symbolic sizes as sympy's srepr; fxscope keeps them as the Python text torch prints.
+    void sympyReprSizes_data()
+    {
+        QTest::addColumn<QString>("srepr");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("symbol") << "Symbol('s77', positive=True, integer=True)" << "s77";
+        QTest::newRow("product") << "Mul(Integer(2), Symbol('s0', integer=True))" << "2*s0";
+        QTest::newRow("sum") << "Add(Symbol('s0'), Integer(-1))" << "s0 - 1";
+        QTest::newRow("negated") << "Mul(NegativeOne(), Symbol('u0'))" << "-u0";
+        QTest::newRow("sum in product") << "Mul(Integer(4), Add(Symbol('s0'), Integer(1)))" << "4*(s0 + 1)";
+        QTest::newRow("power") << "Pow(Symbol('s1'), Integer(2))" << "s1**2";
+        QTest::newRow("function") << "FloorDiv(Symbol('s0', integer=True), Integer(2))" << "FloorDiv(s0, 2)";
+        QTest::newRow("already text") << "2*s0 + 1" << "2*s0 + 1";
+        QTest::newRow("cut short, kept") << "Mul(Integer(2), Symbol('s0'" << "Mul(Integer(2), Symbol('s0'";
+        QTest::newRow("too deep, kept") << QString("Mul(").repeated(100) + "Integer(1)" + QString(")").repeated(100)
+                                        << QString("Mul(").repeated(100) + "Integer(1)" + QString(")").repeated(100);
+    }
+    void sympyReprSizes()
+    {
+        QFETCH(QString, srepr);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(sympyReprToText(srepr.toStdString())), text);
+    }
+
+    // The transformer block torch 2.13 exported with a dynamic batch (tests/data/torch2): its input's batch is the
+    // symbol s77 with its hint, as torch.export.load reads it.
+    void torch213DynamicBatch()
+    {
+        auto file = loadGraphFile(std::string(FXSCOPE_TEST_DATA_DIR) + "/torch2/export/transformer.pt2");
+        QVERIFY2(file.ok(), file.ok() ? "" : file.error().toString().c_str());
+        const Graph &g = *file->graphs[0].graph;
+        const TensorMeta &x = mustFind(g, "x")->meta().val->tensor;
+        QCOMPARE(x.shape[0].expr, std::string("s77"));
+        QCOMPARE(g.symbolHints().count("s77"), size_t(1));
     }
 
     void nonFiniteFloats()

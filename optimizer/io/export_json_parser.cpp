@@ -7,6 +7,7 @@
 #include "../util/text_position.h"
 #include "format.h"
 #include "fx_arg_scanner.h"
+#include "sympy_repr.h"
 
 #include <cmath>
 #include <map>
@@ -133,7 +134,7 @@ std::map<std::string, int64_t> symbolHints(const Json &graphJson)
         const Json *value = nullptr;
         if (!unionOf(sym, kind, value) || kind != "as_expr" || !value->isObject())
             return;
-        const std::string &expr = (*value)["expr_str"].toString();
+        const std::string expr = sympyReprToText((*value)["expr_str"].toString());
         const Json &hint = (*value)["hint"];
         const Json &number = hint.isObject() && hint.find("as_int") ? hint["as_int"] : hint;
         if (FxArgScanner::isIdentifier(expr) && number.isInt())
@@ -360,9 +361,9 @@ std::string symText(const Json &sym)
         return sym.dump();
     if (kind == "as_expr") {
         if (value->isString())
-            return value->toString();
+            return sympyReprToText(value->toString());
         if ((*value)["expr_str"].isString())
-            return (*value)["expr_str"].toString();
+            return sympyReprToText((*value)["expr_str"].toString());
     } else if (kind == "as_int" && value->isInt()) {
         return std::to_string(value->toInt());
     } else if (kind == "as_float" || kind == "as_bool") {
