@@ -346,8 +346,8 @@ void TestSubgraphMatcher::constructorChecks()
     QCOMPARE(ok.value()->patternAnchors().front()->name(), std::string("neg"));
 }
 
-// PyTorch 1.13 recurses once per pattern node in _match_nodes and once per graph node in validate_partition: a
-// 1500-node chain pattern or a 100k-node graph raises RecursionError there. Here both are iterative.
+// PyTorch recurses once per pattern node in _match_nodes (2.13 still does) and, up to 1.13, once per graph node in
+// validate_partition: a 1500-node chain pattern raises RecursionError there. Here both are iterative.
 // Targets are compared as text against every spelling canonicalTarget accepts: a pattern written as readable code
 // (torch.ops.aten..., x[0]) matches a graph printed by an older print(gm.graph) (<built-in function getitem>), and
 // a target that only shares a prefix does not.

@@ -21,7 +21,7 @@ struct AutocastSpec {
 
 class AutocastScope {
 public:
-    // An error when this LibTorch has no autocast for the device type (1.13: cpu, cuda, xpu).
+    // An error when this LibTorch has no autocast for the device type.
     static Status supports(c10::DeviceType device);
 
     explicit AutocastScope(const AutocastSpec &spec);

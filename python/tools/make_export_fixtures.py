@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Builds torch.export serialized ExportedProgram fixtures for fxscope's tests, from the schema alone.
 
-No torch 2.x is available where fxscope is built (Debian's python3-torch is 1.13, without torch.export),
-so the programs are written by hand following torch/_export/serde/schema.py as summarised in
+These are the schema-built fixtures of error cases and older schema forms (fixtures that torch 2.13 itself wrote
+are made by make_torch_fixtures.py into tests/data/torch2/). The programs are written by hand following torch/_export/serde/schema.py as summarised in
 ../shared/reference/FORMATS.md section C (SCHEMA_VERSION 8.17): unions as one-key objects, structs with
 every field except those whose None default is unset, enums as integers, non-finite floats as the
 strings "Infinity", "-Infinity" and "NaN".
