@@ -573,6 +573,24 @@ private Q_SLOTS:
         QVERIFY2(*report->expectedMatch, qPrintable(QString::number(report->expectedMaxAbsDiff)));
         QVERIFY(report->expectedMaxAbsDiff < 1e-4);
         QCOMPARE(report->unfused.outputs.front().shape, std::vector<int64_t>({2, 8, 32}));
+
+        // The same check from the command line (--expected), and a file of other tensors is called different.
+        const QStringList run = {QStringLiteral("profile"), m_dir.filePath(QStringLiteral("tiny_block.json")),
+            QStringLiteral("--inputs"), m_dir.filePath(QStringLiteral("tiny_block.safetensors")), QStringLiteral("--iters"),
+            QStringLiteral("1"), QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--json"),
+            QStringLiteral("--expected")};
+        for (const auto &[file, match] : {std::pair{QStringLiteral("tiny_block.outputs.safetensors"), true},
+                 std::pair{QStringLiteral("tiny_block.safetensors"), false}}) {
+            QProcess cli;
+            QVERIFY(runCli(cli, run + QStringList{m_dir.filePath(file)}));
+            QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+            const QJsonObject expected = QJsonDocument::fromJson(cli.readAllStandardOutput())
+                                             .object()
+                                             .value(QStringLiteral("expected"))
+                                             .toObject();
+            QCOMPARE(expected.value(QStringLiteral("outputs_match")).toBool(), match);
+            QCOMPARE(expected.value(QStringLiteral("path")).toString(), m_dir.filePath(file));
+        }
     }
 
     void npuKernelMatchesDecomposition_data()

@@ -77,6 +77,12 @@ void printTable(const ProfileReport &r)
         std::printf("region %-24s at %-24s %10.1f µs -> %10.1f µs   %.2fx%s\n", region.pattern.c_str(),
             region.anchor.c_str(), region.unfusedUs, region.fusedUs, region.speedup,
             region.complete ? "" : " (incomplete: some replaced nodes are not in the unfused graph)");
+    if (r.expectedMatch) {
+        const Json &expected = r.json["expected"];
+        std::printf("outputs against %s: %s (max abs diff %g)%s%s\n", expected["path"].toString().c_str(),
+            *r.expectedMatch ? "match" : "DIFFER", r.expectedMaxAbsDiff, expected["outputs_detail"].isString() ? ": " : "",
+            expected["outputs_detail"].toString().c_str());
+    }
     if (r.referenceMatch)
         std::printf("%s outputs against %s: %s (max abs diff %g)\n", r.device.c_str(),
             r.json["reference"]["device"].toString().c_str(), *r.referenceMatch ? "match" : "DIFFER",
@@ -104,10 +110,11 @@ int runProfile(const std::vector<std::string> &args)
     const char *usage
         = "usage: fxscope-cli profile GRAPH [--patterns FILE...|builtin] [--device cpu|cuda[:i]|npu[:i]] "
           "[--device-plugin LIBRARY.so]... [--check-on cpu] [--iters N] [--warmup N] [--inputs FILE.safetensors] "
-          "[--graph NAME|INDEX] [--sym SYMBOL=N]... [--trace OUT.json] [--csv OUT.csv] [--json]\n";
+          "[--graph NAME|INDEX] [--sym SYMBOL=N]... [--expected OUTPUTS.safetensors] [--trace OUT.json] [--csv OUT.csv] "
+          "[--json]\n";
     auto err = cmd.parse(args,
         {"--patterns", "--device", "--device-plugin", "--check-on", "--iters", "--warmup", "--inputs", "--graph",
-            "--trace", "--csv", "--sym"},
+            "--trace", "--csv", "--sym", "--expected"},
         {"--json"});
     ProfileOptions options;
     if (!err && !parseCount(cmd.value("--iters"), 1, options.iters))
@@ -133,9 +140,14 @@ int runProfile(const std::vector<std::string> &args)
     if (auto reference = cmd.value("--check-on"))
         options.referenceDevice = *reference;
 
+    // --expected: outputs PyTorch gave (output_0, output_1, ...: what fxscope_capture writes beside a capture), which
+    // the unfused graph's outputs must equal within their dtype's tolerance.
+    if (auto expected = cmd.value("--expected"))
+        options.expectedOutputsPath = *expected;
     std::vector<std::string> inputFiles;
-    if (!options.inputsPath.empty())
-        inputFiles.push_back(options.inputsPath);
+    for (const std::string *path : {&options.inputsPath, &options.expectedOutputsPath})
+        if (!path->empty())
+            inputFiles.push_back(*path);
     if (!checkOptionFiles(inputFiles, options.devicePlugins))
         return BadInput;
 

@@ -327,9 +327,11 @@ Json runProfile(const Json &request, const std::function<bool(double)> &progress
             for (auto &kv : numbered)
                 expected.push_back(kv.second);
             Comparison c = compare(before.outputs(), expected);
-            root.set("expected",
-                Json::object(
-                    {{"outputs_match", c.match}, {"max_abs_diff", c.maxAbsDiff}, {"max_rel_diff", c.maxRelDiff}}));
+            Json check = Json::object({{"path", path}, {"outputs_match", c.match}, {"max_abs_diff", c.maxAbsDiff},
+                {"max_rel_diff", c.maxRelDiff}});
+            if (!c.why.empty())
+                check.set("outputs_detail", c.why);
+            root.set("expected", std::move(check));
         }
         return root;
     } catch (const c10::Error &e) {
