@@ -8,7 +8,6 @@ packages=(
   qt6-base-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev-tools libqt6svg6 qt6-qpa-plugins libgl-dev
   libgraphviz-dev graphviz libspdlog-dev libfmt-dev libzip-dev
   python3 python3-venv
-  libopenblas0-pthread  # LibTorch's CPU matmuls: ~15x faster than the reference BLAS it otherwise gets
   xvfb xauth imagemagick fonts-dejavu-core
 )
 
