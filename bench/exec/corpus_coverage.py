@@ -30,7 +30,7 @@ FAILED_NODE = re.compile(r"node '([^']*)' \(([^)]*)\): (.*)")
 
 
 def corpus_files(corpus):
-    return sorted(p for p in Path(corpus).rglob("*") if p.is_file() and p.name not in ("README.md", "SOURCES.md"))
+    return sorted(p for p in Path(corpus).rglob("*") if p.is_file() and p.name not in ("README.md", "SOURCES.md", "summary.json"))
 
 
 def graphs_of(cli, path):
