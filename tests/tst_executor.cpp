@@ -3,6 +3,7 @@
 // reference torch_npu kernels against their unfused decompositions, the unsupported-op error, and `profile` JSON.
 
 #include "io/loader.h"
+#include "io/readable_writer.h"
 #include "ir/graph.h"
 #include "runtime/runtime_library.h"
 #include "util/json.h"
@@ -591,6 +592,58 @@ private Q_SLOTS:
             QCOMPARE(expected.value(QStringLiteral("outputs_match")).toBool(), match);
             QCOMPARE(expected.value(QStringLiteral("path")).toString(), m_dir.filePath(file));
         }
+    }
+
+    // NaN and inf at the same places are agreement, as torch.testing.assert_close(equal_nan=True) has it (issue 17):
+    // sqrt of [4, -1, 9, -4, inf] against outputs that agree, that put a number where a NaN is, and that put -inf
+    // where inf is. The report counts the non-finite values and names the first index that differs.
+    void nonFiniteOutputsCompareAsTorchDoes()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[5][1]cpu\"):\n"
+                            "        sqrt: \"f32[5][1]cpu\" = torch.ops.aten.sqrt.default(x)\n"
+                            "        return (sqrt,)\n");
+        QVERIFY(g);
+        const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+        const QString inputs = m_dir.filePath(QStringLiteral("nonfinite_in.safetensors"));
+        writeSafetensors(inputs, {{"x", {4, -1, 9, -4, inf}}}, {{5}});
+        struct Case {
+            std::vector<float> expected;
+            bool match;
+            std::string detail;
+        };
+        const Case cases[] = {{{2, nan, 3, nan, inf}, true, ""},
+            {{2, nan, 3, 5, inf}, false, "output 0 differs first at [3]: nan against 5"},
+            {{2, nan, 3.00001f, nan, -inf}, false, "output 0 differs first at [4]: inf against -inf"}};
+        for (const Case &c : cases) {
+            const QString expected = m_dir.filePath(QStringLiteral("nonfinite_out.safetensors"));
+            writeSafetensors(expected, {{"output_0", c.expected}}, {{5}});
+            ProfileOptions options = singleRun(inputs);
+            options.expectedOutputsPath = expected.toStdString();
+            auto report = runtimeProfile(*g, nullptr, options);
+            VERIFY_OK(report);
+            QCOMPARE(*report->expectedMatch, c.match);
+            QVERIFY(report->expectedMaxAbsDiff < 2e-5); // over the finite places only (3 against 3.00001 at most)
+            const Json &check = report->json["expected"];
+            QCOMPARE(check["outputs_detail"].toString(), c.detail);
+            QCOMPARE(check["outputs_nonfinite"].toString(),
+                std::string(c.match ? "output 0: 2 NaN, 1 inf (at the same places in both)"
+                                    : "output 0: 2 NaN, 1 inf against "
+                                        + std::string(c.expected[3] == 5 ? "1 NaN, 1 inf" : "2 NaN, 1 inf")));
+        }
+
+        // A graph profiled against itself (no fusion applied) always matches, NaN included.
+        QString graphFile = m_dir.filePath(QStringLiteral("nonfinite.py"));
+        QVERIFY(writeFile(graphFile, QByteArray::fromStdString(writeReadable(*g))));
+        QProcess cli;
+        QVERIFY(runCli(cli, {QStringLiteral("profile"), graphFile, QStringLiteral("--patterns"), QStringLiteral("builtin"),
+            QStringLiteral("--inputs"), inputs, QStringLiteral("--iters"), QStringLiteral("1"), QStringLiteral("--json")}));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const QJsonObject root = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        QVERIFY(root.value(QStringLiteral("outputs_match")).toBool());
+        QCOMPARE(root.value(QStringLiteral("max_abs_diff")).toDouble(), 0.0);
+        QCOMPARE(root.value(QStringLiteral("outputs_nonfinite")).toString(),
+            QStringLiteral("output 0: 2 NaN, 1 inf (at the same places in both)"));
     }
 
     void npuKernelMatchesDecomposition_data()

@@ -388,6 +388,9 @@ void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report)
                                            .arg(report->maxAbsDiff, 0, 'g', 3)
                                      : tr(" · <span style=\"color:#d32f2f\">outputs differ</span> (max |Δ| %1)")
                                            .arg(report->maxAbsDiff, 0, 'g', 3);
+        for (const std::string *line : {&report->outputsDetail, &report->outputsNonFinite})
+            if (!line->empty())
+                text += QStringLiteral("<br>") + QString::fromStdString(*line).toHtmlEscaped();
     } else {
         text += tr(" · apply steps to compare a fused graph");
     }

@@ -73,6 +73,10 @@ void printTable(const ProfileReport &r)
         std::printf("   fused %.3f ms   speedup %.2fx   outputs %s (max abs diff %g)", r.fused->medianMs, r.speedup,
             r.outputsMatch ? "match" : "DIFFER", r.maxAbsDiff);
     std::printf("\n");
+    if (!r.outputsDetail.empty())
+        std::printf("outputs: %s\n", r.outputsDetail.c_str());
+    if (!r.outputsNonFinite.empty())
+        std::printf("non-finite outputs: %s\n", r.outputsNonFinite.c_str());
     for (const RegionProfile &region : r.regions)
         std::printf("region %-24s at %-24s %10.1f µs -> %10.1f µs   %.2fx%s\n", region.pattern.c_str(),
             region.anchor.c_str(), region.unfusedUs, region.fusedUs, region.speedup,

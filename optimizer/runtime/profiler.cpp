@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 
 namespace fxs {
@@ -31,11 +32,40 @@ std::pair<double, double> tolerance(c10::ScalarType type)
 
 struct Comparison {
     bool match = true;
-    double maxAbsDiff = 0;
+    double maxAbsDiff = 0; // over the places where both values are finite
     double maxRelDiff = 0; // |a - b| / |b| where |b| is above the dtype's absolute tolerance
     std::string why;
+    std::string nonFinite; // "output 0: 12 NaN, 1 inf (at the same places in both)", empty when all are finite
 };
 
+// "[3, 5]": the index of flat position `flat` in a tensor of these sizes.
+std::string indexText(int64_t flat, at::IntArrayRef sizes)
+{
+    std::vector<int64_t> index(sizes.size());
+    for (size_t d = sizes.size(); d-- > 0;) {
+        index[d] = sizes[d] ? flat % sizes[d] : 0;
+        flat = sizes[d] ? flat / sizes[d] : 0;
+    }
+    std::string out = "[";
+    for (size_t d = 0; d < index.size(); ++d)
+        out += (d ? ", " : "") + std::to_string(index[d]);
+    return out + "]";
+}
+
+std::string valueText(double v)
+{
+    if (std::isnan(v))
+        return "nan";
+    if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", v);
+    return buffer;
+}
+
+// Outputs agree as torch.testing.assert_close(equal_nan=True) has it: NaN where the other has NaN, and the same
+// infinity, are agreement; finite values agree within the dtype's tolerance. maxAbsDiff covers the finite places;
+// a NaN or infinity in one graph only is a difference, reported with the first index where the graphs differ.
 Comparison compare(const std::vector<at::Tensor> &a, const std::vector<at::Tensor> &b)
 {
     Comparison c;
@@ -50,24 +80,40 @@ Comparison compare(const std::vector<at::Tensor> &a, const std::vector<at::Tenso
             c.why = "output " + std::to_string(i) + " differs in shape";
             continue;
         }
-        at::Tensor x = a[i].to(at::kCPU).to(at::kDouble), y = b[i].to(at::kCPU).to(at::kDouble);
+        at::Tensor x = a[i].to(at::kCPU).to(at::kDouble).reshape({-1});
+        at::Tensor y = b[i].to(at::kCPU).to(at::kDouble).reshape({-1});
         if (x.numel() == 0)
             continue;
-        at::Tensor diff = (x - y).abs();
-        double maxDiff = diff.max().item<double>();
-        if (std::isnan(maxDiff))
-            maxDiff = INFINITY;
-        c.maxAbsDiff = std::max(c.maxAbsDiff, maxDiff);
+        const at::Tensor finite = x.isfinite().logical_and(y.isfinite());
+        // Non-finite places agree when both are NaN or both are the same infinity.
+        const at::Tensor sameNonFinite = x.isnan().logical_and(y.isnan()).logical_or(x.isinf().logical_and(x.eq(y)));
+        const int64_t nonFiniteX = x.isfinite().logical_not().sum().item<int64_t>();
+        const int64_t nonFiniteY = y.isfinite().logical_not().sum().item<int64_t>();
+        at::Tensor diff = (x - y).abs().masked_fill(finite.logical_not(), 0.0);
+        c.maxAbsDiff = std::max(c.maxAbsDiff, diff.max().item<double>());
         auto [atol, rtol] = tolerance(a[i].scalar_type());
-        at::Tensor significant = y.abs() > std::max(atol, 1e-12);
-        if (significant.any().item<bool>()) {
-            double rel = (diff.masked_select(significant) / y.abs().masked_select(significant)).max().item<double>();
-            c.maxRelDiff = std::max(c.maxRelDiff, std::isnan(rel) ? INFINITY : rel);
+        at::Tensor significant = finite.logical_and(y.abs() > std::max(atol, 1e-12));
+        if (significant.any().item<bool>())
+            c.maxRelDiff = std::max(c.maxRelDiff,
+                (diff.masked_select(significant) / y.abs().masked_select(significant)).max().item<double>());
+        const at::Tensor withinTolerance = diff <= atol + rtol * y.abs().masked_fill(finite.logical_not(), 0.0);
+        const at::Tensor agree = finite.logical_and(withinTolerance).logical_or(sameNonFinite);
+        if (nonFiniteX || nonFiniteY) {
+            const int64_t nan = x.isnan().sum().item<int64_t>(), inf = x.isinf().sum().item<int64_t>();
+            std::string counts = "output " + std::to_string(i) + ": " + std::to_string(nan) + " NaN, "
+                + std::to_string(inf) + " inf";
+            if (nonFiniteX == nonFiniteY && sameNonFinite.sum().item<int64_t>() == nonFiniteX)
+                counts += " (at the same places in both)";
+            else
+                counts += " against " + std::to_string(y.isnan().sum().item<int64_t>()) + " NaN, "
+                    + std::to_string(y.isinf().sum().item<int64_t>()) + " inf";
+            c.nonFinite += (c.nonFinite.empty() ? "" : "; ") + counts;
         }
-        bool close = (diff <= atol + rtol * y.abs()).all().item<bool>();
-        if (!close) {
+        if (!agree.all().item<bool>()) {
             c.match = false;
-            c.why = "output " + std::to_string(i) + " differs by up to " + std::to_string(maxDiff);
+            const int64_t first = agree.logical_not().nonzero().min().item<int64_t>();
+            c.why = "output " + std::to_string(i) + " differs first at " + indexText(first, a[i].sizes()) + ": "
+                + valueText(x[first].item<double>()) + " against " + valueText(y[first].item<double>());
         }
     }
     return c;
@@ -289,6 +335,8 @@ Json runProfile(const Json &request, const std::function<bool(double)> &progress
             root.set("max_rel_diff", c.maxRelDiff);
             if (!c.why.empty())
                 root.set("outputs_detail", c.why);
+            if (!c.nonFinite.empty())
+                root.set("outputs_nonfinite", c.nonFinite);
         }
         // The same unfused graph once on a reference device (the CPU), to check the device's results.
         if (!referenceName.empty()) {
@@ -310,6 +358,8 @@ Json runProfile(const Json &request, const std::function<bool(double)> &progress
                 {"max_abs_diff", c.maxAbsDiff}, {"max_rel_diff", c.maxRelDiff}});
             if (!c.why.empty())
                 check.set("outputs_detail", c.why);
+            if (!c.nonFinite.empty())
+                check.set("outputs_nonfinite", c.nonFinite);
             root.set("reference", std::move(check));
         }
         if (const std::string &path = request["expected_outputs"].toString(); !path.empty()) {
@@ -331,6 +381,8 @@ Json runProfile(const Json &request, const std::function<bool(double)> &progress
                 {"max_rel_diff", c.maxRelDiff}});
             if (!c.why.empty())
                 check.set("outputs_detail", c.why);
+            if (!c.nonFinite.empty())
+                check.set("outputs_nonfinite", c.nonFinite);
             root.set("expected", std::move(check));
         }
         return root;

@@ -181,6 +181,8 @@ Result<ProfileReport> runtimeProfile(
         report.speedup = r["speedup"].toDouble();
         report.outputsMatch = r["outputs_match"].toBool();
         report.maxAbsDiff = r["max_abs_diff"].toDouble();
+        report.outputsDetail = r["outputs_detail"].toString();
+        report.outputsNonFinite = r["outputs_nonfinite"].toString();
         report.regions = regionProfiles(r["regions"]);
     }
     if (r["expected"].isObject()) {

@@ -94,7 +94,9 @@ struct ProfileReport {
     std::optional<GraphProfile> fused;
     double speedup = 0;
     bool outputsMatch = false;
-    double maxAbsDiff = 0;
+    double maxAbsDiff = 0; // over the places where both outputs are finite
+    std::string outputsDetail; // where they differ first, when they do
+    std::string outputsNonFinite; // the NaN and inf counts, when there are any
     std::optional<bool> expectedMatch; // against ProfileOptions::expectedOutputsPath
     double expectedMaxAbsDiff = 0;
     std::optional<bool> referenceMatch; // against ProfileOptions::referenceDevice
