@@ -394,6 +394,9 @@ void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report)
     } else {
         text += tr(" · apply steps to compare a fused graph");
     }
+    for (const std::string &warning : report->warnings)
+        text += QStringLiteral("<br><span style=\"color:#b26a00\">") + QString::fromStdString(warning).toHtmlEscaped()
+            + QStringLiteral("</span>");
     m_summary->setText(text);
 }
 

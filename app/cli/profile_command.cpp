@@ -195,6 +195,8 @@ int runProfile(const std::vector<std::string> &args)
         std::fprintf(stderr, "%s\n", report.error().toString().c_str());
         return RuntimeFailure;
     }
+    for (const std::string &warning : report->warnings)
+        std::fprintf(stderr, "warning: %s\n", warning.c_str());
     for (const char *option : {"--trace", "--csv"}) {
         auto path = cmd.value(option);
         if (!path)

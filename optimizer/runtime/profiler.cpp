@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <optional>
 
 namespace fxs {
@@ -241,6 +242,30 @@ void setError(Json &root, const std::string &prefix, const Error &error)
         Json::object({{"file", error.file}, {"line", int64_t(error.line)}, {"column", int64_t(error.column)}}));
 }
 
+// Said once when the unfused graph's outputs hold NaN or inf and some of its inputs were generated: random normals
+// under a sqrt, log or division are the likely cause, and real inputs the cure.
+std::string generatedNonFinite(const GraphRunner &runner, const std::set<std::string> &given)
+{
+    // Checked on the host, as compare() does: the emulated device's CPU fallback cannot resize a reduction's output.
+    bool nonFinite = false;
+    for (const at::Tensor &t : runner.outputs())
+        nonFinite = nonFinite || (at::isFloatingType(t.scalar_type()) && !t.to(at::kCPU).isfinite().all().item<bool>());
+    if (!nonFinite)
+        return {};
+    size_t inputs = 0, generated = 0;
+    const Graph &graph = runner.graph();
+    for (const auto &node : graph.nodes())
+        if (node->op() == OpKind::Placeholder || (node->op() == OpKind::GetAttr && !graph.subgraph(node->target()))) {
+            ++inputs;
+            generated += given.count(node->name()) ? 0 : 1;
+        }
+    if (!generated)
+        return {};
+    return "the outputs hold NaN or inf with " + std::to_string(generated) + " of " + std::to_string(inputs)
+        + " inputs generated from meta (random values under a sqrt, log or division can give them); give real "
+          "inputs with --inputs FILE.safetensors (fxscope_capture writes them beside a capture)";
+}
+
 } // namespace
 
 Json runProfile(const Json &request, const std::function<bool(double)> &progress)
@@ -267,6 +292,9 @@ Json runProfile(const Json &request, const std::function<bool(double)> &progress
                 return failure(read.error().toString());
             given = std::move(read.value());
         }
+        std::set<std::string> givenNames; // the user's; prepare() adds the generated ones to `given`
+        for (const auto &kv : given)
+            givenNames.insert(kv.first);
         SymbolValues symbols;
         for (const auto &member : request["symbols"].members())
             symbols[member.first] = member.second.toInt();
@@ -313,6 +341,8 @@ Json runProfile(const Json &request, const std::function<bool(double)> &progress
             setError(root, "unfused graph: ", *before.failure());
             return root;
         }
+        if (std::string why = generatedNonFinite(before, givenNames); !why.empty())
+            root.set("warnings", Json::array({Json(why)}));
         if (fusedUnprepared) {
             root.set("fused", Json());
             setError(root, "fused graph: ", *fusedUnprepared);

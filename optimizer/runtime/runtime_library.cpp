@@ -176,6 +176,8 @@ Result<ProfileReport> runtimeProfile(
     ProfileReport report;
     report.device = r["device"].toString();
     report.unfused = graphProfile(r["unfused"]);
+    for (const Json &w : r["warnings"].items())
+        report.warnings.push_back(w.toString());
     if (r["fused"].isObject()) {
         report.fused = graphProfile(r["fused"]);
         report.speedup = r["speedup"].toDouble();

@@ -97,6 +97,7 @@ struct ProfileReport {
     double maxAbsDiff = 0; // over the places where both outputs are finite
     std::string outputsDetail; // where they differ first, when they do
     std::string outputsNonFinite; // the NaN and inf counts, when there are any
+    std::vector<std::string> warnings; // said once per profile (non-finite outputs from generated inputs)
     std::optional<bool> expectedMatch; // against ProfileOptions::expectedOutputsPath
     double expectedMaxAbsDiff = 0;
     std::optional<bool> referenceMatch; // against ProfileOptions::referenceDevice

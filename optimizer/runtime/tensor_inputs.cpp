@@ -10,6 +10,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <vector>
@@ -70,14 +72,89 @@ int64_t intArg(const Argument *arg, int64_t otherwise)
     return arg && arg->kind() == Argument::Kind::Int ? arg->toInt() : otherwise;
 }
 
+// Ops whose first argument reaches their result unchanged in value (views, copies, conversions).
+const std::set<std::string> &passThroughOps()
+{
+    static const std::set<std::string> ops = {"slice", "select", "expand", "view", "_unsafe_view", "reshape",
+        "unsqueeze", "squeeze", "permute", "transpose", "t", "clone", "contiguous", "_to_copy", "to", "long", "int",
+        "float", "half", "flatten", "alias", "detach", "repeat", "getitem", "expand_as", "view_as", "reshape_as",
+        "convert_element_type"};
+    return ops;
+}
+
+// Whether a float input is a quantity that cannot be negative where the graph says so: a batch norm's running_var
+// (argument 4 of aten's batch_norm family, 2 of torch.nn.functional.batch_norm), or the operand of sqrt, rsqrt or a
+// log, reached directly, through views and copies, or through an add of a non-negative number (var + eps). Random
+// normals there give NaN in every graph compared (Inception-v3's and BoTNet's generated running_var).
+bool nonNegativeOnly(const Node &input)
+{
+    static const std::set<std::string> batchNorms = {"batch_norm", "native_batch_norm", "_native_batch_norm_legit",
+        "_native_batch_norm_legit_no_training", "_native_batch_norm_legit_functional", "cudnn_batch_norm",
+        "miopen_batch_norm", "instance_norm"};
+    static const std::set<std::string> roots = {"sqrt", "rsqrt", "log", "log2", "log10"};
+    std::vector<const Node *> pending{&input};
+    std::set<const Node *> seen{&input};
+    while (!pending.empty()) {
+        const Node *value = pending.back();
+        pending.pop_back();
+        for (const Node *user : value->users()) {
+            if (user->op() != OpKind::CallFunction && user->op() != OpKind::CallMethod)
+                continue;
+            auto is = [&](const Argument *arg) { return arg && arg->isNode() && arg->node() == value; };
+            const std::string op = opBaseName(*user);
+            if (batchNorms.count(op)) {
+                bool functional = startsWith(user->target(), "torch.nn.functional.");
+                if (is(argAt(*user, functional ? 2 : 4, "running_var")))
+                    return true;
+                continue;
+            }
+            if (user->args().empty() || !is(&user->args()[0]))
+                continue;
+            if (roots.count(op))
+                return true;
+            const Argument *other = user->args().size() > 1 ? &user->args()[1] : nullptr;
+            bool addsNonNegative = op == "add" && other
+                && ((other->kind() == Argument::Kind::Float && other->toDouble() >= 0)
+                    || (other->kind() == Argument::Kind::Int && other->toInt() >= 0));
+            if ((passThroughOps().count(op) || addsNonNegative) && seen.insert(user).second)
+                pending.push_back(user);
+        }
+    }
+    return false;
+}
+
+// Whether an input is a convolution's weight (argument 1 of aten's convolution family and of
+// torch.nn.functional.conv*d), directly or through views and copies.
+bool convolutionWeight(const Node &input)
+{
+    static const std::set<std::string> convolutions = {"convolution", "_convolution", "conv1d", "conv2d", "conv3d",
+        "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "mkldnn_convolution", "cudnn_convolution"};
+    std::vector<const Node *> pending{&input};
+    std::set<const Node *> seen{&input};
+    while (!pending.empty()) {
+        const Node *value = pending.back();
+        pending.pop_back();
+        for (const Node *user : value->users()) {
+            if (user->op() != OpKind::CallFunction && user->op() != OpKind::CallMethod)
+                continue;
+            const std::string op = opBaseName(*user);
+            const Argument *weight = argAt(*user, 1, "weight");
+            if (convolutions.count(op) && weight && weight->isNode() && weight->node() == value)
+                return true;
+            if (passThroughOps().count(op) && !user->args().empty() && user->args()[0].isNode()
+                && user->args()[0].node() == value && seen.insert(user).second)
+                pending.push_back(user);
+        }
+    }
+    return false;
+}
+
 // How many rows an integer input may index without going out of range: the smallest indexed dim over every
 // embedding, index_select, gather, index or nll_loss it reaches, directly or through views and copies (BERT's
 // token-type ids pass slice and expand into a 2-row embedding). nullopt when it indexes nothing.
 std::optional<int64_t> indexBound(const Node &input, const SymbolValues &symbols)
 {
-    static const std::set<std::string> passThrough = {"slice", "select", "expand", "view", "_unsafe_view", "reshape",
-        "unsqueeze", "squeeze", "permute", "transpose", "t", "clone", "contiguous", "_to_copy", "to", "long", "int",
-        "flatten", "alias", "detach", "repeat", "getitem", "expand_as", "view_as", "reshape_as"};
+    const std::set<std::string> &passThrough = passThroughOps();
     std::optional<int64_t> bound;
     auto limit = [&](std::optional<int64_t> rows) {
         if (rows && *rows > 0)
@@ -239,8 +316,18 @@ Result<std::unordered_map<std::string, at::Tensor>> graphInputs(const Graph &gra
         at::Tensor t;
         if (at::isFloatingType(*type)) {
             // Scaled by 1/sqrt(last dim) so chains of matmuls stay near unit scale, also in float16.
-            double scale = shape.size() >= 2 ? 1.0 / std::sqrt(double(std::max<int64_t>(shape.back(), 1))) : 1.0;
-            t = (at::randn(shape, gen, at::TensorOptions().dtype(at::kFloat)) * scale).to(*type);
+            // A variance or the operand of a root or log: uniform in [0.5, 1.5), around the 1 that batch norm's
+            // running_var starts from. A convolution's weight is scaled by its fan-in (in_channels x kernel), as
+            // PyTorch's default initialisation does, so a deep conv net's activations do not overflow to inf.
+            int64_t fanIn = shape.size() >= 2 ? std::max<int64_t>(shape.back(), 1) : 1;
+            if (shape.size() >= 3 && convolutionWeight(*node))
+                fanIn = std::max<int64_t>(std::accumulate(shape.begin() + 1, shape.end(), int64_t(1),
+                                              std::multiplies<int64_t>()), 1);
+            double scale = shape.size() >= 2 ? 1.0 / std::sqrt(double(fanIn)) : 1.0;
+            if (nonNegativeOnly(*node))
+                t = (at::rand(shape, gen, at::TensorOptions().dtype(at::kFloat)) + 0.5).to(*type);
+            else
+                t = (at::randn(shape, gen, at::TensorOptions().dtype(at::kFloat)) * scale).to(*type);
         } else if (*type == at::kBool) {
             t = at::randint(0, 2, shape, gen, at::TensorOptions().dtype(at::kLong)).to(at::kBool);
         } else {
