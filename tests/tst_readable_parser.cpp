@@ -164,6 +164,36 @@ private Q_SLOTS:
         QCOMPARE(files.size(), 34);
     }
 
+    // `x[idx] = v;  setitem = x` is how torch.fx prints operator.setitem (Hugging Face MBart's shift_labels, issue
+    // 17): a node named by the statement after it, with no users; later uses of x still mean x. Without that
+    // statement it is named setitem, setitem_1, ... as FX names it.
+    void setitemStatements()
+    {
+        auto file = parseText(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, L_labels_: \"i64[2, 8][8, 1]cpu\"):\n"
+            "        l_labels_ = L_labels_\n"
+            "        shift: \"i64[2, 8][8, 1]cpu\" = l_labels_.new_zeros((2, 8))\n"
+            "        getitem: \"i64[2, 7][8, 1]cpu\" = l_labels_[(slice(None, None, None), slice(1, None, None))]\n"
+            "        shift[(slice(None, None, None), slice(None, -1, None))] = getitem;  setitem = shift;  getitem = setitem = None\n"
+            "        shift[(Ellipsis, -1)] = -100\n"
+            "        return (shift,)\n");
+        QVERIFY2(file.ok(), file.ok() ? "" : file.error().toString().c_str());
+        const Graph &g = *file->graphs[0].graph;
+        QVERIFY(lint(g).empty());
+        Node *shift = node(g, "shift");
+        Node *setitem = node(g, "setitem");
+        QCOMPARE(setitem->target(), std::string("operator.setitem"));
+        QCOMPARE(setitem->args()[0].node(), shift);
+        QCOMPARE(setitem->args()[1].toFxText(), std::string("(slice(None, None, None), slice(None, -1, None))"));
+        QCOMPARE(setitem->args()[2].node(), node(g, "getitem"));
+        QVERIFY(setitem->users().empty());
+        Node *second = node(g, "setitem_1");
+        QCOMPARE(second->args()[1].toFxText(), std::string("(Ellipsis, -1)"));
+        QCOMPARE(second->args()[2].toInt(), int64_t(-100));
+        QCOMPARE(g.outputNode()->args()[0].toFxText(), std::string("(%shift,)"));
+    }
+
     void dynamoGraphWithOperators()
     {
         auto l = loadCorpus("depyf__aot_eager_dynamic_with_grad__compiled_fn_3_dynamo_graph.py");

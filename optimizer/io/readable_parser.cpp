@@ -283,6 +283,7 @@ struct PendingInplace {
     std::string_view receiver;
     std::optional<SourceLocation> source;
     int line = 0;
+    bool rebindsReceiver = true; // x += y: later x is the result; x[i] = y: later x is still x (mutated)
 };
 
 class ReadableParser {
@@ -875,6 +876,20 @@ bool ReadableParser::handleAssign(
         return failAtExpr(
             targets[1], "expected one name before '=', found a chained assignment to " + t.toSource(targets[1]));
     ExprId target = targets[0];
+    if (t[target].kind == ExprKind::Subscript) {
+        // `x[idx] = v;  setitem = x`: how torch.fx prints operator.setitem (Dynamo's in-place item assignment, a
+        // node with no users that mutates x). The statement after it names the node, as for `x += y`.
+        PendingInplace pending;
+        pending.target = "operator.setitem";
+        pending.args = {toArgument(fn, t.child(target, 0)), toArgument(fn, t.child(target, 1)), toArgument(fn, value)};
+        if (isName(t.child(target, 0)))
+            pending.receiver = t[t.child(target, 0)].text;
+        pending.source = fn.source;
+        pending.line = first.line;
+        pending.rebindsReceiver = false;
+        fn.pending = std::move(pending);
+        return true;
+    }
     if (!isName(target))
         return failAtExpr(target, "expected a node name before '=', found " + t.toSource(target));
     if (isName(value)) {
@@ -1010,7 +1025,8 @@ void ReadableParser::flushPending(Function &fn)
     Node *n = fn.graph->append(OpKind::CallFunction, name, pending.target, std::move(pending.args));
     n->meta().dumpLine = pending.line;
     n->meta().source = pending.source;
-    fn.env[pending.receiver] = n;
+    if (pending.rebindsReceiver)
+        fn.env[pending.receiver] = n;
     fn.env[n->name()] = n;
 }
 
