@@ -696,6 +696,32 @@ private Q_SLOTS:
             report->warnings[0].c_str());
     }
 
+    // Dynamo's tensor indexing and in-place item assignment (Hugging Face's shift_labels, issue 17) by Python's
+    // rules: x[:, 1:], x[..., None], shift[:, :-1] = ..., shift[..., -1] = -100, against values worked out by hand.
+    void tensorIndexingAndSetitem()
+    {
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, x: \"f32[2, 4][4, 1]cpu\"):\n"
+            "        shift: \"f32[2, 4][4, 1]cpu\" = x.new_zeros((2, 4))\n"
+            "        getitem: \"f32[2, 3][4, 1]cpu\" = x[(slice(None, None, None), slice(1, None, None))]\n"
+            "        clone: \"f32[2, 3][3, 1]cpu\" = getitem.clone();  getitem = None\n"
+            "        shift[(slice(None, None, None), slice(None, -1, None))] = clone;  setitem = shift;  clone = None\n"
+            "        shift[(Ellipsis, -1)] = -100;  setitem_1 = shift\n"
+            "        getitem_1: \"f32[2, 4, 1][4, 1, 1]cpu\" = x[(Ellipsis, None)]\n"
+            "        return (shift, getitem_1)\n");
+        QVERIFY(g);
+        const QString inputs = m_dir.filePath(QStringLiteral("setitem.safetensors"));
+        writeSafetensors(inputs, {{"x", {0, 1, 2, 3, 4, 5, 6, 7}}}, {{2, 4}});
+        auto report = runtimeProfile(*g, nullptr, singleRun(inputs));
+        VERIFY_OK(report);
+        const auto &out = report->unfused.outputs;
+        QCOMPARE(out.size(), size_t(2));
+        QCOMPARE(out[0].values, std::vector<double>({1, 2, 3, -100, 5, 6, 7, -100}));
+        QCOMPARE(out[1].shape, std::vector<int64_t>({2, 4, 1}));
+        QCOMPARE(out[1].values, std::vector<double>({0, 1, 2, 3, 4, 5, 6, 7}));
+    }
+
     void npuKernelMatchesDecomposition_data()
     {
         QTest::addColumn<QString>("unfused");

@@ -6,6 +6,7 @@
 #include "util/progress.h"
 
 #include <ATen/ATen.h>
+#include <ATen/TensorIndexing.h>
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/InferenceMode.h>
 #include <c10/core/impl/VirtualGuardImpl.h>
@@ -22,6 +23,52 @@ namespace {
 Error nodeError(const Node &node, const std::string &what)
 {
     return Error{{}, node.meta().dumpLine, 0, "node '" + node.name() + "' (" + node.target() + "): " + what};
+}
+
+// A Python index of a Dynamo graph's x[...] (ints, slices, Ellipsis, None, bools, tensors, a tuple of them) as
+// LibTorch's TensorIndex list, which follows Python's indexing rules; an error names what it cannot take.
+Result<std::vector<at::indexing::TensorIndex>> tensorIndices(
+    const Node &node, const Argument &index, const std::vector<c10::IValue> &values)
+{
+    using at::indexing::TensorIndex;
+    std::vector<TensorIndex> out;
+    auto bound = [&](const Argument &a) -> std::optional<c10::optional<c10::SymInt>> {
+        if (a.isNone())
+            return c10::optional<c10::SymInt>();
+        if (a.kind() == Argument::Kind::Int)
+            return c10::optional<c10::SymInt>(c10::SymInt(a.toInt()));
+        if (a.isNode() && values[a.node()->index()].isInt())
+            return c10::optional<c10::SymInt>(c10::SymInt(values[a.node()->index()].toInt()));
+        return std::nullopt;
+    };
+    const std::vector<Argument> one = {index};
+    for (const Argument &a : index.kind() == Argument::Kind::Tuple ? index.items() : one) {
+        switch (a.kind()) {
+        case Argument::Kind::None: out.emplace_back(at::indexing::None); continue;
+        case Argument::Kind::Ellipsis: out.emplace_back(at::indexing::Ellipsis); continue;
+        case Argument::Kind::Bool: out.emplace_back(a.toBool()); continue;
+        case Argument::Kind::Int: out.emplace_back(a.toInt()); continue;
+        case Argument::Kind::Slice: {
+            auto start = bound(a.items()[0]), stop = bound(a.items()[1]), step = bound(a.items()[2]);
+            if (!start || !stop || !step)
+                return nodeError(node, "expected int or None bounds in the slice " + a.toFxText());
+            out.emplace_back(at::indexing::Slice(*start, *stop, *step));
+            continue;
+        }
+        case Argument::Kind::NodeRef: {
+            const c10::IValue &v = values[a.node()->index()];
+            if (v.isTensor())
+                out.emplace_back(v.toTensor());
+            else if (v.isInt())
+                out.emplace_back(v.toInt());
+            else
+                return nodeError(node, "expected a tensor or an int as index, found " + a.toFxText());
+            continue;
+        }
+        default: return nodeError(node, "expected an index (int, slice, ..., None, tensor), found " + a.toFxText());
+        }
+    }
+    return out;
 }
 
 // "torch.ops.aten.add.Tensor" -> {"aten::add", "Tensor"}; ".default" is the empty overload.
@@ -556,6 +603,8 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
                 plan.scalarOp = t == "torch.sym_not" ? "not_" : t.substr(6);
             } else if (t == "operator.getitem" || t == "_operator.getitem") {
                 plan.step = Step::GetItem;
+            } else if (t == "operator.setitem" || t == "_operator.setitem") {
+                plan.step = Step::SetItem;
             } else if (t.rfind("operator.", 0) == 0 || t.rfind("_operator.", 0) == 0) {
                 plan.step = Step::ScalarOp;
                 plan.scalarOp = t.substr(t.find('.') + 1);
@@ -1166,9 +1215,18 @@ Result<c10::IValue> Executor::execute(const std::vector<c10::IValue> *positional
             break;
         }
         case Step::GetItem: {
-            if (node.args().size() != 2 || !node.args()[0].isNode() || node.args()[1].kind() != Argument::Kind::Int)
+            if (node.args().size() != 2 || !node.args()[0].isNode())
                 return nodeError(node, "expected (node, index)");
             const c10::IValue &from = values[node.args()[0].node()->index()];
+            if (from.isTensor()) { // x[:, :-1], x[..., None], x[mask]: Python's indexing through at::indexing
+                auto indices = tensorIndices(node, node.args()[1], values);
+                if (!indices)
+                    return indices.error();
+                values[i] = from.toTensor().index(indices.value());
+                break;
+            }
+            if (node.args()[1].kind() != Argument::Kind::Int)
+                return nodeError(node, "expected (node, index)");
             int64_t k = node.args()[1].toInt();
             if (from.isTuple()) {
                 const auto &elems = from.toTupleRef().elements();
@@ -1194,6 +1252,29 @@ Result<c10::IValue> Executor::execute(const std::vector<c10::IValue> *positional
             } else {
                 return nodeError(node, "getitem on a value that is not a tuple or list");
             }
+            break;
+        }
+        case Step::SetItem: {
+            // x[idx] = v (Dynamo's in-place item assignment): writes into x, returns None.
+            if (node.args().size() != 3 || !node.args()[0].isNode() || !values[node.args()[0].node()->index()].isTensor())
+                return nodeError(node, "expected (tensor, index, value)");
+            auto indices = tensorIndices(node, node.args()[1], values);
+            if (!indices)
+                return indices.error();
+            at::Tensor target = values[node.args()[0].node()->index()].toTensor();
+            const Argument &v = node.args()[2];
+            const c10::IValue *given = v.isNode() ? &values[v.node()->index()] : nullptr;
+            if (given && given->isTensor())
+                target.index_put_(indices.value(), given->toTensor());
+            else if (given && (given->isInt() || given->isDouble() || given->isBool()))
+                target.index_put_(indices.value(), given->toScalar());
+            else if (v.kind() == Argument::Kind::Int || v.kind() == Argument::Kind::Bool)
+                target.index_put_(indices.value(), v.kind() == Argument::Kind::Int ? at::Scalar(v.toInt()) : at::Scalar(v.toBool()));
+            else if (v.kind() == Argument::Kind::Float)
+                target.index_put_(indices.value(), at::Scalar(v.toDouble()));
+            else
+                return nodeError(node, "expected a tensor or a number to assign, found " + v.toFxText());
+            values[i] = c10::IValue();
             break;
         }
         case Step::ScalarOp: {

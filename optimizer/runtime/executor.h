@@ -55,6 +55,7 @@ private:
         Convert,
         Iota,
         GetItem,
+        SetItem, // operator.setitem: x[idx] = v, in place
         ScalarOp,
         Cond, // torch.ops.higher_order.cond: one of two nested graphs
         Nested, // higher_order.wrap (wrap_with_set_grad_enabled, wrap_with_autocast), flex_attention, call_module
