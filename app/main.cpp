@@ -36,6 +36,11 @@ int main(int argc, char *argv[])
     QCommandLineOption restoreOption(QStringLiteral("restore"),
         QStringLiteral("Restore where fxscope was when it last closed or was killed (saved as you go)."));
     parser.addOption(restoreOption);
+    QCommandLineOption patternsOption(QStringLiteral("patterns"),
+        QStringLiteral("Pattern file (.py or .json) to load, as File > Open Patterns does; repeatable. 'builtin' names "
+                       "the built-in library, which is always loaded."),
+        QStringLiteral("FILE|builtin"));
+    parser.addOption(patternsOption);
     parser.process(app);
     const QStringList files = parser.positionalArguments();
     if (files.size() > 1) {
@@ -54,5 +59,8 @@ int main(int argc, char *argv[])
     } else {
         document.open(files.isEmpty() ? fxs::Document::bundledSamplePath() : files.first(), parser.value(graphOption));
     }
+    for (const QString &patterns : parser.values(patternsOption))
+        if (patterns != QLatin1String("builtin")) // a file that fails to load is reported in the window, as from the menu
+            document.openPatterns(patterns);
     return app.exec();
 }

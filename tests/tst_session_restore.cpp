@@ -33,6 +33,7 @@ private Q_SLOTS:
     void badFiles();
     void savedSessionComesBack();
     void autosaveSurvivesKill();
+    void patternsFromCommandLine();
 
 private:
     QTemporaryDir m_dir;
@@ -238,6 +239,34 @@ void TestSessionRestore::autosaveSurvivesKill()
     QVERIFY(window.openSession(autosave));
     QVERIFY(restored.wait(kTimeoutMs));
     QCOMPARE(doc.path(), graph);
+}
+
+// `fxscope GRAPH --patterns FILE --patterns builtin` (issue 17): the file loads as from File > Open Patterns, and the
+// session autosaved by the real binary lists it.
+void TestSessionRestore::patternsFromCommandLine()
+{
+    const QString bin = QStringLiteral(FXSCOPE_BIN_DIR "/fxscope");
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    const QString patterns = QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/patterns/rms_norm.py");
+    QProcess fxscope;
+    fxscope.setProcessEnvironment(env);
+    fxscope.start(bin,
+        {QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py"), QStringLiteral("--patterns"), patterns,
+            QStringLiteral("--patterns"), QStringLiteral("builtin")});
+    QVERIFY(fxscope.waitForStarted(kTimeoutMs));
+    const QString autosave = home.filePath(QStringLiteral("data/fxscope/fxscope/last-session.fxsession"));
+    auto listed = [&] {
+        auto state = QFile::exists(autosave) ? loadSessionFile(autosave) : decltype(loadSessionFile(autosave))(Error{});
+        return state && state->patternFiles == QStringList{patterns};
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(listed(), kTimeoutMs);
+    fxscope.kill();
+    QVERIFY(fxscope.waitForFinished(kTimeoutMs));
 }
 
 QTEST_MAIN(TestSessionRestore)
