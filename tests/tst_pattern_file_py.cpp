@@ -60,6 +60,7 @@ class TestPatternFilePy : public QObject {
 private Q_SLOTS:
     void exampleLoads();
     void exampleMatches();
+    void docstringAndCrlfNotTraced();
     void checkWithoutShapes();
     void retraceWithMatchValues();
     void loggerFStringReason();
@@ -132,6 +133,35 @@ void TestPatternFilePy::exampleMatches()
         QString("line 29: return a_shape[-1] == 7168 → True (a_shape[-1] = 7168)"));
     QCOMPARE(
         QString::fromStdString(rejected->checkTrace.front()), QString("line 23: x1 = match.kwargs.get(\"x1\") → c"));
+}
+
+// TorchAir's own checks open with a docstring, and some files have CRLF line ends (issue 17): the docstring is no
+// traced step, and traced lines carry no '\r'. The example with a docstring in extra_check, written with CRLF.
+void TestPatternFilePy::docstringAndCrlfNotTraced()
+{
+    QFile example(QString::fromStdString(kExample));
+    QVERIFY(example.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(example.readAll());
+    text.replace(QStringLiteral("def extra_check(match: Match):\n"),
+        QStringLiteral("def extra_check(match: Match):\n    \"\"\"\n    Check the hidden size.\n    \"\"\"\n"));
+    text.replace(QStringLiteral("\n"), QStringLiteral("\r\n"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("crlf_docstring.py"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text.toUtf8()) > 0);
+    out.close();
+    PatternRegistry registry;
+    QVERIFY(loadPatternSpec(path.toStdString(), registry));
+    auto report = matchFirstGraph(registry, loadGraphFile(kGraph));
+    QVERIFY2(report, report ? "" : report.error().toString().c_str());
+    for (const Verdict &v : report->patterns[0].candidates) {
+        QVERIFY(!v.checkTrace.empty());
+        // Three lines lower than in the example: the docstring's.
+        QVERIFY2(v.checkTrace.front().rfind("line 26: x1 = match.kwargs.get(\"x1\") → ", 0) == 0,
+            v.checkTrace.front().c_str());
+        for (const std::string &line : v.checkTrace)
+            QVERIFY2(line.find('\r') == std::string::npos && line.find("hidden size") == std::string::npos, line.c_str());
+    }
 }
 
 void TestPatternFilePy::checkWithoutShapes()

@@ -360,7 +360,10 @@ void PyInterpreter::traceStatement(const PyStmt &s, const std::string &text)
 {
     if (!m_trace || m_trace->lines.size() >= m_limits.maxTraceLines)
         return;
-    std::string line = "line " + std::to_string(s.line) + ": " + text;
+    std::string line = "line " + std::to_string(s.line) + ": ";
+    for (char c : text) // a file with CRLF line ends shows its lines as written, without the \r
+        if (c != '\r')
+            line += c;
     std::string extra;
     for (const auto &c : m_captures)
         extra += (extra.empty() ? "" : ", ") + c.first + " = " + c.second;
@@ -384,7 +387,8 @@ PyInterpreter::Flow PyInterpreter::exec(const PyStmt &s)
         case PyStmtKind::Continue: return Flow::Continue;
         case PyStmtKind::Expr: {
             PyValue v = eval(s.value);
-            traceStatement(s, source(s.value));
+            if (m_tree[s.value].kind != ExprKind::String) // a docstring is no step of the check
+                traceStatement(s, source(s.value));
             (void)v;
             return Flow::Normal;
         }
