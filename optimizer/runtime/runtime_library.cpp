@@ -1,6 +1,7 @@
 #include "runtime_library.h"
 
 #include "io/fxscope_json.h"
+#include "io/loader.h"
 #include "ir/graph_file.h"
 #include "node_positions.h"
 #include "util/json.h"
@@ -12,7 +13,10 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <mutex>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <spdlog/spdlog.h>
 
 namespace fxs {
 
@@ -28,6 +32,37 @@ std::string executableDirectory()
     return p.substr(0, p.rfind('/'));
 }
 
+std::string runtimeLibraryPath()
+{
+    const char *configured = std::getenv("FXSCOPE_RUNTIME_LIBRARY");
+    return configured ? configured : executableDirectory() + "/libfxscope_runtime.so";
+}
+
+// The first line of the schema cache: which runtime module (and so which LibTorch) its lines came from. A rebuilt
+// module (another FXSCOPE_PYTHON, another torch) has another size or time, and the cache is made anew.
+std::string schemaCacheKey(const std::string &module)
+{
+    struct stat st {};
+    if (stat(module.c_str(), &st) != 0)
+        return {};
+    return "# fxscope operator schemas of " + module + " " + std::to_string(st.st_size) + " "
+        + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+}
+
+std::vector<std::string> schemaLines(std::string_view text)
+{
+    std::vector<std::string> lines;
+    for (size_t start = 0; start < text.size();) {
+        size_t end = text.find('\n', start);
+        if (end == std::string_view::npos)
+            end = text.size();
+        if (end > start && text[start] != '#')
+            lines.emplace_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return lines;
+}
+
 Result<void *> runtimeHandle()
 {
     // The GUI lists devices and profiles from different worker threads.
@@ -39,8 +74,7 @@ Result<void *> runtimeHandle()
         return handle;
     if (!failure.empty())
         return Error{{}, 0, 0, failure};
-    const char *configured = std::getenv("FXSCOPE_RUNTIME_LIBRARY");
-    std::string path = configured ? configured : executableDirectory() + "/libfxscope_runtime.so";
+    const std::string path = runtimeLibraryPath();
     if (auto whole = checkSharedLibrary(path); !whole) {
         failure = "cannot load the LibTorch runtime " + whole.error().toString();
         return Error{{}, 0, 0, failure};
@@ -229,6 +263,16 @@ Result<RuntimeDevices> runtimeDevices(const std::vector<std::string> &plugins)
 
 Result<std::vector<std::string>> runtimeOpSchemas()
 {
+    // LibTorch's schemas are read once per runtime module and kept beside it (FILE.schemas), so a command that only
+    // needs schemas (match, apply, patterns) reads a text file instead of loading LibTorch (0.3 s, ~120 MB). With
+    // device plugins configured their ops count too, so LibTorch is asked.
+    const std::string module = runtimeLibraryPath();
+    const std::string cache = module.substr(0, module.rfind('.')) + ".schemas";
+    const std::string key = schemaCacheKey(module);
+    const bool plugins = std::getenv("FXSCOPE_DEVICE_PLUGINS") && *std::getenv("FXSCOPE_DEVICE_PLUGINS");
+    if (!key.empty() && !plugins)
+        if (auto saved = readFileBytes(cache); saved && saved.value().compare(0, key.size() + 1, key + "\n") == 0)
+            return schemaLines(saved.value());
     auto handle = runtimeHandle();
     if (!handle)
         return handle.error();
@@ -236,17 +280,11 @@ Result<std::vector<std::string>> runtimeOpSchemas()
     auto call = reinterpret_cast<SchemasText>(dlsym(handle.value(), "fxscope_runtime_op_schemas"));
     if (!call)
         return Error{{}, 0, 0, "the LibTorch runtime lacks fxscope_runtime_op_schemas"};
-    std::vector<std::string> schemas;
-    std::string_view text = call();
-    for (size_t start = 0; start < text.size();) {
-        size_t end = text.find('\n', start);
-        if (end == std::string_view::npos)
-            end = text.size();
-        if (end > start)
-            schemas.emplace_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return schemas;
+    const std::string_view text = call();
+    if (!key.empty() && !plugins) // best effort: a read-only folder only means LibTorch is asked next time too
+        if (auto written = writeFileAtomically(cache, key + "\n" + std::string(text)); !written)
+            spdlog::debug("operator schemas not cached: {}", written.error().toString());
+    return schemaLines(text);
 }
 
 } // namespace fxs
