@@ -722,6 +722,27 @@ private Q_SLOTS:
         QCOMPARE(out[1].values, std::vector<double>({0, 1, 2, 3, 4, 5, 6, 7}));
     }
 
+    // Generated inputs that cannot fit in memory are refused before any allocation, with the figures, the largest
+    // inputs and what to do (issue 17; GPT-J 6B's generated weights were killed by the kernel with no message).
+    void inputsTooBigAreRefused()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[8, 64]\", w: \"f32[64, 4096]\"):\n"
+                            "        mm: \"f32[8, 4096]\" = torch.ops.aten.mm.default(x, w)\n"
+                            "        return (mm,)\n");
+        QVERIFY(g);
+        qputenv("FXSCOPE_MEMORY_LIMIT_BYTES", "100000"); // 100 kB; w alone is 1 MiB
+        auto refused = runtimeProfile(*g, nullptr, singleRun());
+        qunsetenv("FXSCOPE_MEMORY_LIMIT_BYTES");
+        QVERIFY(!refused);
+        const std::string message = refused.error().message;
+        QVERIFY2(message.find("the inputs to generate need 1.0 MiB and 97.7 KiB of memory is available (largest: "
+                              "w 1.0 MiB, x 2.0 KiB)") != std::string::npos && message.find("--inputs") != std::string::npos,
+            message.c_str());
+        auto ran = runtimeProfile(*g, nullptr, singleRun()); // this machine's real limit: 1 MiB fits
+        VERIFY_OK(ran);
+    }
+
     void npuKernelMatchesDecomposition_data()
     {
         QTest::addColumn<QString>("unfused");

@@ -8,8 +8,13 @@
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <limits>
 #include <functional>
 #include <numeric>
 #include <optional>
@@ -220,6 +225,71 @@ std::optional<ValueMeta> copiedMeta(const Node &node)
     return user->meta().val;
 }
 
+
+int64_t inputBytes(const std::vector<int64_t> &shape, at::ScalarType type)
+{
+    int64_t elements = 1;
+    for (int64_t d : shape)
+        elements = d && elements > std::numeric_limits<int64_t>::max() / d ? std::numeric_limits<int64_t>::max()
+                                                                             : elements * d;
+    const int64_t item = int64_t(c10::elementSize(type));
+    return elements > std::numeric_limits<int64_t>::max() / item ? std::numeric_limits<int64_t>::max() : elements * item;
+}
+
+// The memory the machine has free for new allocations (MemAvailable), or nullopt where it cannot be read.
+std::optional<int64_t> availableHostBytes()
+{
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key, unit;
+    int64_t kib = 0;
+    while (meminfo >> key >> kib >> unit)
+        if (key == "MemAvailable:")
+            return kib * 1024;
+    return std::nullopt;
+}
+
+std::string sizeText(int64_t bytes)
+{
+    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double value = double(bytes);
+    size_t unit = 0;
+    while (value >= 1024 && unit + 1 < std::size(units)) {
+        value /= 1024;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, unit ? "%.1f %s" : "%.0f %s", value, units[unit]);
+    return text;
+}
+
+// Generated inputs that cannot fit in memory are refused before anything is allocated: a run that allocates them
+// anyway is killed by the kernel (GPT-J 6B's weights in float32 are ~24 GB) with no word of why. Checked for the
+// host, where generation happens first; FXSCOPE_MEMORY_LIMIT_BYTES stands in for MemAvailable (tests).
+Status checkInputsFit(size_t count, const std::function<std::pair<std::string, int64_t>(size_t)> &input, c10::Device)
+{
+    std::optional<int64_t> available = availableHostBytes();
+    if (const char *limit = std::getenv("FXSCOPE_MEMORY_LIMIT_BYTES"))
+        available = std::atoll(limit);
+    if (!available)
+        return Ok{};
+    int64_t total = 0;
+    std::vector<std::pair<std::string, int64_t>> sizes;
+    for (size_t k = 0; k < count; ++k) {
+        sizes.push_back(input(k));
+        total = total > std::numeric_limits<int64_t>::max() - sizes.back().second ? std::numeric_limits<int64_t>::max()
+                                                                                  : total + sizes.back().second;
+    }
+    if (total <= *available)
+        return Ok{};
+    std::sort(sizes.begin(), sizes.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
+    std::string largest;
+    for (size_t k = 0; k < std::min<size_t>(3, sizes.size()); ++k)
+        largest += (k ? ", " : "") + sizes[k].first + " " + sizeText(sizes[k].second);
+    return Error{{}, 0, 0,
+        "the inputs to generate need " + sizeText(total) + " and " + sizeText(*available) + " of memory is available (largest: "
+            + largest + "); give real inputs with --inputs FILE.safetensors, smaller symbolic sizes with --sym, or "
+            "run on a machine with more memory"};
+}
 } // namespace
 
 Result<std::map<std::string, at::Tensor>> readSafetensors(const std::string &path)
@@ -271,7 +341,13 @@ Result<std::map<std::string, at::Tensor>> readSafetensors(const std::string &pat
 Result<std::unordered_map<std::string, at::Tensor>> graphInputs(const Graph &graph,
     const std::map<std::string, at::Tensor> &given, const SymbolValues &symbols, c10::Device device, uint64_t seed)
 {
-    at::Generator gen = at::detail::createCPUGenerator(seed);
+    // First what to generate (shape and dtype of each input not given), so its size is known before any allocation.
+    struct Pending {
+        const Node *node;
+        std::vector<int64_t> shape;
+        at::ScalarType type;
+    };
+    std::vector<Pending> pending;
     std::unordered_map<std::string, at::Tensor> out;
     for (const auto &node : graph.nodes()) {
         if (node->op() != OpKind::Placeholder && node->op() != OpKind::GetAttr)
@@ -313,29 +389,40 @@ Result<std::unordered_map<std::string, at::Tensor>> graphInputs(const Graph &gra
         if (!type)
             return Error{{}, node->meta().dumpLine, 0,
                 "input '" + node->name() + "': cannot generate dtype " + val->tensor.dtype};
+        pending.push_back({node.get(), std::move(shape), *type});
+    }
+    if (auto fits = checkInputsFit(pending.size(), [&](size_t k) {
+            const Pending &p = pending[k];
+            return std::pair{p.node->name(), inputBytes(p.shape, p.type)};
+        }, device); !fits)
+        return fits.error();
+
+    at::Generator gen = at::detail::createCPUGenerator(seed);
+    for (const Pending &p : pending) {
+        const std::vector<int64_t> &shape = p.shape;
         at::Tensor t;
-        if (at::isFloatingType(*type)) {
-            // Scaled by 1/sqrt(last dim) so chains of matmuls stay near unit scale, also in float16.
+        if (at::isFloatingType(p.type)) {
             // A variance or the operand of a root or log: uniform in [0.5, 1.5), around the 1 that batch norm's
             // running_var starts from. A convolution's weight is scaled by its fan-in (in_channels x kernel), as
             // PyTorch's default initialisation does, so a deep conv net's activations do not overflow to inf.
+            // Others: scaled by 1/sqrt(last dim) so chains of matmuls stay near unit scale, also in float16.
             int64_t fanIn = shape.size() >= 2 ? std::max<int64_t>(shape.back(), 1) : 1;
-            if (shape.size() >= 3 && convolutionWeight(*node))
-                fanIn = std::max<int64_t>(std::accumulate(shape.begin() + 1, shape.end(), int64_t(1),
-                                              std::multiplies<int64_t>()), 1);
+            if (shape.size() >= 3 && convolutionWeight(*p.node))
+                fanIn = std::max<int64_t>(
+                    std::accumulate(shape.begin() + 1, shape.end(), int64_t(1), std::multiplies<int64_t>()), 1);
             double scale = shape.size() >= 2 ? 1.0 / std::sqrt(double(fanIn)) : 1.0;
-            if (nonNegativeOnly(*node))
-                t = (at::rand(shape, gen, at::TensorOptions().dtype(at::kFloat)) + 0.5).to(*type);
+            if (nonNegativeOnly(*p.node))
+                t = (at::rand(shape, gen, at::TensorOptions().dtype(at::kFloat)) + 0.5).to(p.type);
             else
-                t = (at::randn(shape, gen, at::TensorOptions().dtype(at::kFloat)) * scale).to(*type);
-        } else if (*type == at::kBool) {
+                t = (at::randn(shape, gen, at::TensorOptions().dtype(at::kFloat)) * scale).to(p.type);
+        } else if (p.type == at::kBool) {
             t = at::randint(0, 2, shape, gen, at::TensorOptions().dtype(at::kLong)).to(at::kBool);
         } else {
             // Indices stay inside what they index (a 2-row token-type embedding takes 0 and 1).
-            int64_t high = std::min<int64_t>(8, indexBound(*node, symbols).value_or(8));
-            t = at::randint(0, high, shape, gen, at::TensorOptions().dtype(*type));
+            int64_t high = std::min<int64_t>(8, indexBound(*p.node, symbols).value_or(8));
+            t = at::randint(0, high, shape, gen, at::TensorOptions().dtype(p.type));
         }
-        out.emplace(node->name(), t.to(device));
+        out.emplace(p.node->name(), t.to(device));
     }
     return out;
 }
