@@ -518,6 +518,12 @@ private Q_SLOTS:
         QJsonObject region = regions[0].toObject();
         QVERIFY(region.value(QStringLiteral("complete")).toBool());
         QVERIFY(region.value(QStringLiteral("speedup")).toDouble() > 0);
+        // npu_rms_norm ran on fxscope's CPU reference kernel (issue 17): said for the region, the node and the run.
+        QVERIFY(region.value(QStringLiteral("reference_kernel")).toBool());
+        QCOMPARE(root.value(QStringLiteral("reference_kernel_nodes")).toInt(), 1);
+        for (const auto &n : root.value(QStringLiteral("fused")).toObject().value(QStringLiteral("nodes")).toArray())
+            QCOMPARE(n.toObject().value(QStringLiteral("reference_kernel")).toBool(),
+                n.toObject().value(QStringLiteral("target")).toString().contains(QStringLiteral("npu_rms_norm")));
         QStringList replaced;
         for (const auto &r : region.value(QStringLiteral("replaced")).toArray())
             replaced << r.toString();
@@ -552,10 +558,11 @@ private Q_SLOTS:
         QFile csvFile(csv);
         QVERIFY(csvFile.open(QIODevice::ReadOnly));
         QStringList lines = QString::fromUtf8(csvFile.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        QCOMPARE(lines.value(0), QStringLiteral("graph,node,target,median_us,min_us,max_us"));
-        QVERIFY(lines.contains(QStringLiteral("region,pattern,anchor,unfused_us,fused_us,speedup")));
-        QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^unfused,"))).size(), 8);
-        QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^region,rms_norm"))).size(), 1);
+        QCOMPARE(lines.value(0), QStringLiteral("graph,node,target,median_us,min_us,max_us,reference_kernel"));
+        QVERIFY(lines.contains(QStringLiteral("region,pattern,anchor,unfused_us,fused_us,speedup,reference_kernel")));
+        QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^unfused,.*,0$"))).size(), 8);
+        QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^fused,.*npu_rms_norm.*,1$"))).size(), 1);
+        QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^region,rms_norm.*,1$"))).size(), 1);
     }
 
     // Issue 8's last check: the captured block, run with its captured inputs and weights, gives eager's outputs.

@@ -310,13 +310,14 @@ void TestProfileView::exportsTraceAndCsv()
     QFile csvFile(csvPath);
     QVERIFY(csvFile.open(QIODevice::ReadOnly | QIODevice::Text));
     const QStringList lines = QString::fromUtf8(csvFile.readAll()).split(QLatin1Char('\n'));
-    QCOMPARE(lines.value(0), QStringLiteral("graph,node,target,median_us,min_us,max_us"));
+    QCOMPARE(lines.value(0), QStringLiteral("graph,node,target,median_us,min_us,max_us,reference_kernel"));
     QStringList unfusedRows;
     for (const QString &line : lines) {
         const QStringList fields = line.split(QLatin1Char(','));
         if (fields.value(0) != QLatin1String("unfused"))
             continue;
-        QCOMPARE(fields.size(), 6);
+        QCOMPARE(fields.size(), 7);
+        QCOMPARE(fields[6], QStringLiteral("0")); // unfused nodes run on LibTorch's own kernels
         unfusedRows << fields[1];
         // The median as the table shows it, to the CSV's three decimals.
         for (const NodeProfile &n : report->unfused.nodes)
@@ -326,8 +327,9 @@ void TestProfileView::exportsTraceAndCsv()
     }
     QCOMPARE(unfusedRows, (QStringList{"silu", "mul", "add"}));
     QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^fused,"))).size(), fusedNodes.size());
-    QVERIFY(lines.contains(QStringLiteral("region,pattern,anchor,unfused_us,fused_us,speedup")));
-    QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^region,swiglu,"))).size(), 1);
+    QVERIFY(lines.contains(QStringLiteral("region,pattern,anchor,unfused_us,fused_us,speedup,reference_kernel")));
+    // The region's npu_swiglu ran on fxscope's CPU reference kernel: reference_kernel 1.
+    QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^region,swiglu,.*,1$"))).size(), 1);
 
     // A folder that does not exist: the error names the file, and the box shows it.
     const QString bad = out.filePath(QStringLiteral("no/such/folder/p.csv"));

@@ -49,6 +49,7 @@ void ProfileModel::rebuild()
             row.unfusedUs = unfusedUs;
             row.fusedUs = fusedUs;
             row.speedup = unfusedUs > 0 && fusedUs > 0 ? unfusedUs / fusedUs : -1;
+            row.referenceKernel = n.referenceKernel;
             m_rows.push_back(std::move(row));
         };
         for (const NodeProfile &n : m_report->unfused.nodes) {
@@ -83,6 +84,7 @@ void ProfileModel::rebuild()
         row.unfusedUs = region.unfusedUs;
         row.fusedUs = region.fusedUs;
         row.complete = region.complete;
+        row.referenceKernel = region.referenceKernel;
         row.speedup = region.complete && region.speedup > 0 ? region.speedup : -1;
         m_rows.push_back(std::move(row));
     }
@@ -117,6 +119,9 @@ QVariant ProfileModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::TextAlignmentRole && index.column() >= UnfusedColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && r.referenceKernel)
+        return tr("Ran on fxscope's CPU reference kernel (no device plugin defines this op): its outputs are checked, "
+                  "its time is not the device's");
     if (role == Qt::ToolTipRole && r.replaced.isEmpty() && index.column() == WhatColumn)
         return r.what;
     if (role == Qt::ToolTipRole && !r.replaced.isEmpty())
@@ -129,13 +134,15 @@ QVariant ProfileModel::data(const QModelIndex &index, int role) const
     auto us = [](double v) { return v < 0 ? QStringLiteral("—") : QLocale().toString(v, 'f', v < 10 ? 2 : 1); };
     switch (index.column()) {
     case NameColumn: return r.name;
-    case WhatColumn:
+    case WhatColumn: {
         // aten.mm.default: the overload kept, the "torch.ops." every aten op shares left to the tooltip.
-        if (r.replaced.isEmpty())
-            return r.what.startsWith(QLatin1String("torch.ops.")) ? r.what.mid(10) : r.what;
-        return r.complete
+        QString what = r.replaced.isEmpty()
+            ? (r.what.startsWith(QLatin1String("torch.ops.")) ? r.what.mid(10) : r.what)
+            : r.complete
             ? tr("%1 (replaced %L2 nodes)").arg(r.what).arg(r.replaced.size())
             : tr("%1 (replaced %L2 nodes, some not in the unfused graph)").arg(r.what).arg(r.replaced.size());
+        return r.referenceKernel ? tr("%1 · reference kernel").arg(what) : what;
+    }
     case UnfusedColumn: return us(r.unfusedUs);
     case FusedColumn: return us(r.fusedUs);
     case SpeedupColumn: return speedup < 0 ? QStringLiteral("—") : QStringLiteral("%1×").arg(speedup, 0, 'f', 2);

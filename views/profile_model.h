@@ -31,6 +31,7 @@ public:
         QString nodeName; // regions: the node to select (the last one the fusion added)
         double speedup = -1; // -1: not both times, or an incomplete region
         bool complete = true; // regions: false when some origin nodes are not in the unfused graph
+        bool referenceKernel = false; // ran on fxscope's CPU stand-in for a device op: the time is not the device's
     };
 
     explicit ProfileModel(QObject *parent = nullptr);

@@ -388,6 +388,12 @@ void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report)
                                            .arg(report->maxAbsDiff, 0, 'g', 3)
                                      : tr(" · <span style=\"color:#d32f2f\">outputs differ</span> (max |Δ| %1)")
                                            .arg(report->maxAbsDiff, 0, 'g', 3);
+        int onReference = 0;
+        for (const NodeProfile &n : report->fused->nodes)
+            onReference += n.referenceKernel ? 1 : 0;
+        if (onReference)
+            text += tr("<br>%n fused node(s) ran on fxscope's CPU reference kernels: outputs checked, times not the "
+                       "device's", nullptr, onReference);
         for (const std::string *line : {&report->outputsDetail, &report->outputsNonFinite})
             if (!line->empty())
                 text += QStringLiteral("<br>") + QString::fromStdString(*line).toHtmlEscaped();

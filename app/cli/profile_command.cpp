@@ -64,10 +64,14 @@ void printTable(const ProfileReport &r)
     std::map<std::string, bool> unfusedNames;
     for (const auto &n : r.unfused.nodes)
         unfusedNames[n.name] = true;
+    size_t onReference = 0;
     if (r.fused)
-        for (const auto &n : r.fused->nodes)
+        for (const auto &n : r.fused->nodes) {
+            onReference += n.referenceKernel ? 1 : 0;
             if (!unfusedNames.count(n.name))
-                std::printf("%-28s %-44s %12s %12.1f\n", n.name.c_str(), n.target.c_str(), "-", n.medianUs);
+                std::printf("%-28s %-44s %12s %12.1f%s\n", n.name.c_str(), n.target.c_str(), "-", n.medianUs,
+                    n.referenceKernel ? "  reference kernel" : "");
+        }
     std::printf("\nunfused %.3f ms", r.unfused.medianMs);
     if (r.fused)
         std::printf("   fused %.3f ms   speedup %.2fx   outputs %s (max abs diff %g)", r.fused->medianMs, r.speedup,
@@ -78,9 +82,14 @@ void printTable(const ProfileReport &r)
     if (!r.outputsNonFinite.empty())
         std::printf("non-finite outputs: %s\n", r.outputsNonFinite.c_str());
     for (const RegionProfile &region : r.regions)
-        std::printf("region %-24s at %-24s %10.1f µs -> %10.1f µs   %.2fx%s\n", region.pattern.c_str(),
+        std::printf("region %-24s at %-24s %10.1f µs -> %10.1f µs   %.2fx%s%s\n", region.pattern.c_str(),
             region.anchor.c_str(), region.unfusedUs, region.fusedUs, region.speedup,
-            region.complete ? "" : " (incomplete: some replaced nodes are not in the unfused graph)");
+            region.complete ? "" : " (incomplete: some replaced nodes are not in the unfused graph)",
+            region.referenceKernel ? " (reference kernel: outputs checked, time not the device's)" : "");
+    if (onReference)
+        std::printf("%zu fused node%s ran on fxscope's CPU reference kernels (no device plugin defines them): their "
+                    "outputs are checked, their times are not the device's\n",
+            onReference, onReference == 1 ? "" : "s");
     if (r.expectedMatch) {
         const Json &expected = r.json["expected"];
         std::printf("outputs against %s: %s (max abs diff %g)%s%s\n", expected["path"].toString().c_str(),

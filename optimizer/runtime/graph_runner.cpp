@@ -2,6 +2,7 @@
 
 #include "device_plugins.h"
 #include "io/fxscope_json.h"
+#include "npu_reference_kernels.h"
 #include "tensor_inputs.h"
 #include "util/progress.h"
 
@@ -121,10 +122,14 @@ Json GraphRunner::nodeRows(size_t upTo) const
     Json nodes = Json::array();
     for (const auto &node : m_graph->nodes()) {
         const auto &times = m_nodeMicros[node->index()];
-        if (node->op() == OpKind::CallFunction && node->index() < upTo && !times.empty())
-            nodes.push(Json::object({{"name", node->name()}, {"target", node->target()}, {"median_us", median(times)},
-                {"min_us", *std::min_element(times.begin(), times.end())},
-                {"max_us", *std::max_element(times.begin(), times.end())}}));
+        if (node->op() != OpKind::CallFunction || node->index() >= upTo || times.empty())
+            continue;
+        Json row = Json::object({{"name", node->name()}, {"target", node->target()}, {"median_us", median(times)},
+            {"min_us", *std::min_element(times.begin(), times.end())},
+            {"max_us", *std::max_element(times.begin(), times.end())}});
+        if (runsOnReferenceKernel(node->target()))
+            row.set("reference_kernel", true); // its time is fxscope's CPU stand-in, not the device's
+        nodes.push(std::move(row));
     }
     return nodes;
 }

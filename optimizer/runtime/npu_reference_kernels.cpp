@@ -6,6 +6,8 @@
 
 #include <memory>
 #include <mutex>
+#include <set>
+#include <string>
 #include <tuple>
 
 namespace fxs {
@@ -48,7 +50,23 @@ bool registered(const char *name)
     return c10::Dispatcher::singleton().findSchema({name, ""}).has_value();
 }
 
+std::set<std::string> &ownOps() // "npu_swiglu": the ops fxscope defined here
+{
+    static std::set<std::string> ops;
+    return ops;
+}
+
 } // namespace
+
+bool runsOnReferenceKernel(const std::string &target)
+{
+    // torch.ops.npu.NAME.overload or npu.NAME.overload
+    const std::string prefix = target.rfind("torch.ops.", 0) == 0 ? "torch.ops.npu." : "npu.";
+    if (target.rfind(prefix, 0) != 0)
+        return false;
+    const std::string rest = target.substr(prefix.size());
+    return ownOps().count(rest.substr(0, rest.find('.'))) > 0;
+}
 
 void registerNpuReferenceKernels()
 {
@@ -62,19 +80,23 @@ void registerNpuReferenceKernels()
             torch::Library::IMPL, "npu", c10::DispatchKey::CPU, __FILE__, uint32_t(__LINE__));
         if (!registered("npu::npu_rms_norm")) {
             defs->def("npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)");
+            ownOps().insert("npu_rms_norm");
             impls->impl("npu_rms_norm", TORCH_FN(rmsNorm));
         }
         if (!registered("npu::npu_add_rms_norm")) {
             defs->def("npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
                       "-> (Tensor, Tensor, Tensor)");
+            ownOps().insert("npu_add_rms_norm");
             impls->impl("npu_add_rms_norm", TORCH_FN(addRmsNorm));
         }
         if (!registered("npu::npu_swiglu")) {
             defs->def("npu_swiglu(Tensor self, int dim=-1) -> Tensor");
+            ownOps().insert("npu_swiglu");
             impls->impl("npu_swiglu", TORCH_FN(swiglu));
         }
         if (!registered("npu::npu_rotary_mul")) {
             defs->def("npu_rotary_mul(Tensor self, Tensor r1, Tensor r2) -> Tensor");
+            ownOps().insert("npu_rotary_mul");
             impls->impl("npu_rotary_mul", TORCH_FN(rotaryMul));
         }
     });

@@ -47,7 +47,7 @@ std::string profileChromeTrace(const Json &report)
                 {"pid", pid}, {"tid", 1}, {"ts", ts}, {"dur", dur},
                 {"args",
                     Json::object({{"target", n["target"].toString()}, {"min_us", n["min_us"].toDouble()},
-                        {"max_us", n["max_us"].toDouble()}})}}));
+                        {"max_us", n["max_us"].toDouble()}, {"reference_kernel", n["reference_kernel"].toBool()}})}}));
             ts += dur;
         }
         if (pid != 2)
@@ -65,7 +65,8 @@ std::string profileChromeTrace(const Json &report)
                 {"pid", pid}, {"tid", 2}, {"ts", begin}, {"dur", end - begin},
                 {"args",
                     Json::object({{"anchor", r["anchor"].toString()}, {"unfused_us", r["unfused_us"].toDouble()},
-                        {"fused_us", r["fused_us"].toDouble()}, {"speedup", r["speedup"].toDouble()}})}}));
+                        {"fused_us", r["fused_us"].toDouble()}, {"speedup", r["speedup"].toDouble()},
+                        {"reference_kernel", r["reference_kernel"].toBool()}})}}));
         }
     }
     return Json::object({{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}}).dump();
@@ -73,18 +74,19 @@ std::string profileChromeTrace(const Json &report)
 
 std::string profileCsv(const Json &report)
 {
-    std::string out = "graph,node,target,median_us,min_us,max_us\n";
+    // reference_kernel: 1 where the node ran on fxscope's CPU stand-in for a device op (its time is not the device's).
+    std::string out = "graph,node,target,median_us,min_us,max_us,reference_kernel\n";
     for (const char *side : {"unfused", "fused"})
         for (const Json &n : report[side]["nodes"].items())
             out += std::string(side) + ',' + csvField(n["name"].toString()) + ',' + csvField(n["target"].toString())
                 + ',' + number(n["median_us"].toDouble()) + ',' + number(n["min_us"].toDouble()) + ','
-                + number(n["max_us"].toDouble()) + '\n';
+                + number(n["max_us"].toDouble()) + ',' + (n["reference_kernel"].toBool() ? "1" : "0") + '\n';
     if (report["regions"].isArray() && !report["regions"].items().empty()) {
-        out += "\nregion,pattern,anchor,unfused_us,fused_us,speedup\n";
+        out += "\nregion,pattern,anchor,unfused_us,fused_us,speedup,reference_kernel\n";
         for (const Json &r : report["regions"].items())
             out += "region," + csvField(r["pattern"].toString()) + ',' + csvField(r["anchor"].toString()) + ','
                 + number(r["unfused_us"].toDouble()) + ',' + number(r["fused_us"].toDouble()) + ','
-                + number(r["speedup"].toDouble()) + '\n';
+                + number(r["speedup"].toDouble()) + ',' + (r["reference_kernel"].toBool() ? "1" : "0") + '\n';
     }
     return out;
 }

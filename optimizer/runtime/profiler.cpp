@@ -183,10 +183,14 @@ std::vector<FusedRegion> regionsOf(const Graph &graph)
 Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<FusedRegion> &regions)
 {
     std::map<std::string, double> unfusedUs, fusedUs;
+    std::set<std::string> onReference; // fused nodes that ran on fxscope's CPU stand-in kernels
     for (const Json &n : unfused["nodes"].items())
         unfusedUs[n["name"].toString()] = n["median_us"].toDouble();
-    for (const Json &n : fused["nodes"].items())
+    for (const Json &n : fused["nodes"].items()) {
         fusedUs[n["name"].toString()] = n["median_us"].toDouble();
+        if (n["reference_kernel"].toBool())
+            onReference.insert(n["name"].toString());
+    }
     Json out = Json::array();
     for (const FusedRegion &r : regions) {
         double before = 0, after = 0;
@@ -199,13 +203,18 @@ Json fusedRegions(const Json &unfused, const Json &fused, const std::vector<Fuse
                 complete = false;
         }
         Json nodes = Json::array();
+        bool reference = false;
         for (const auto &name : r.nodes) {
             after += fusedUs.count(name) ? fusedUs[name] : 0.0;
+            reference = reference || onReference.count(name);
             nodes.push(name);
         }
-        out.push(Json::object({{"pattern", r.pattern}, {"anchor", r.anchor}, {"replaced", r.replaced},
+        Json region = Json::object({{"pattern", r.pattern}, {"anchor", r.anchor}, {"replaced", r.replaced},
             {"origin", r.origin}, {"nodes", std::move(nodes)}, {"unfused_us", before}, {"fused_us", after},
-            {"speedup", complete && after > 0 ? before / after : 0.0}, {"complete", complete}}));
+            {"speedup", complete && after > 0 ? before / after : 0.0}, {"complete", complete}});
+        if (reference)
+            region.set("reference_kernel", true);
+        out.push(std::move(region));
     }
     return out;
 }
@@ -358,6 +367,11 @@ Json runProfile(const Json &request, const std::function<bool(double)> &progress
             double a = root["unfused"]["median_ms"].toDouble(), b = after["median_ms"].toDouble();
             Comparison c = compare(fused->outputs(), before.outputs());
             root.set("regions", fusedRegions(root["unfused"], after, regionsOf(fused->graph())));
+            int64_t onReference = 0;
+            for (const Json &n : after["nodes"].items())
+                onReference += n["reference_kernel"].toBool() ? 1 : 0;
+            if (onReference)
+                root.set("reference_kernel_nodes", onReference);
             root.set("fused", std::move(after));
             root.set("speedup", b > 0 ? a / b : 0.0);
             root.set("outputs_match", c.match);

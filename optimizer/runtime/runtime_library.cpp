@@ -101,7 +101,8 @@ GraphProfile graphProfile(const Json &j)
     GraphProfile g;
     g.medianMs = j["median_ms"].toDouble();
     for (const Json &n : j["nodes"].items())
-        g.nodes.push_back({n["name"].toString(), n["target"].toString(), n["median_us"].toDouble()});
+        g.nodes.push_back({n["name"].toString(), n["target"].toString(), n["median_us"].toDouble(),
+            n["reference_kernel"].toBool()});
     for (const Json &o : j["outputs"].items()) {
         OutputValue v;
         v.dtype = o["dtype"].toString();
@@ -134,7 +135,7 @@ std::vector<RegionProfile> regionProfiles(const Json &regions)
     for (const Json &r : regions.items())
         out.push_back({r["pattern"].toString(), r["anchor"].toString(), strings(r["origin"]), strings(r["nodes"]),
             r["unfused_us"].toDouble(), r["fused_us"].toDouble(), r["speedup"].toDouble(),
-            !r["complete"].isBool() || r["complete"].toBool()});
+            !r["complete"].isBool() || r["complete"].toBool(), r["reference_kernel"].toBool()});
     return out;
 }
 

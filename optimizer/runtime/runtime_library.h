@@ -56,6 +56,7 @@ struct NodeProfile {
     std::string name;
     std::string target;
     double medianUs = 0;
+    bool referenceKernel = false; // ran on fxscope's CPU stand-in for a device op: the time is not the device's
 };
 
 struct OutputValue {
@@ -85,6 +86,7 @@ struct RegionProfile {
     // false when some origin nodes are not in the unfused graph (a file fused elsewhere, whose provenance has no
     // origin): unfusedUs then leaves them out and no speedup is claimed.
     bool complete = true;
+    bool referenceKernel = false; // a node of it ran on fxscope's CPU stand-in: outputs checked, time not the device's
 };
 
 // The result of runtimeProfile; json is DESIGN.md's `profile` object as the runtime produced it.
