@@ -392,8 +392,9 @@ void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report)
         for (const NodeProfile &n : report->fused->nodes)
             onReference += n.referenceKernel ? 1 : 0;
         if (onReference)
-            text += tr("<br>%n fused node(s) ran on fxscope's CPU reference kernels: outputs checked, times not the "
-                       "device's", nullptr, onReference);
+            text += (onReference == 1 ? tr("<br>1 fused node ran on fxscope's CPU reference kernel")
+                                      : tr("<br>%1 fused nodes ran on fxscope's CPU reference kernels").arg(onReference))
+                + tr(": outputs checked, times not the device's");
         for (const std::string *line : {&report->outputsDetail, &report->outputsNonFinite})
             if (!line->empty())
                 text += QStringLiteral("<br>") + QString::fromStdString(*line).toHtmlEscaped();
