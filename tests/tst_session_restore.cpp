@@ -205,23 +205,27 @@ void TestSessionRestore::savedSessionComesBack()
                        .arg(savedCentre.y())));
 }
 
-void TestSessionRestore::autosaveSurvivesKill()
+// The real fxscope binary with these arguments, offscreen, its data and settings in `home`; where it autosaves.
+QString startFxscope(QProcess &fxscope, const QTemporaryDir &home, const QStringList &args)
 {
-    // The real binary, its data folder in a temporary one; killed without a chance to save anything at exit.
-    const QString bin = QStringLiteral(FXSCOPE_BIN_DIR "/fxscope");
-    QVERIFY(QFile::exists(bin));
-    QTemporaryDir home;
-    QVERIFY(home.isValid());
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    fxscope.setProcessEnvironment(env);
+    fxscope.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope"), args);
+    return home.filePath(QStringLiteral("data/fxscope/fxscope/last-session.fxsession"));
+}
+
+void TestSessionRestore::autosaveSurvivesKill()
+{
+    // The real binary, its data folder in a temporary one; killed without a chance to save anything at exit.
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
     const QString graph = QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py");
     QProcess fxscope;
-    fxscope.setProcessEnvironment(env);
-    fxscope.start(bin, {graph});
+    const QString autosave = startFxscope(fxscope, home, {graph});
     QVERIFY(fxscope.waitForStarted(kTimeoutMs));
-    const QString autosave = home.filePath(QStringLiteral("data/fxscope/fxscope/last-session.fxsession"));
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(autosave), kTimeoutMs);
     fxscope.kill(); // SIGKILL
     QVERIFY(fxscope.waitForFinished(kTimeoutMs));
@@ -245,21 +249,14 @@ void TestSessionRestore::autosaveSurvivesKill()
 // session autosaved by the real binary lists it.
 void TestSessionRestore::patternsFromCommandLine()
 {
-    const QString bin = QStringLiteral(FXSCOPE_BIN_DIR "/fxscope");
     QTemporaryDir home;
     QVERIFY(home.isValid());
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     const QString patterns = QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/patterns/rms_norm.py");
     QProcess fxscope;
-    fxscope.setProcessEnvironment(env);
-    fxscope.start(bin,
+    const QString autosave = startFxscope(fxscope, home,
         {QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py"), QStringLiteral("--patterns"), patterns,
             QStringLiteral("--patterns"), QStringLiteral("builtin")});
     QVERIFY(fxscope.waitForStarted(kTimeoutMs));
-    const QString autosave = home.filePath(QStringLiteral("data/fxscope/fxscope/last-session.fxsession"));
     auto listed = [&] {
         auto state = QFile::exists(autosave) ? loadSessionFile(autosave) : decltype(loadSessionFile(autosave))(Error{});
         return state && state->patternFiles == QStringList{patterns};

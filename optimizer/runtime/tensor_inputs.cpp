@@ -87,6 +87,36 @@ const std::set<std::string> &passThroughOps()
     return ops;
 }
 
+// Calls visit(user, op, value) for every call that uses `input`, or a value it reaches as the first argument of an
+// op `follows` accepts (views and copies by default), until visit returns true. Iterative: no recursion on chains.
+bool anyUse(const Node &input,
+    const std::function<bool(const Node &user, const std::string &op, const Node &value)> &visit,
+    const std::function<bool(const Node &user, const std::string &op)> &follows = {})
+{
+    std::vector<const Node *> pending{&input};
+    std::set<const Node *> seen{&input};
+    while (!pending.empty()) {
+        const Node *value = pending.back();
+        pending.pop_back();
+        for (const Node *user : value->users()) {
+            if (user->op() != OpKind::CallFunction && user->op() != OpKind::CallMethod)
+                continue;
+            const std::string op = opBaseName(*user);
+            if (visit(*user, op, *value))
+                return true;
+            const bool first = !user->args().empty() && user->args()[0].isNode() && user->args()[0].node() == value;
+            if (first && (follows ? follows(*user, op) : passThroughOps().count(op) > 0) && seen.insert(user).second)
+                pending.push_back(user);
+        }
+    }
+    return false;
+}
+
+bool uses(const Argument *arg, const Node &value)
+{
+    return arg && arg->isNode() && arg->node() == &value;
+}
+
 // Whether a float input is a quantity that cannot be negative where the graph says so: a batch norm's running_var
 // (argument 4 of aten's batch_norm family, 2 of torch.nn.functional.batch_norm), or the operand of sqrt, rsqrt or a
 // log, reached directly, through views and copies, or through an add of a non-negative number (var + eps). Random
@@ -97,35 +127,19 @@ bool nonNegativeOnly(const Node &input)
         "_native_batch_norm_legit_no_training", "_native_batch_norm_legit_functional", "cudnn_batch_norm",
         "miopen_batch_norm", "instance_norm"};
     static const std::set<std::string> roots = {"sqrt", "rsqrt", "log", "log2", "log10"};
-    std::vector<const Node *> pending{&input};
-    std::set<const Node *> seen{&input};
-    while (!pending.empty()) {
-        const Node *value = pending.back();
-        pending.pop_back();
-        for (const Node *user : value->users()) {
-            if (user->op() != OpKind::CallFunction && user->op() != OpKind::CallMethod)
-                continue;
-            auto is = [&](const Argument *arg) { return arg && arg->isNode() && arg->node() == value; };
-            const std::string op = opBaseName(*user);
-            if (batchNorms.count(op)) {
-                bool functional = startsWith(user->target(), "torch.nn.functional.");
-                if (is(argAt(*user, functional ? 2 : 4, "running_var")))
-                    return true;
-                continue;
-            }
-            if (user->args().empty() || !is(&user->args()[0]))
-                continue;
-            if (roots.count(op))
-                return true;
-            const Argument *other = user->args().size() > 1 ? &user->args()[1] : nullptr;
-            bool addsNonNegative = op == "add" && other
-                && ((other->kind() == Argument::Kind::Float && other->toDouble() >= 0)
-                    || (other->kind() == Argument::Kind::Int && other->toInt() >= 0));
-            if ((passThroughOps().count(op) || addsNonNegative) && seen.insert(user).second)
-                pending.push_back(user);
-        }
-    }
-    return false;
+    auto isVarianceUse = [](const Node &user, const std::string &op, const Node &value) {
+        if (batchNorms.count(op))
+            return uses(argAt(user, startsWith(user.target(), "torch.nn.functional.") ? 2 : 4, "running_var"), value);
+        return roots.count(op) && !user.args().empty() && uses(&user.args()[0], value);
+    };
+    auto viewOrPlusNonNegative = [](const Node &user, const std::string &op) {
+        const Argument *other = user.args().size() > 1 ? &user.args()[1] : nullptr;
+        const bool addsNonNegative = op == "add" && other
+            && (other->kind() == Argument::Kind::Float || other->kind() == Argument::Kind::Int)
+            && other->toDouble() >= 0;
+        return passThroughOps().count(op) || addsNonNegative;
+    };
+    return anyUse(input, isVarianceUse, viewOrPlusNonNegative);
 }
 
 // Whether an input is a convolution's weight (argument 1 of aten's convolution family and of
@@ -134,24 +148,9 @@ bool convolutionWeight(const Node &input)
 {
     static const std::set<std::string> convolutions = {"convolution", "_convolution", "conv1d", "conv2d", "conv3d",
         "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "mkldnn_convolution", "cudnn_convolution"};
-    std::vector<const Node *> pending{&input};
-    std::set<const Node *> seen{&input};
-    while (!pending.empty()) {
-        const Node *value = pending.back();
-        pending.pop_back();
-        for (const Node *user : value->users()) {
-            if (user->op() != OpKind::CallFunction && user->op() != OpKind::CallMethod)
-                continue;
-            const std::string op = opBaseName(*user);
-            const Argument *weight = argAt(*user, 1, "weight");
-            if (convolutions.count(op) && weight && weight->isNode() && weight->node() == value)
-                return true;
-            if (passThroughOps().count(op) && !user->args().empty() && user->args()[0].isNode()
-                && user->args()[0].node() == value && seen.insert(user).second)
-                pending.push_back(user);
-        }
-    }
-    return false;
+    return anyUse(input, [](const Node &user, const std::string &op, const Node &value) {
+        return convolutions.count(op) && uses(argAt(user, 1, "weight"), value);
+    });
 }
 
 // How many rows an integer input may index without going out of range: the smallest indexed dim over every
@@ -159,54 +158,41 @@ bool convolutionWeight(const Node &input)
 // token-type ids pass slice and expand into a 2-row embedding). nullopt when it indexes nothing.
 std::optional<int64_t> indexBound(const Node &input, const SymbolValues &symbols)
 {
-    const std::set<std::string> &passThrough = passThroughOps();
     std::optional<int64_t> bound;
     auto limit = [&](std::optional<int64_t> rows) {
         if (rows && *rows > 0)
             bound = bound ? std::min(*bound, *rows) : *rows;
     };
-    std::vector<const Node *> pending{&input};
-    std::set<const Node *> seen{&input};
-    while (!pending.empty()) {
-        const Node *value = pending.back();
-        pending.pop_back();
-        for (const Node *user : value->users()) {
-            if (user->op() != OpKind::CallFunction && user->op() != OpKind::CallMethod)
-                continue;
-            auto is = [&](const Argument *arg) { return arg && arg->isNode() && arg->node() == value; };
-            const std::string op = opBaseName(*user);
-            bool functional = startsWith(user->target(), "torch.nn.functional.");
-            if (op == "embedding") {
-                // aten: (weight, indices); torch.nn.functional: (input, weight).
-                const Argument *indices = functional ? argAt(*user, 0, "input") : argAt(*user, 1, "indices");
-                const Argument *weight = functional ? argAt(*user, 1, "weight") : argAt(*user, 0, "weight");
-                if (is(indices))
-                    limit(dimSize(weight, 0, symbols));
-            } else if (op == "index_select" || op == "gather") {
-                if (is(argAt(*user, 2, "index")))
-                    limit(dimSize(argAt(*user, 0, op == "gather" ? "input" : "self"), intArg(argAt(*user, 1, "dim"), 0),
-                        symbols));
-            } else if (op == "index" || op == "_unsafe_index" || op == "index_put" || op == "index_put_"
-                || op == "_unsafe_index_put") {
-                // The index list is argument 1 of them all; a backward graph's embedding gradient is an index_put.
-                if (const Argument *indices = argAt(*user, 1, "indices"); indices && indices->isSequence())
-                    for (size_t k = 0; k < indices->items().size(); ++k)
-                        if (is(&indices->items()[k]))
-                            limit(dimSize(argAt(*user, 0, "self"), int64_t(k), symbols));
-            } else if (op == "nll_loss" || op == "nll_loss_forward" || op == "nll_loss2d_forward"
-                || op == "cross_entropy") {
-                if (is(argAt(*user, 1, "target"))) {
-                    const Argument *self = argAt(*user, 0, "input");
-                    bool batched = self && self->isNode() && self->node()->meta().val
-                        && self->node()->meta().val->tensor.shape.size() >= 2;
-                    limit(dimSize(self, batched ? 1 : 0, symbols));
-                }
-            } else if (passThrough.count(op) && !user->args().empty() && is(&user->args()[0])
-                && seen.insert(user).second) {
-                pending.push_back(user);
+    anyUse(input, [&](const Node &user, const std::string &op, const Node &value) {
+        const bool functional = startsWith(user.target(), "torch.nn.functional.");
+        if (op == "embedding") {
+            // aten: (weight, indices); torch.nn.functional: (input, weight).
+            const Argument *indices = functional ? argAt(user, 0, "input") : argAt(user, 1, "indices");
+            const Argument *weight = functional ? argAt(user, 1, "weight") : argAt(user, 0, "weight");
+            if (uses(indices, value))
+                limit(dimSize(weight, 0, symbols));
+        } else if (op == "index_select" || op == "gather") {
+            if (uses(argAt(user, 2, "index"), value))
+                limit(dimSize(argAt(user, 0, op == "gather" ? "input" : "self"), intArg(argAt(user, 1, "dim"), 0),
+                    symbols));
+        } else if (op == "index" || op == "_unsafe_index" || op == "index_put" || op == "index_put_"
+            || op == "_unsafe_index_put") {
+            // The index list is argument 1 of them all; a backward graph's embedding gradient is an index_put.
+            if (const Argument *indices = argAt(user, 1, "indices"); indices && indices->isSequence())
+                for (size_t k = 0; k < indices->items().size(); ++k)
+                    if (uses(&indices->items()[k], value))
+                        limit(dimSize(argAt(user, 0, "self"), int64_t(k), symbols));
+        } else if (op == "nll_loss" || op == "nll_loss_forward" || op == "nll_loss2d_forward"
+            || op == "cross_entropy") {
+            if (uses(argAt(user, 1, "target"), value)) {
+                const Argument *self = argAt(user, 0, "input");
+                bool batched = self && self->isNode() && self->node()->meta().val
+                    && self->node()->meta().val->tensor.shape.size() >= 2;
+                limit(dimSize(self, batched ? 1 : 0, symbols));
             }
         }
-    }
+        return false; // every use bounds it
+    });
     return bound;
 }
 
