@@ -9,61 +9,28 @@ aten.var_mean as calls. Inductor's default table (select_decomp_table) would tra
 match a dump that calls aten.silu. run.py checks that each PatternExpr Inductor built prints as fxscope's
 (`fxscope-cli patterns builtin --json`).
 
-The npu ops of the replacements (and of add_rms_norm's search) are defined here when torch_npu is absent, with
-torch_npu's schemas and an aten implementation for shapes (as python/fxscope_capture/npu_ops.py does); only their
-output meta matters to Inductor's replacement step.
+The npu ops of the replacements (and of add_rms_norm's search) come from fxscope_capture.npu_ops when torch_npu is
+absent: torch_npu's schemas with an aten implementation for shapes; only their output meta matters to Inductor's
+replacement step.
 """
 
 import functools
+import sys
+from pathlib import Path
 
 import torch
 import torch._inductor.pattern_matcher as pm
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))  # fxscope_capture, installed or not
+from fxscope_capture.npu_ops import npu_op  # noqa: E402
+
 aten, prims = torch.ops.aten, torch.ops.prims
-
-NPU_OPS = {
-    "npu_rms_norm": "npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)",
-    "npu_add_rms_norm": "npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
-                        "-> (Tensor, Tensor, Tensor)",
-    "npu_swiglu": "npu_swiglu(Tensor self, int dim=-1) -> Tensor",
-}
-_LIB = None
-
-
-def _rms(x, gamma, epsilon):
-    xf = x.float()
-    rstd = torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + epsilon)
-    return (xf * rstd * gamma.float()).to(x.dtype), rstd
-
-
-def _npu_rms_norm(x, gamma, epsilon=1e-6):
-    return _rms(x, gamma, epsilon)
-
-
-def _npu_add_rms_norm(x1, x2, gamma, epsilon=1e-6):
-    x = x1 + x2
-    y, rstd = _rms(x, gamma, epsilon)
-    return y, rstd, x
-
-
-def _npu_swiglu(x, dim=-1):
-    a, b = x.chunk(2, dim=dim)
-    return torch.nn.functional.silu(a) * b
 
 
 def define_npu_ops():
-    global _LIB
-    impls = {"npu_rms_norm": _npu_rms_norm, "npu_add_rms_norm": _npu_add_rms_norm, "npu_swiglu": _npu_swiglu}
-    for name, schema in NPU_OPS.items():
-        try:
-            getattr(torch.ops.npu, name).default
-            continue  # torch_npu or another stand-in defined it
-        except (AttributeError, RuntimeError):
-            pass
-        if _LIB is None:
-            _LIB = torch.library.Library("npu", "FRAGMENT")
-        _LIB.define(schema)
-        _LIB.impl(name, impls[name], "CompositeExplicitAutograd")
+    # fxscope_capture's stand-ins: torch_npu's schemas with an aten implementation (kept if torch_npu defined them).
+    for name in ("npu_rms_norm", "npu_add_rms_norm", "npu_swiglu"):
+        npu_op(name)
 
 
 # --- search and replace functions: builtin_patterns.cpp's graphs, op for op ----------------------------------------

@@ -21,8 +21,8 @@ process per graph:
   Inductor  the same six patterns registered with torch._inductor.pattern_matcher.register_replacement into one
             PatternMatcherPass (inductor_builtins.py; run.py checks each PatternExpr prints as fxscope's), the
             dump traced as above and given fake-tensor meta (FakeTensorProp), then PatternMatcherPass.apply on a
-            fresh copy of the graph per run (it replaces what it matches), and apply with every entry's replacement
-            step stubbed out (match-only: matching and the extra_check re-trace, the graph left as it is)
+            fresh copy of the graph per run (it replaces what it matches), and apply with each entry's replacement
+            step left out (match-only: matching and the extra_check re-trace, the graph left as it is)
 
 It compares time and the number of matches (per pattern for the Inductor-style matchers), reports where PyTorch
 raises or finds other matches, prints tables and writes bench/results/match.json. PyTorch side: the project's torch
