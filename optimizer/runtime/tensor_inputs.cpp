@@ -251,7 +251,7 @@ std::string sizeText(int64_t bytes)
 // Generated inputs that cannot fit in memory are refused before anything is allocated: a run that allocates them
 // anyway is killed by the kernel (GPT-J 6B's weights in float32 are ~24 GB) with no word of why. Checked for the
 // host, where generation happens first; FXSCOPE_MEMORY_LIMIT_BYTES stands in for MemAvailable (tests).
-Status checkInputsFit(size_t count, const std::function<std::pair<std::string, int64_t>(size_t)> &input, c10::Device)
+Status checkInputsFit(std::vector<std::pair<std::string, int64_t>> sizes) // (input, bytes)
 {
     std::optional<int64_t> available = availableHostBytes();
     if (const char *limit = std::getenv("FXSCOPE_MEMORY_LIMIT_BYTES"))
@@ -259,12 +259,9 @@ Status checkInputsFit(size_t count, const std::function<std::pair<std::string, i
     if (!available)
         return Ok{};
     int64_t total = 0;
-    std::vector<std::pair<std::string, int64_t>> sizes;
-    for (size_t k = 0; k < count; ++k) {
-        sizes.push_back(input(k));
-        total = total > std::numeric_limits<int64_t>::max() - sizes.back().second ? std::numeric_limits<int64_t>::max()
-                                                                                  : total + sizes.back().second;
-    }
+    for (const auto &size : sizes)
+        total = total > std::numeric_limits<int64_t>::max() - size.second ? std::numeric_limits<int64_t>::max()
+                                                                          : total + size.second;
     if (total <= *available)
         return Ok{};
     std::sort(sizes.begin(), sizes.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
@@ -377,10 +374,10 @@ Result<std::unordered_map<std::string, at::Tensor>> graphInputs(const Graph &gra
                 "input '" + node->name() + "': cannot generate dtype " + val->tensor.dtype};
         pending.push_back({node.get(), std::move(shape), *type});
     }
-    if (auto fits = checkInputsFit(pending.size(), [&](size_t k) {
-            const Pending &p = pending[k];
-            return std::pair{p.node->name(), inputBytes(p.shape, p.type)};
-        }, device); !fits)
+    std::vector<std::pair<std::string, int64_t>> sizes;
+    for (const Pending &p : pending)
+        sizes.emplace_back(p.node->name(), inputBytes(p.shape, p.type));
+    if (auto fits = checkInputsFit(std::move(sizes)); !fits)
         return fits.error();
 
     at::Generator gen = at::detail::createCPUGenerator(seed);
