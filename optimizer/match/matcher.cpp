@@ -252,7 +252,8 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
                         record(std::move(v));
                         continue;
                     }
-                    specificPattern = retraced.pattern;
+                    if (retraced.pattern) // none with a search_fn_pattern
+                        specificPattern = retraced.pattern;
                 }
                 MatchResult specific = output ? matcher.match(*specificPattern, output) : MatchResult{};
                 if (!specific.ok) {

@@ -182,8 +182,7 @@ Status registerReplacement(PatternRegistry &registry, ReplacementSpec spec)
     entry->source = spec.source;
     entry->exampleInputs = spec.exampleInputs;
     entry->extraCheck = spec.extraCheck;
-    if (!spec.searchFnPattern) // Inductor never traces search_fn when search_fn_pattern is given
-        entry->retrace = spec.retrace;
+    entry->retrace = spec.retrace; // with a search_fn_pattern it traces replace_fn only
     entry->extraCheckSource = spec.extraCheckSource;
     entry->extraCheckEvaluated = spec.extraCheckEvaluated;
     entry->torchairStreamCheck = spec.torchairStreamCheck;

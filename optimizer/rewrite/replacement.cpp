@@ -39,7 +39,8 @@ Result<Match> matchAt(const PatternEntry &entry, Node *anchor, const PatternMatc
             if (!retraced.error.empty())
                 return Error{
                     "", 0, 0, "'" + entry.name + "' re-trace raised at " + anchor->name() + ": " + retraced.error};
-            specificPattern = retraced.pattern;
+            if (retraced.pattern) // none with a search_fn_pattern
+                specificPattern = retraced.pattern;
             replaceGraph = retraced.replace;
         }
         MatchResult specific = output ? matcher.match(*specificPattern, output) : MatchResult{};

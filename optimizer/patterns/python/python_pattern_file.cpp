@@ -67,13 +67,16 @@ ExtraCheck makeExtraCheck(const std::shared_ptr<LoadedPythonFile> &file, const P
 
 // check_fn's re-trace for one register_replacement call: search_fn traced again with each match's values, then
 // fx_to_pattern without ignore_types. Matches with the same input metas and literals share one trace.
-RetraceFn makeRetrace(const std::shared_ptr<LoadedPythonFile> &file, const PyValue &searchFn, const PyList &examples,
-    const ReplacementSpec &spec)
+// replace_fn is traced with the same values (check_fn's `trace_fn(replace_fn, args)`), so the replacement carries
+// the match's own scalars and sizes. With a search_fn_pattern only replace_fn is traced.
+RetraceFn makeRetrace(const std::shared_ptr<LoadedPythonFile> &file, const PyValue &searchFn, bool traceSearch,
+    const PyValue &replaceFn, const PyList &examples, const ReplacementSpec &spec)
 {
     auto cache = std::make_shared<RetraceCache>();
     auto scalarWorkaround = spec.scalarWorkaround;
     auto exclusiveArgNames = spec.exclusiveArgNames;
-    return [file, searchFn, examples, cache, scalarWorkaround, exclusiveArgNames](const Match &m) -> Retrace {
+    return [file, searchFn, traceSearch, replaceFn, examples, cache, scalarWorkaround, exclusiveArgNames](
+               const Match &m) -> Retrace {
         std::lock_guard<std::mutex> lock(file->mutex);
         auto *fn = searchFn.as<PyFunction>();
         RetraceCache::Inputs inputs;
@@ -94,21 +97,31 @@ RetraceFn makeRetrace(const std::shared_ptr<LoadedPythonFile> &file, const PyVal
             }
         }
         return cache->get(inputs, [&] {
-            std::shared_ptr<Graph> graph;
+            std::shared_ptr<Graph> graph, replace;
             std::vector<std::string> warnings;
-            Status st = file->interp->runGuarded(
-                [&] { graph = PyTorchHost::traceFunction(*file->interp, searchFn, values, warnings); });
+            Status st = file->interp->runGuarded([&] {
+                if (traceSearch)
+                    graph = PyTorchHost::traceFunction(*file->interp, searchFn, values, warnings);
+                replace = PyTorchHost::traceFunction(*file->interp, replaceFn, values, warnings);
+            });
             if (!st) {
                 Retrace failed;
                 failed.error = st.error().toString();
                 return failed;
+            }
+            if (!graph) {
+                Retrace out;
+                out.replace = std::move(replace);
+                return out;
             }
             FxToPatternOptions options;
             for (const Node *p : graph->placeholders())
                 options.argnames.push_back(p->name());
             options.scalarWorkaround = scalarWorkaround;
             options.exclusiveArgNames = exclusiveArgNames;
-            return RetraceCache::fromSearchGraph(*graph, options);
+            Retrace out = RetraceCache::fromSearchGraph(*graph, options);
+            out.replace = std::move(replace);
+            return out;
         });
     };
 }
@@ -220,8 +233,7 @@ void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry
         for (const PyValue &v : interp.iterate(args["exclusive_arg_names"]))
             spec.exclusiveArgNames.push_back(pyStr(v));
     spec.skipDuplicates = args.count("skip_duplicates") && pyTruthy(args["skip_duplicates"]);
-    if (!searchFnPattern)
-        spec.retrace = makeRetrace(file, args["search_fn"], examples, spec);
+    spec.retrace = makeRetrace(file, args["search_fn"], !searchFnPattern, args["replace_fn"], examples, spec);
     spec.torchairStreamCheck = kind != "inductor";
     if (args.count("extra_check") && !args["extra_check"].isNone()) {
         PyValue check = args["extra_check"];
