@@ -5,6 +5,7 @@
 #include "io/readable_parser.h"
 #include "io/readable_writer.h"
 #include "patterns/pattern_file.h"
+#include "match/match_report.h"
 #include "rewrite/session.h"
 
 #include <QtTest>
@@ -70,6 +71,28 @@ private Q_SLOTS:
         const std::string out = fused(loadCode(kData + "add_rms_norm_cast_graph.py"), "add_rms_norm_cast_replace.py");
         QVERIFY2(out.find("npu_add_rms_norm_cast") != std::string::npos, out.c_str());
         QVERIFY2(out.find("[-1, 7168]") != std::string::npos, out.c_str());
+    }
+
+    // x.to(torch.float32) of a float32 tensor traces to nothing: the T5 pattern matches a float32 T5 RMSNorm.
+    void sameDtypeCastTracesToNothing()
+    {
+        auto graph = code("def forward(self, x: \"f32[4, 6, 16][96, 16, 1]cpu\", w: \"f32[16][1]cpu\"):\n"
+                          "    pow_1: \"f32[4, 6, 16][96, 16, 1]cpu\" = torch.ops.aten.pow.Tensor_Scalar(x, 2)\n"
+                          "    mean: \"f32[4, 6, 1][6, 1, 1]cpu\" = torch.ops.aten.mean.dim(pow_1, [-1], True)\n"
+                          "    add: \"f32[4, 6, 1][6, 1, 1]cpu\" = torch.ops.aten.add.Tensor(mean, 1e-06)\n"
+                          "    rsqrt: \"f32[4, 6, 1][6, 1, 1]cpu\" = torch.ops.aten.rsqrt.default(add)\n"
+                          "    mul: \"f32[4, 6, 16][96, 16, 1]cpu\" = torch.ops.aten.mul.Tensor(x, rsqrt)\n"
+                          "    mul_1: \"f32[4, 6, 16][96, 16, 1]cpu\" = torch.ops.aten.mul.Tensor(w, mul)\n"
+                          "    return (mul_1,)\n");
+        auto registry = patterns("t5_rms_norm_f32.py");
+        Session s(std::move(graph), registry);
+        auto report = s.report();
+        QVERIFY(report);
+        const PatternReport *p = report.value()->find("t5_rms_norm");
+        QVERIFY(p);
+        QVERIFY(!p->candidates.empty());
+        QCOMPARE(p->candidates[0].anchor, std::string("mul_1"));
+        QVERIFY2(p->candidates[0].accepted, p->candidates[0].reasonTexts().front().c_str());
     }
 };
 

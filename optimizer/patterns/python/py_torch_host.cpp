@@ -503,6 +503,9 @@ bool PyTracedTensor::getAttr(PyInterpreter &interp, const std::string &name, PyV
             if (dtype.empty())
                 pyRaise(
                     "TypeError", "." + name + "(...) without a dtype (a device move) is outside the subset's tracing");
+            // Tensor.to to the dtype the tensor has returns the tensor itself: make_fx records nothing.
+            if (auto meta = metaOf(selfValue().as<PyTracedTensor>()->node()); meta && meta->dtype == dtype)
+                return selfValue();
             trace->warnings.push_back("line " + std::to_string(in.currentLine()) + ": x." + name
                 + "(...) is recorded as prims.convert_element_type.default, as Inductor's "
                   "decompositions record aten._to_copy");
