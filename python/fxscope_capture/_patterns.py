@@ -176,7 +176,8 @@ def _shown_path(path):
 
 
 class _Session:
-    def __init__(self, pattern_file, out_dir, pattern_pass):
+    def __init__(self, pattern_file, out_dir, pattern_pass, instrument=None):
+        self.instrument = instrument
         self.pattern_file = os.path.abspath(pattern_file)
         self.stem = os.path.splitext(os.path.basename(pattern_file))[0]
         self.out_dir = out_dir
@@ -248,6 +249,9 @@ class _Session:
                             ("get_decomp_fn", get_decomp_fn)):
             if value and name in _REGISTER_PARAMETERS:
                 options[name] = value
+        if self.instrument is not None:
+            options["extra_check"] = self.instrument.wrap_check(extra_check, registered_with, stream_check)
+            before = {id(e) for entries in self.pattern_pass.patterns.values() for e in entries}
         self.traced = []
         try:
             with enriched_tracer(ctx):
@@ -256,6 +260,15 @@ class _Session:
             traced = self.traced
         finally:
             self.traced = None
+        if self.instrument is not None:
+            new = {}
+            for entries in self.pattern_pass.patterns.values():
+                for e in entries:
+                    if id(e) not in before:
+                        new[id(e)] = e
+            self.instrument.registered(file=self.pattern_file, line=line, search_fn=search_fn.__name__,
+                                       registered_with=registered_with, entries=list(new.values()),
+                                       check=options["extra_check"])
         if registered is False:
             return registered, None
         if traced:
@@ -579,7 +592,7 @@ class PatternExportError(RuntimeError):
         self.written = written
 
 
-def export_patterns(pattern_file, out_dir, pattern_pass=None):
+def export_patterns(pattern_file, out_dir, pattern_pass=None, instrument=None):
     """Runs `pattern_file` (as a module named fxscope_pattern_<stem>, so its `if __name__ == "__main__"` block does
     not run) with every registration handed to Inductor's register_replacement, and writes one fxscope pattern JSON
     per registration into out_dir: <stem>.<search_fn name>.json. Returns the paths written, in registration order.
@@ -587,11 +600,15 @@ def export_patterns(pattern_file, out_dir, pattern_pass=None):
     pattern_pass: the torch._inductor.pattern_matcher.PatternMatcherPass the registrations are made in (a new one when
     None): pattern_pass.apply(graph) then runs Inductor's own matcher with exactly the exported patterns.
 
+    instrument: optional observer (inductor_check's): wrap_check(extra_check, registered_with, stream_check) returns
+    the check handed to Inductor, registered(file=, line=, search_fn=, registered_with=, entries=, check=) is told
+    which PatternEntry objects each registration added (none for a skipped duplicate).
+
     Raises PatternExportError when a registration could not be traced (the others are still written), and what the
     file itself raises when it fails to run."""
     if pattern_pass is None:
         pattern_pass = _pm.PatternMatcherPass(pass_name="fxscope_capture.export_patterns")
-    session = _Session(pattern_file, out_dir, pattern_pass)
+    session = _Session(pattern_file, out_dir, pattern_pass, instrument)
     os.makedirs(out_dir, exist_ok=True)
     folder = os.path.dirname(session.pattern_file)
     sys.path.insert(0, folder)

@@ -1,0 +1,371 @@
+"""The differential oracle: fxscope's matcher and rewriter against Inductor's real PatternMatcherPass.
+
+    python tests/oracle/oracle.py --cli build/bin/fxscope-cli [--cache DIR] [--jobs 2] [--only ID...] [--list]
+
+Per case (cases.py: a graph, pattern files, the dump form fxscope reads, a one-line purpose): the graph is traced
+here (cached in --cache by content hash) and written as the dump users have; fxscope-cli `apply --all --json -o`
+and `match --json` read the dump, while fxscope_capture.inductor_check runs Inductor's pass on the same graph
+rebuilt as a GraphModule. Compared:
+  (1) the anchors replaced per pattern (registration order on both sides),
+  (2) the fused graph, node for node (fxscope's -o JSON and Inductor's graph, both in _torch_graph.canonical),
+  (3) every fxscope rejection is a non-replacement in Inductor with a consistent reason class (COMPATIBLE),
+  (4) fxscope's fused graph, run in torch on the same inputs, gives the unfused graph's outputs,
+plus (0) fxscope's reading of the dump equals the graph torch traced (fxscope-cli convert).
+known_divergences.txt lists the cases expected to disagree; a listed case that agrees fails the run (the list only
+shrinks), an unlisted case that disagrees fails it. Exit 0 when every case is as expected.
+"""
+
+import argparse
+import hashlib
+import inspect
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "python"))
+sys.path.insert(0, HERE)
+
+# fxscope's stage for a rejected candidate -> the Inductor reason classes consistent with it (inductor_check's
+# classes). A stage named like an Inductor class is consistent with that class.
+COMPATIBLE = {
+    "generic": {"generic", "unsupported_type", "erased", "not_visited"},
+    "overlap": {"erased", "generic", "mutation_stream", "specific", "extra_check", "retrace", "not_visited",
+                "unsupported_type"},
+    "mutation_stream": {"mutation_stream", "extra_check"},  # TorchAir's stream check runs inside extra_check
+    "retrace": {"retrace"},
+    "specific": {"specific"},
+    "extra_check": {"extra_check"},
+}
+
+
+def _hash(*parts):
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(repr(p).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:20]
+
+
+def _models_source():
+    with open(os.path.join(HERE, "models.py"), encoding="utf-8") as f:
+        return f.read()
+
+
+def ensure_dump(case, cache):
+    """(fxscope JSON path, dump path fxscope reads) for the case's graph, traced once per content hash."""
+    import torch
+    from fxscope_capture import _serialize
+    from fxscope_capture._files import write_json
+    import models
+
+    graph_name, kwargs = case["graph"]
+    key = _hash(_models_source(), torch.__version__, graph_name, sorted(kwargs.items()))
+    base = os.path.join(cache, key)
+    paths = {"json": base + ".json", "readable": base + ".py", "fx_text": base + ".txt"}
+    if not os.path.exists(paths["json"]):
+        torch.manual_seed(0)
+        built = models.build(graph_name, **kwargs)
+        if isinstance(built, str):  # a torch.compile capture: the inference graph of the backend's document
+            with open(built, encoding="utf-8") as f:
+                doc = json.load(f)
+            g = next(x for x in doc["graphs"] if x.get("kind", x.get("name")) in ("inference", "forward")
+                     or x.get("name") in ("inference", "forward"))
+            from fxscope_capture import _torch_graph
+            gm, _ = _torch_graph.load_graph_module({"graphs": [g]})
+            write_json(paths["json"], {"fxscope": 1, "graphs": [{"name": "inference", "kind": "aten",
+                                                                  "graph": g["graph"]}]})
+        else:
+            gm = built
+            write_json(paths["json"], _serialize.document([{"name": graph_name, "kind": "aten",
+                                                            "graph": _serialize.graph_json(gm)}]))
+        with open(paths["readable"], "w", encoding="utf-8") as f:
+            f.write(gm.print_readable(print_output=False))
+        with open(paths["fx_text"], "w", encoding="utf-8") as f:
+            f.write(str(gm.graph))
+    return paths["json"], paths[case.get("form", "json")]
+
+
+def run_cli(cli, *args):
+    p = subprocess.run([cli, *args], capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+class InductorSide:
+    """One registered PatternMatcherPass per tuple of pattern files, reused across graphs."""
+
+    def __init__(self):
+        self.passes = {}
+
+    def check(self, json_path, pattern_files, pipeline):
+        from fxscope_capture import _torch_graph, inductor_check
+        key = tuple(pattern_files)
+        if key not in self.passes:
+            observer = inductor_check.Observer()
+            self.passes[key] = (inductor_check.register(list(pattern_files), observer), observer)
+        pattern_pass, observer = self.passes[key]
+        gm, syms = _torch_graph.load_graph_module(json_path)
+        report = inductor_check.check_graph(gm, syms, pattern_pass, observer, pipeline)
+        return report, syms
+
+
+def _meta_lines(lines):
+    return [l.rsplit(" : ", 1)[0] if not l.startswith("output") else l for l in lines]
+
+
+def _first_difference(a, b):
+    if a == b:
+        return None
+    i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return (f"at line {i}: fxscope {a[i] if i < len(a) else '<end>'!r}, Inductor "
+            f"{b[i] if i < len(b) else '<end>'!r}")
+
+
+def run_case(case, cli, cache, inductor, workdir):
+    """The list of disagreements for one case (empty: fxscope agrees with Inductor)."""
+    import torch
+    from fxscope_capture import _torch_graph
+    diffs = []
+    json_path, dump = ensure_dump(case, cache)
+    patterns = [os.path.join(REPO, p) if not os.path.isabs(p) else p for p in case["patterns"]]
+    pipeline = case.get("pipeline", "inductor")
+
+    # Inductor
+    report, syms = inductor.check(json_path, patterns, pipeline)
+    gm_unfused, syms_u = _torch_graph.load_graph_module(json_path)
+    gm_ind = None
+    # fxscope
+    fused = os.path.join(workdir, case["id"] + ".fused.json")
+    rc, out, err = run_cli(cli, "apply", dump, "--patterns", *patterns, "--all", "-o", fused, "--json")
+    if rc != 0:
+        return [f"fxscope apply exited {rc}: {err.strip()[-300:]}"], report
+    applied = json.loads(out)
+    rc, out, err = run_cli(cli, "match", dump, "--patterns", *patterns, "--json")
+    if rc != 0:
+        return [f"fxscope match exited {rc}: {err.strip()[-300:]}"], report
+    matched = json.loads(out)
+
+    # (0) fxscope read the dump as torch traced it
+    if case.get("form", "json") != "json":
+        conv = os.path.join(workdir, case["id"] + ".read.json")
+        rc, _, err = run_cli(cli, "convert", dump, "-o", conv)
+        if rc != 0:
+            diffs.append(f"dump: fxscope-cli convert exited {rc}: {err.strip()[-200:]}")
+        else:
+            read, _ = _torch_graph.load_graph_module(conv)
+            a, b = _torch_graph.canonical(read), _torch_graph.canonical(gm_unfused)
+            if a != b:
+                first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+                diffs.append(f"dump: fxscope reads the {case['form']} dump differently at line {first}: "
+                             f"{a[first] if first < len(a) else '<end>'!r} vs torch "
+                             f"{b[first] if first < len(b) else '<end>'!r}")
+
+    # pattern lists line up by registration order
+    fx_names = [p["name"] for p in matched["patterns"]]
+    ind_pats = [p for p in report["patterns"] if p["registered"]]
+    if len(fx_names) != len(ind_pats):
+        diffs.append(f"patterns: fxscope registers {len(fx_names)} ({', '.join(fx_names)}), Inductor "
+                     f"{len(ind_pats)} ({', '.join(p['search_fn'] for p in ind_pats)})")
+        return diffs, report
+    index = {name: i for i, name in enumerate(fx_names)}
+
+    if report["error"]:
+        # Inductor's pass raised (an extra_check's exception, a missing pattern input): fxscope must report an
+        # error for that candidate, not a rejection.
+        fx_errors = [(p["name"], c["anchor"]) for p in matched["patterns"] for c in p["candidates"]
+                     if "error" in c or "error" in str(c.get("stage", ""))]
+        if not fx_errors:
+            diffs.append(f"error: Inductor's pass raised {report['error']['type']}: "
+                         f"{report['error']['message'][:160]}; fxscope reports no error "
+                         f"(candidates: {_summary(matched)})")
+        return diffs, report
+
+    # (1) anchors replaced per pattern
+    fx_rep = [set() for _ in fx_names]
+    for s in applied["steps"]:
+        fx_rep[index[s["pattern"]]].add(s["anchor"])
+    for i, p in enumerate(ind_pats):
+        ind = {c["anchor"] for c in p["candidates"] if c["replaced"]}
+        if fx_rep[i] != ind:
+            diffs.append(f"replaced[{fx_names[i]}]: fxscope {sorted(fx_rep[i])}, Inductor {sorted(ind)}")
+
+    # (3) rejections consistent
+    for i, p in enumerate(matched["patterns"]):
+        ind = {c["anchor"]: c for c in ind_pats[i]["candidates"]}
+        for c in p["candidates"]:
+            if c["accepted"]:
+                continue
+            ic = ind.get(c["anchor"])
+            stage = c.get("stage", "?")
+            if ic is None:
+                diffs.append(f"rejection[{p['name']}@{c['anchor']}]: not an anchor Inductor visits")
+            elif ic["replaced"]:
+                if c["anchor"] not in fx_rep[i]:
+                    diffs.append(f"rejection[{p['name']}@{c['anchor']}]: fxscope {stage} "
+                                 f"({(c.get('reasons') or [''])[0][:120]}), Inductor replaced it")
+            elif ic["stage"] not in COMPATIBLE.get(stage, set()) | {stage}:
+                diffs.append(f"reason[{p['name']}@{c['anchor']}]: fxscope {stage} "
+                             f"({(c.get('reasons') or [''])[0][:100]}), Inductor {ic['stage']} "
+                             f"({ic['reason'][:100]})")
+
+    # (2) fused graph node for node (with each node's dtype[shape])
+    try:
+        fx_gm, fx_syms = _torch_graph.load_graph_module(fused)
+    except Exception as e:
+        diffs.append(f"fused: fxscope's fused graph does not load in torch: {type(e).__name__}: {e}")
+        return diffs, report
+    ind_lines = report["graph_after_meta"]
+    fx_lines = _torch_graph.canonical(fx_gm, with_meta=True)
+    structure = _first_difference(_meta_lines(fx_lines), _meta_lines(ind_lines))
+    if structure:
+        diffs.append("fused graph differs " + structure)
+    elif case.get("form", "json") != "fx_text":
+        meta = _first_difference(fx_lines, ind_lines)
+        if meta:  # same nodes, different meta["val"] (new nodes' meta: the replacement trace, _transfer_meta)
+            diffs.append("fused graph meta differs " + meta)
+
+    # (4) outputs of fxscope's fused graph against the unfused graph's
+    try:
+        inputs = _torch_graph.make_inputs(gm_unfused, syms_u)
+        expected = _torch_graph.run(gm_unfused, inputs)
+        got = _torch_graph.run(fx_gm, inputs)
+        ok, d = _torch_graph.compare_outputs(expected, got)
+        if not ok:
+            diffs.append(f"outputs: fxscope's fused graph differs from the unfused one by {d:g}")
+    except NotImplementedError:
+        pass  # an op with no CPU kernel here: the executor comparison is left to fxscope-cli profile
+    except Exception as e:
+        diffs.append(f"outputs: fxscope's fused graph does not run: {type(e).__name__}: {str(e)[:160]}")
+    return diffs, report
+
+
+def _summary(matched):
+    return "; ".join(f"{p['name']}: " + ", ".join(f"{c['anchor']} {c.get('stage')}" for c in p["candidates"])
+                     for p in matched["patterns"])
+
+
+def load_known(path):
+    known = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    cid, _, why = line.partition(" ")
+                    known[cid] = why.strip()
+    return known
+
+
+def worker(cases, cli, cache, out_path):
+    import torch
+    torch.set_num_threads(1)
+    import logging
+    logging.disable(logging.WARNING)
+    import warnings
+    warnings.filterwarnings("ignore")
+    inductor = InductorSide()
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="fxscope_oracle_") as work:
+        for case in cases:
+            t = time.time()
+            try:
+                diffs, report = run_case(case, cli, cache, inductor, work)
+                summary = {f"{p['index']}:{p['search_fn']}": {c["anchor"]: c["stage"] for c in p["candidates"]}
+                           for p in report["patterns"]}
+            except Exception as e:
+                import traceback
+                diffs, summary = [f"harness error: {type(e).__name__}: {e}\n{traceback.format_exc()[-1500:]}"], {}
+            results[case["id"]] = {"diffs": diffs, "seconds": round(time.time() - t, 3), "inductor": summary}
+    with open(out_path, "w", encoding="utf-8") as f:
+        json.dump(results, f)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--cache", default=os.path.join(REPO, "build", "oracle-cache"))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--report", help="write every case's result as JSON")
+    ap.add_argument("--known", default=os.path.join(HERE, "known_divergences.txt"))
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--shard", nargs=2, type=int, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    import cases as case_module
+    all_cases = case_module.cases()
+    ids = [c["id"] for c in all_cases]
+    if len(set(ids)) != len(ids):
+        raise SystemExit("duplicate case ids")
+    for c in all_cases:
+        if not c.get("purpose"):
+            raise SystemExit(f"case {c['id']} has no purpose line")
+    if args.list:
+        for c in all_cases:
+            print(f"{c['id']:<48} {c['purpose']}")
+        return 0
+    selected = [c for c in all_cases if not args.only or c["id"] in args.only]
+    os.makedirs(args.cache, exist_ok=True)
+    cli = os.path.abspath(args.cli)
+    if args.worker:
+        k, n = args.shard
+        worker(selected[k::n], cli, args.cache, args.worker)
+        return 0
+
+    start = time.time()
+    # Traced graphs first, in one process (a cold cache traces each graph once), then the shards.
+    tmp = tempfile.mkdtemp(prefix="fxscope_oracle_")
+    n = max(1, min(args.jobs, len(selected)))
+    procs = []
+    for k in range(n):
+        out = os.path.join(tmp, f"shard{k}.json")
+        cmd = [sys.executable, os.path.abspath(__file__), "--cli", cli, "--cache", args.cache, "--worker", out,
+               "--shard", str(k), str(n)] + (["--only", *args.only] if args.only else [])
+        procs.append((subprocess.Popen(cmd), out))
+    results = {}
+    failed_workers = 0
+    for p, out in procs:
+        if p.wait() != 0 or not os.path.exists(out):
+            failed_workers += 1
+            continue
+        with open(out, encoding="utf-8") as f:
+            results.update(json.load(f))
+    known = load_known(args.known)
+    unexpected, fixed, expected = [], [], []
+    for c in selected:
+        r = results.get(c["id"])
+        if r is None:
+            unexpected.append((c["id"], ["no result (worker failed)"]))
+            continue
+        if r["diffs"] and c["id"] not in known:
+            unexpected.append((c["id"], r["diffs"]))
+        elif not r["diffs"] and c["id"] in known:
+            fixed.append(c["id"])
+        elif r["diffs"]:
+            expected.append(c["id"])
+    for cid in known:
+        if cid not in ids:
+            fixed.append(f"{cid} (listed in known_divergences.txt but no such case)")
+    if args.report:
+        with open(args.report, "w", encoding="utf-8") as f:
+            json.dump({"cases": {c["id"]: dict(results.get(c["id"], {}), purpose=c["purpose"]) for c in selected},
+                       "seconds": round(time.time() - start, 1)}, f, indent=1)
+    print(f"oracle: {len(selected)} cases, {len(selected) - len(unexpected) - len(fixed) - len(expected)} agree, "
+          f"{len(expected)} known divergences, {len(unexpected)} unexpected, {len(fixed)} now agree "
+          f"({time.time() - start:.0f} s)")
+    for cid, diffs in unexpected:
+        purpose = next((c["purpose"] for c in selected if c["id"] == cid), "")
+        print(f"UNEXPECTED {cid}: {purpose}")
+        for d in diffs:
+            print(f"    {d}")
+    for cid in fixed:
+        print(f"NOW AGREES {cid}: remove it from known_divergences.txt")
+    return 1 if unexpected or fixed or failed_workers else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
