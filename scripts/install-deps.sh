@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config clang libclang-rt-dev
   qt6-base-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev-tools libqt6svg6 qt6-qpa-plugins libgl-dev
   libgraphviz-dev graphviz libspdlog-dev libfmt-dev libzip-dev
+  libgloo-dev
   python3 python3-venv
   xvfb xauth imagemagick fonts-dejavu-core
 )

@@ -11,6 +11,8 @@
 #include "patterns_command.h"
 #include "profile_command.h"
 
+#include "runtime/rank_worker.h"
+
 #include "util/closest_name.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -32,6 +34,7 @@ commands:
   devices  [--json]                                 LibTorch version and the devices graphs can run on
   profile  GRAPH [--patterns FILE...] [--device D] [--iters N] [--warmup N] [--inputs F] [--json]
                                                     run unfused and fused through LibTorch: times, speedup, outputs checked
+           [--ranks N [--rank-timeout S]]           on N ranks of a real process group (Gloo on the CPU), one process each
   patterns PATTERN_FILE... [--json]                 the patterns a file registers, in the order they are tried
   match    GRAPH --patterns FILE... [--pattern NAME] [--subgraph] [--json]
                                                     every candidate match, its verdict, stage and reasons
@@ -69,6 +72,8 @@ int main(int argc, char **argv)
             {"apply", fxs::cli::runApply}, {"passes", fxs::cli::runPasses}};
     const std::string command = argv[1];
     const std::vector<std::string> args(argv + 2, argv + argc);
+    if (command == "rank-worker") // hidden: the processes profile --ranks starts
+        return fxs::runRankWorker(args);
     std::vector<std::string> names;
     for (const auto &[name, run] : kCommands) {
         if (name == command)

@@ -2,6 +2,7 @@
 
 #include "command_inputs.h"
 #include "command_line.h"
+#include "profile_ranks.h"
 #include "io/loader.h"
 #include "patterns/pattern_file.h"
 #include "rewrite/session.h"
@@ -124,16 +125,29 @@ int runProfile(const std::vector<std::string> &args)
         = "usage: fxscope-cli profile GRAPH [--patterns FILE...|builtin] [--device cpu|cuda[:i]|npu[:i]] "
           "[--device-plugin LIBRARY.so]... [--check-on cpu] [--iters N] [--warmup N] [--inputs FILE.safetensors] "
           "[--graph NAME|INDEX] [--sym SYMBOL=N]... [--expected OUTPUTS.safetensors] [--trace OUT.json] [--csv OUT.csv] "
-          "[--json]\n";
+          "[--ranks N [--rank-timeout SECONDS]] [--json]\n"
+          "with --ranks, GRAPH, --inputs and --expected may hold {r}, each rank's number\n";
     auto err = cmd.parse(args,
         {"--patterns", "--device", "--device-plugin", "--check-on", "--iters", "--warmup", "--inputs", "--graph",
-            "--trace", "--csv", "--sym", "--expected"},
+            "--trace", "--csv", "--sym", "--expected", "--ranks", "--rank-timeout"},
         {"--json"});
     ProfileOptions options;
     if (!err && !parseCount(cmd.value("--iters"), 1, options.iters))
         err = "--iters expects a count >= 1";
     if (!err && !parseCount(cmd.value("--warmup"), 0, options.warmup))
         err = "--warmup expects a count >= 0";
+    int ranks = 0;
+    if (!err && !parseCount(cmd.value("--ranks"), 1, ranks))
+        err = "--ranks expects a count >= 1";
+    double rankTimeout = 60;
+    if (auto t = cmd.value("--rank-timeout"); !err && t) {
+        char *end = nullptr;
+        rankTimeout = std::strtod(t->c_str(), &end);
+        if (t->empty() || *end || !(rankTimeout > 0) || rankTimeout > 86400)
+            err = "--rank-timeout expects seconds > 0";
+        else if (!cmd.value("--ranks"))
+            err = "--rank-timeout goes with --ranks N";
+    }
     for (const auto &assignment : cmd.values("--sym"))
         if (auto parsed = parseSymbolAssignments(assignment, options.symbols); !err && !parsed)
             err = parsed.error().message;
@@ -160,7 +174,13 @@ int runProfile(const std::vector<std::string> &args)
     std::vector<std::string> inputFiles;
     for (const std::string *path : {&options.inputsPath, &options.expectedOutputsPath})
         if (!path->empty())
-            inputFiles.push_back(*path);
+            for (int r = 0; r < std::max(ranks, 1); ++r) // each rank's file, where the path holds {r}
+                if (auto resolved = ranks ? rankPath(*path, r) : Result<std::string>(*path); resolved)
+                    inputFiles.push_back(resolved.value());
+                else {
+                    std::fprintf(stderr, "%s\n", resolved.error().toString().c_str());
+                    return BadInput;
+                }
     if (!checkOptionFiles(inputFiles, options.devicePlugins))
         return BadInput;
 
@@ -168,6 +188,8 @@ int runProfile(const std::vector<std::string> &args)
     auto registry = std::make_shared<PatternRegistry>();
     if (!loadPatternSpecs(specs, *registry))
         return BadInput;
+    if (ranks)
+        return runProfileRanks(cmd, {ranks, rankTimeout, options, specs, registry});
     int exitCode = Success;
     auto selected = loadSelectedGraph(cmd, exitCode);
     if (!selected)

@@ -108,6 +108,10 @@ const std::vector<const char *> &builtinOpSchemas()
         "div_mode=True) -> Tensor",
         "npu::npu_add_rms_norm_cast(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor, "
         "Tensor, Tensor)",
+        "npu::npu_mm_all_reduce_base(Tensor x1, Tensor x2, str hcom, *, str reduce_op='sum', Tensor? bias=None, "
+        "Tensor? antiquant_scale=None, Tensor? antiquant_offset=None, Tensor? x3=None, Tensor? dequant_scale=None, "
+        "Tensor? pertoken_scale=None, Tensor? comm_quant_scale_1=None, Tensor? comm_quant_scale_2=None, "
+        "int antiquant_group_size=0, int comm_turn=0) -> Tensor",
         "npu::npu_add_rms_norm_dynamic_quant(Tensor x1, Tensor x2, Tensor gamma, *, Tensor? smooth_scale1=None, "
         "Tensor? smooth_scale2=None, Tensor? beta=None, float epsilon=1e-06, bool[2] output_mask=[False, False]) -> "
         "(Tensor, Tensor, Tensor, Tensor, Tensor)",

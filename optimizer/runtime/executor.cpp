@@ -1091,6 +1091,8 @@ Result<c10::IValue> Executor::execute(const std::vector<c10::IValue> *positional
             return canceledError({});
         const Node &node = *nodes[i];
         const Plan &plan = m_plans[i];
+        if (m_nodeSlot)
+            m_nodeSlot->store(int64_t(i), std::memory_order_relaxed);
         std::chrono::steady_clock::time_point start;
         if (nodeMicros)
             start = std::chrono::steady_clock::now();

@@ -11,6 +11,7 @@
 #include <ATen/core/ivalue.h>
 #include <c10/util/SmallVector.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -40,6 +41,9 @@ public:
     // with canceledError (util/progress.h).
     static constexpr size_t kCheckpointNodes = 256;
     void setCheckpoint(std::function<bool(size_t)> checkpoint) { m_checkpoint = std::move(checkpoint); }
+    // Receives the index of each top-level node as it starts (a rank's slot, runtime/rank_slot.h), so a launcher
+    // can name the node a rank crashed or hung in; -1 after the run.
+    void setNodeSlot(std::atomic<int64_t> *slot) { m_nodeSlot = slot; }
 
     const Graph &graph() const { return *m_graph; }
     c10::Device device() const { return m_device; }
@@ -124,6 +128,7 @@ private:
     std::unordered_map<size_t, AutocastSpec> m_autocast; // wrap_with_autocast nodes by index: their body's state
     mutable torch::jit::Stack m_stack; // call's argument stack, reused
     std::function<bool(size_t)> m_checkpoint;
+    std::atomic<int64_t> *m_nodeSlot = nullptr;
     mutable std::vector<c10::IValue> m_values; // a run's values by node index
     mutable OutputBufferPool m_buffers; // intermediates freed during a run, for out= variants to write into
     mutable std::vector<Plan> m_plans; // mutable: Resolve steps keep the overload their first run chose

@@ -41,6 +41,9 @@ public:
     // and the report then show what ran before the failing node.
     Status run(bool timed, const std::function<bool(size_t)> &checkpoint);
 
+    // A rank's slot for the node running (Executor::setNodeSlot); null outside a multi-rank run.
+    void setNodeSlot(std::atomic<int64_t> *slot) { m_executor->setNodeSlot(slot); }
+
     const Graph &graph() const { return *m_graph; }
     size_t size() const { return m_graph->size(); }
     const std::optional<Error> &failure() const { return m_failure; }

@@ -2,6 +2,8 @@
 
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/csrc/distributed/c10d/GroupRegistry.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 #include <torch/library.h>
 
 #include <memory>
@@ -43,6 +45,35 @@ at::Tensor rotaryMul(const at::Tensor &self, const at::Tensor &r1, const at::Ten
     auto halves = self.chunk(2, -1);
     at::Tensor rotated = at::cat({-halves[1], halves[0]}, -1);
     return self * r1 + rotated * r2;
+}
+
+// torch_npu's MatmulAllReduce without quantisation: (x1 @ x2 + bias) all-reduced over the group `hcom` names,
+// then + x3. On an NPU hcom is an HCCL communicator's name; here it is the name the process group is registered under
+// (a rank worker registers the graph's group names), so the reduction is a real collective of the ranks.
+at::Tensor mmAllReduceBase(const at::Tensor &x1, const at::Tensor &x2, c10::string_view hcom, c10::string_view reduceOp,
+    const c10::optional<at::Tensor> &bias, const c10::optional<at::Tensor> &antiquantScale,
+    const c10::optional<at::Tensor> &antiquantOffset, const c10::optional<at::Tensor> &x3,
+    const c10::optional<at::Tensor> &dequantScale, const c10::optional<at::Tensor> &pertokenScale,
+    const c10::optional<at::Tensor> &commQuantScale1, const c10::optional<at::Tensor> &commQuantScale2,
+    int64_t antiquantGroupSize, int64_t commTurn)
+{
+    TORCH_CHECK(!antiquantScale && !antiquantOffset && !dequantScale && !pertokenScale && !commQuantScale1
+            && !commQuantScale2,
+        "npu_mm_all_reduce_base: fxscope's reference kernel has no quantised variant (antiquant, dequant, pertoken "
+        "and comm_quant scales must be None)");
+    TORCH_CHECK(reduceOp == "sum", "npu_mm_all_reduce_base: reduce_op '", std::string(reduceOp),
+        "' (torch_npu supports 'sum')");
+    (void)antiquantGroupSize;
+    (void)commTurn; // how the NPU splits the work to overlap it with communication: no effect on the result
+    at::Tensor y = at::matmul(x1, x2);
+    if (bias)
+        y = y + *bias;
+    auto group = c10d::resolve_process_group(std::string(hcom));
+    std::vector<at::Tensor> tensors{y};
+    c10d::AllreduceOptions options;
+    options.reduceOp = c10d::ReduceOp::SUM;
+    group->allreduce(tensors, options)->wait();
+    return x3 ? y + *x3 : y;
 }
 
 bool registered(const char *name)
@@ -98,6 +129,14 @@ void registerNpuReferenceKernels()
             defs->def("npu_rotary_mul(Tensor self, Tensor r1, Tensor r2) -> Tensor");
             ownOps().insert("npu_rotary_mul");
             impls->impl("npu_rotary_mul", TORCH_FN(rotaryMul));
+        }
+        if (!registered("npu::npu_mm_all_reduce_base")) {
+            defs->def("npu_mm_all_reduce_base(Tensor x1, Tensor x2, str hcom, *, str reduce_op='sum', Tensor? bias=None, "
+                      "Tensor? antiquant_scale=None, Tensor? antiquant_offset=None, Tensor? x3=None, "
+                      "Tensor? dequant_scale=None, Tensor? pertoken_scale=None, Tensor? comm_quant_scale_1=None, "
+                      "Tensor? comm_quant_scale_2=None, int antiquant_group_size=0, int comm_turn=0) -> Tensor");
+            ownOps().insert("npu_mm_all_reduce_base");
+            impls->impl("npu_mm_all_reduce_base", TORCH_FN(mmAllReduceBase));
         }
     });
 }

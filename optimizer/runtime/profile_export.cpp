@@ -1,5 +1,7 @@
 #include "profile_export.h"
 
+#include "collective_ops.h"
+
 #include <map>
 
 namespace fxs {
@@ -88,6 +90,58 @@ std::string profileCsv(const Json &report)
                 + number(r["unfused_us"].toDouble()) + ',' + number(r["fused_us"].toDouble()) + ','
                 + number(r["speedup"].toDouble()) + ',' + (r["reference_kernel"].toBool() ? "1" : "0") + '\n';
     }
+    return out;
+}
+
+std::string profileRanksChromeTrace(const Json &report)
+{
+    Json events = Json::array();
+    const char *sides[] = {"unfused", "fused"};
+    const std::string device = report["device"].toString();
+    for (const Json &rank : report["per_rank"].items()) {
+        const int64_t r = rank["rank"].toInt();
+        for (int side = 0; side < 2; ++side) {
+            const Json &graph = rank[sides[side]];
+            if (!graph.isObject())
+                continue;
+            const int64_t pid = 1 + r * 2 + side;
+            events.push(Json::object({{"name", "process_name"}, {"ph", "M"}, {"pid", pid},
+                {"args",
+                    Json::object({{"name",
+                        "rank " + std::to_string(r) + " " + sides[side] + " (" + device + ")"}})}}));
+            events.push(Json::object(
+                {{"name", "process_sort_index"}, {"ph", "M"}, {"pid", pid}, {"args", Json::object({{"sort_index", pid}})}}));
+            events.push(Json::object({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", 1},
+                {"args", Json::object({{"name", "compute"}})}}));
+            events.push(Json::object({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", 2},
+                {"args", Json::object({{"name", "collectives"}})}}));
+            double ts = 0;
+            for (const Json &n : graph["nodes"].items()) {
+                const double dur = n["median_us"].toDouble();
+                const bool collective = isCollectiveTarget(n["target"].toString());
+                events.push(Json::object({{"name", n["name"].toString()}, {"cat", n["target"].toString()},
+                    {"ph", "X"}, {"pid", pid}, {"tid", collective ? 2 : 1}, {"ts", ts}, {"dur", dur},
+                    {"args",
+                        Json::object({{"target", n["target"].toString()}, {"rank", r},
+                            {"min_us", n["min_us"].toDouble()}, {"max_us", n["max_us"].toDouble()},
+                            {"reference_kernel", n["reference_kernel"].toBool()}})}}));
+                ts += dur;
+            }
+        }
+    }
+    return Json::object({{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}}).dump();
+}
+
+std::string profileRanksCsv(const Json &report)
+{
+    std::string out = "rank,graph,node,target,median_us,min_us,max_us,collective\n";
+    for (const Json &rank : report["per_rank"].items())
+        for (const char *side : {"unfused", "fused"})
+            for (const Json &n : rank[side]["nodes"].items())
+                out += std::to_string(rank["rank"].toInt()) + ',' + side + ',' + csvField(n["name"].toString()) + ','
+                    + csvField(n["target"].toString()) + ',' + number(n["median_us"].toDouble()) + ','
+                    + number(n["min_us"].toDouble()) + ',' + number(n["max_us"].toDouble()) + ','
+                    + (isCollectiveTarget(n["target"].toString()) ? "1" : "0") + '\n';
     return out;
 }
 

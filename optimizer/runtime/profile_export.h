@@ -14,4 +14,10 @@ std::string profileChromeTrace(const Json &report);
 // graph,node,target,median_us,min_us,max_us; then region rows: region,pattern,anchor,unfused_us,fused_us,speedup.
 std::string profileCsv(const Json &report);
 
+// A multi-rank report (rank_profile.h): one process per rank and graph ("rank 1 fused (cpu)"), compute nodes on one
+// track and collectives on their own, so a rank waiting in wait_tensor shows against its peers.
+std::string profileRanksChromeTrace(const Json &report);
+// rank,graph,node,target,median_us,min_us,max_us,collective.
+std::string profileRanksCsv(const Json &report);
+
 } // namespace fxs

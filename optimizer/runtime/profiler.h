@@ -14,4 +14,11 @@ namespace fxs {
 // progress: the fraction of the job done, every few hundred nodes; false cancels.
 Json runProfile(const Json &request, const std::function<bool(double)> &progress = {});
 
+struct RankSlot;
+// One rank of a multi-rank profile (a rank worker): request as runProfile's plus "rank": {rank, world_size, host,
+// port, listen_fd, timeout_ms, group_names}. Joins the process group, then profiles with the ranks starting each run
+// together; `slot` (shared with the launcher) follows the phase, graph, iteration and node. Result: runProfile's,
+// with "rank" and "backend".
+Json runRankProfile(const Json &request, RankSlot *slot, const std::function<bool(double)> &progress = {});
+
 } // namespace fxs

@@ -6,6 +6,7 @@
 #include "device_info.h"
 #include "device_plugins.h"
 #include "profiler.h"
+#include "rank_slot.h"
 #include "util/json.h"
 
 #include <string>
@@ -62,5 +63,20 @@ extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_lo
     static thread_local std::string text;
     auto loaded = fxs::loadDevicePlugin(path ? path : "");
     text = loaded ? std::string() : loaded.error().toString();
+    return text.c_str();
+}
+
+// One rank of a multi-rank profile (fxs::runRankProfile): `slot` is the rank's fxs::RankSlot in memory its launcher
+// maps too. Same result text rules as fxscope_runtime_profile.
+extern "C" __attribute__((visibility("default"))) const char *fxscope_runtime_rank_profile(
+    const char *requestJson, void *slot, int (*progress)(void *context, double fraction), void *context)
+{
+    static thread_local std::string text;
+    auto request = fxs::Json::parse(requestJson ? requestJson : "", "request");
+    std::function<bool(double)> report;
+    if (progress)
+        report = [progress, context](double fraction) { return progress(context, fraction) != 0; };
+    text = request ? fxs::runRankProfile(request.value(), static_cast<fxs::RankSlot *>(slot), report).dump()
+                   : fxs::Json::object({{"error", request.error().toString()}}).dump();
     return text.c_str();
 }

@@ -158,19 +158,8 @@ Status runtimeLoadDevicePlugins(const std::vector<std::string> &paths)
     return Ok{};
 }
 
-Result<ProfileReport> runtimeProfile(
-    const Graph &unfused, const Graph *fused, const ProfileOptions &options, ProfileReport *partial)
+Json profileRequest(const Graph &unfused, const Graph *fused, const ProfileOptions &options)
 {
-    auto handle = runtimeHandle();
-    if (!handle)
-        return handle.error();
-    if (auto loaded = runtimeLoadDevicePlugins(options.devicePlugins); !loaded)
-        return loaded.error();
-    using Progress = int (*)(void *context, double fraction);
-    using Profile = const char *(*)(const char *, Progress, void *);
-    auto call = reinterpret_cast<Profile>(dlsym(handle.value(), "fxscope_runtime_profile"));
-    if (!call)
-        return Error{{}, 0, 0, "the LibTorch runtime lacks fxscope_runtime_profile"};
     Json request = Json::object({{"unfused", graphText(unfused)}, {"fused", fused ? Json(graphText(*fused)) : Json()},
         {"device", options.device}, {"iters", options.iters}, {"warmup", options.warmup},
         {"seed", int64_t(options.seed)}, {"inputs", options.inputsPath},
@@ -182,19 +171,14 @@ Result<ProfileReport> runtimeProfile(
     for (const auto &[name, value] : options.symbols)
         symbols.set(name, value);
     request.set("symbols", std::move(symbols));
-    // The callback crosses the module boundary as a C function and its context.
-    Progress progress = [](void *context, double fraction) {
-        return (*static_cast<const std::function<bool(double)> *>(context))(fraction) ? 1 : 0;
-    };
-    auto json = Json::parse(options.progress
-            ? call(request.dump().c_str(), progress, const_cast<std::function<bool(double)> *>(&options.progress))
-            : call(request.dump().c_str(), nullptr, nullptr),
-        "runtime");
-    if (!json)
-        return json.error();
-    const Json &r = json.value();
+    return request;
+}
+
+Result<ProfileReport> profileReportFromJson(Json json, const std::string &sourceFile, ProfileReport *partial)
+{
+    const Json &r = json;
     if (r["canceled"].toBool())
-        return canceledError(options.sourceFile);
+        return canceledError(sourceFile);
     if (r["error"].isString()) {
         if (partial) {
             *partial = ProfileReport();
@@ -230,8 +214,59 @@ Result<ProfileReport> runtimeProfile(
         report.referenceMatch = r["reference"]["outputs_match"].toBool();
         report.referenceMaxAbsDiff = r["reference"]["max_abs_diff"].toDouble();
     }
-    report.json = std::move(json.value());
+    report.json = std::move(json);
     return report;
+}
+
+Result<ProfileReport> runtimeProfile(
+    const Graph &unfused, const Graph *fused, const ProfileOptions &options, ProfileReport *partial)
+{
+    auto handle = runtimeHandle();
+    if (!handle)
+        return handle.error();
+    if (auto loaded = runtimeLoadDevicePlugins(options.devicePlugins); !loaded)
+        return loaded.error();
+    using Progress = int (*)(void *context, double fraction);
+    using Profile = const char *(*)(const char *, Progress, void *);
+    auto call = reinterpret_cast<Profile>(dlsym(handle.value(), "fxscope_runtime_profile"));
+    if (!call)
+        return Error{{}, 0, 0, "the LibTorch runtime lacks fxscope_runtime_profile"};
+    const Json request = profileRequest(unfused, fused, options);
+    // The callback crosses the module boundary as a C function and its context.
+    Progress progress = [](void *context, double fraction) {
+        return (*static_cast<const std::function<bool(double)> *>(context))(fraction) ? 1 : 0;
+    };
+    auto json = Json::parse(options.progress
+            ? call(request.dump().c_str(), progress, const_cast<std::function<bool(double)> *>(&options.progress))
+            : call(request.dump().c_str(), nullptr, nullptr),
+        "runtime");
+    if (!json)
+        return json.error();
+    return profileReportFromJson(std::move(json.value()), options.sourceFile, partial);
+}
+
+Result<Json> runtimeRankProfile(const Json &request, RankSlot *slot, const std::function<bool(double)> &progress)
+{
+    auto handle = runtimeHandle();
+    if (!handle)
+        return handle.error();
+    std::vector<std::string> plugins;
+    for (const Json &p : request["device_plugins"].items())
+        plugins.push_back(p.toString());
+    if (auto loaded = runtimeLoadDevicePlugins(plugins); !loaded)
+        return loaded.error();
+    using Progress = int (*)(void *context, double fraction);
+    using RankProfile = const char *(*)(const char *, void *, Progress, void *);
+    auto call = reinterpret_cast<RankProfile>(dlsym(handle.value(), "fxscope_runtime_rank_profile"));
+    if (!call)
+        return Error{{}, 0, 0, "the LibTorch runtime lacks fxscope_runtime_rank_profile"};
+    Progress report = [](void *context, double fraction) {
+        return (*static_cast<const std::function<bool(double)> *>(context))(fraction) ? 1 : 0;
+    };
+    return Json::parse(progress
+            ? call(request.dump().c_str(), slot, report, const_cast<std::function<bool(double)> *>(&progress))
+            : call(request.dump().c_str(), slot, nullptr, nullptr),
+        "runtime");
 }
 
 Result<RuntimeDevices> runtimeDevices(const std::vector<std::string> &plugins)

@@ -115,4 +115,15 @@ struct ProfileReport {
 Result<ProfileReport> runtimeProfile(
     const Graph &unfused, const Graph *fused, const ProfileOptions &options, ProfileReport *partial = nullptr);
 
+// The request runtimeProfile sends the runtime module (a rank launcher sends it, with its rank, to each worker).
+Json profileRequest(const Graph &unfused, const Graph *fused, const ProfileOptions &options);
+// The runtime's answer to a profile request as a report; its error, with `partial` filled, when it holds one.
+Result<ProfileReport> profileReportFromJson(Json json, const std::string &sourceFile, ProfileReport *partial = nullptr);
+
+struct RankSlot;
+// One rank of a multi-rank profile, in a rank worker: the runtime's fxscope_runtime_rank_profile on `request`
+// (profileRequest's, with "rank" and "device_plugins"); its answer as JSON.
+Result<Json> runtimeRankProfile(
+    const Json &request, RankSlot *slot, const std::function<bool(double)> &progress = {});
+
 } // namespace fxs

@@ -85,6 +85,21 @@ def _rotary_mul(self, r1, r2, rotary_mode="half"):
     return self * r1 + rotated * r2
 
 
+def _mm_all_reduce_base(x1, x2, hcom, *, reduce_op="sum", bias=None, antiquant_scale=None, antiquant_offset=None,
+                        x3=None, dequant_scale=None, pertoken_scale=None, comm_quant_scale_1=None,
+                        comm_quant_scale_2=None, antiquant_group_size=0, comm_turn=0):
+    # (x1 @ x2 + bias) all-reduced over the group named hcom (a torch.distributed group name here, an HCCL
+    # communicator's on an NPU), then + x3: a real collective under torch.distributed, shapes only under fake tensors.
+    if any(t is not None for t in (antiquant_scale, antiquant_offset, dequant_scale, pertoken_scale,
+                                   comm_quant_scale_1, comm_quant_scale_2)):
+        raise NotImplementedError("npu_mm_all_reduce_base stand-in: no quantised variant")
+    y = torch.matmul(x1, x2)
+    if bias is not None:
+        y = y + bias
+    y = torch.ops._c10d_functional.wait_tensor(torch.ops._c10d_functional.all_reduce(y, reduce_op, hcom))
+    return y if x3 is None else y + x3
+
+
 def _dtype_cast(self, dtype):
     return self.to(_dtype(dtype))
 
@@ -105,6 +120,11 @@ KNOWN_OPS = {
     "npu_rotary_mul": ("npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode='half') -> Tensor",
                        _rotary_mul),
     "npu_dtype_cast": ("npu_dtype_cast(Tensor self, ScalarType dtype) -> Tensor", _dtype_cast),
+    "npu_mm_all_reduce_base": ("npu_mm_all_reduce_base(Tensor x1, Tensor x2, str hcom, *, str reduce_op='sum', "
+                               "Tensor? bias=None, Tensor? antiquant_scale=None, Tensor? antiquant_offset=None, "
+                               "Tensor? x3=None, Tensor? dequant_scale=None, Tensor? pertoken_scale=None, "
+                               "Tensor? comm_quant_scale_1=None, Tensor? comm_quant_scale_2=None, "
+                               "int antiquant_group_size=0, int comm_turn=0) -> Tensor", _mm_all_reduce_base),
 }
 
 
