@@ -1,10 +1,11 @@
 // fxscope-cli: everything the GUI shows, headless. The subcommands and their JSON are a stable contract
-// (DESIGN.md); exit codes: 0 success, 1 usage, 2 bad input, 3 runtime failure.
+// (DESIGN.md); exit codes: 0 success, 1 usage, 2 bad input, 3 runtime failure (diff: 5 when the graphs differ).
 
 #include "apply_command.h"
 #include "command_line.h"
 #include "convert_command.h"
 #include "devices_command.h"
+#include "diff_command.h"
 #include "info_command.h"
 #include "match_command.h"
 #include "passes_command.h"
@@ -43,6 +44,9 @@ commands:
   passes   GRAPH --pass NAME... [--steps N] [--supported T,T...|--partition FILE] [-o OUT] [--json]
                                                     a PassManager pipeline (dce, cse, inline, partition, ...);
                                                     with a support set, partitions and why nodes are outside
+  diff     A B [--graph-a NAME|INDEX] [--graph-b NAME|INDEX] [--json]
+                                                    the structural diff of two graphs (exit 5 when they differ):
+                                                    what paired, what changed, regions only one side has
 
 GRAPH is any FX dump: print(gm.graph) text, print_readable/TORCH_LOGS code, a TORCH_TRACE log,
 torch.export JSON or .pt2, a TorchAir graph dump, or fxscope JSON. The format is read from the content.
@@ -69,7 +73,7 @@ int main(int argc, char **argv)
     static const std::vector<std::pair<std::string, Command>> kCommands
         = {{"info", fxs::cli::runInfo}, {"convert", fxs::cli::runConvert}, {"devices", fxs::cli::runDevices},
             {"profile", fxs::cli::runProfile}, {"patterns", fxs::cli::runPatterns}, {"match", fxs::cli::runMatch},
-            {"apply", fxs::cli::runApply}, {"passes", fxs::cli::runPasses}};
+            {"apply", fxs::cli::runApply}, {"passes", fxs::cli::runPasses}, {"diff", fxs::cli::runDiff}};
     const std::string command = argv[1];
     const std::vector<std::string> args(argv + 2, argv + argc);
     if (command == "rank-worker") // hidden: the processes profile --ranks starts
