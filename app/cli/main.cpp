@@ -39,6 +39,7 @@ commands:
   patterns PATTERN_FILE... [--json]                 the patterns a file registers, in the order they are tried
   match    GRAPH --patterns FILE... [--pattern NAME] [--subgraph] [--json]
                                                     every candidate match, its verdict, stage and reasons
+           [--check-with-torch [PYTHON]]            ... and Inductor's real pass on the same graph; exit 4 if it differs
   apply    GRAPH --patterns FILE... [--steps N] [--all] [-o OUT] [--json]
                                                     apply the matches step by step; each step and the per-op diff
   passes   GRAPH --pass NAME... [--steps N] [--supported T,T...|--partition FILE] [-o OUT] [--json]

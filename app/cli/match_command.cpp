@@ -12,9 +12,17 @@
 
 #include <spdlog/spdlog.h>
 
+#include "io/fxscope_json.h"
+
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <set>
+#include <sstream>
+#include <unistd.h>
 
 namespace fxs::cli {
 
@@ -137,17 +145,233 @@ int runSubgraph(const PatternRegistry &registry, const std::string &only, const 
     return Success;
 }
 
+
+// --check-with-torch: Inductor's real PatternMatcherPass on the same graph, in a Python with torch
+// (python -m fxscope_capture.inductor_check), compared per candidate with fxscope's verdict.
+
+#ifndef FXSCOPE_PYTHON_DEFAULT
+#define FXSCOPE_PYTHON_DEFAULT ""
+#endif
+#ifndef FXSCOPE_PYTHON_PACKAGE_DIR
+#define FXSCOPE_PYTHON_PACKAGE_DIR ""
+#endif
+
+// Exit code when torch's pass disagrees with fxscope on a candidate.
+constexpr int TorchDisagrees = 4;
+
+std::string shellQuote(const std::string &s)
+{
+    std::string out = "'";
+    for (char c : s)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+std::string defaultPython()
+{
+    if (const char *env = std::getenv("FXSCOPE_PYTHON"); env && *env)
+        return env;
+    return FXSCOPE_PYTHON_DEFAULT;
+}
+
+// Takes "--check-with-torch [PYTHON]" out of args (PYTHON: the next argument when it is an executable file that
+// is not a pattern file). nullopt when the option is absent; an empty PYTHON means the default one.
+std::optional<std::string> takeCheckWithTorch(std::vector<std::string> &args)
+{
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] != "--check-with-torch")
+            continue;
+        std::string python;
+        if (i + 1 < args.size()) {
+            const std::string &next = args[i + 1];
+            const std::string ext = std::filesystem::path(next).extension().string();
+            if (next.rfind("--", 0) != 0 && ext != ".py" && ext != ".json" && ::access(next.c_str(), X_OK) == 0
+                && std::filesystem::is_regular_file(next)) {
+                python = next;
+                args.erase(args.begin() + long(i) + 1);
+            }
+        }
+        args.erase(args.begin() + long(i));
+        return python;
+    }
+    return std::nullopt;
+}
+
+struct TorchRun {
+    Json report;
+    std::string error; // set when the check could not run
+};
+
+TorchRun runInductorCheck(const std::string &python, const SelectedGraph &selected,
+    const std::vector<std::string> &patternFiles)
+{
+    TorchRun run;
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path dir = fs::temp_directory_path(ec) / ("fxscope-check-" + std::to_string(::getpid()));
+    fs::create_directories(dir, ec);
+    const fs::path graphPath = dir / "graph.json";
+    const fs::path errPath = dir / "stderr.txt";
+    {
+        std::ofstream out(graphPath);
+        out << writeFxscopeJson(selected.file);
+        if (!out) {
+            run.error = "cannot write " + graphPath.string();
+            return run;
+        }
+    }
+    std::string cmd;
+    if (const std::string pkg = FXSCOPE_PYTHON_PACKAGE_DIR; !pkg.empty() && fs::is_directory(pkg)) {
+        const char *old = std::getenv("PYTHONPATH");
+        cmd += "PYTHONPATH=" + shellQuote(pkg + (old && *old ? ":" + std::string(old) : std::string())) + " ";
+    }
+    cmd += shellQuote(python) + " -m fxscope_capture.inductor_check " + shellQuote(graphPath.string()) + " --graph "
+        + std::to_string(selected.index) + " --no-run --json --patterns";
+    for (const auto &f : patternFiles)
+        cmd += " " + shellQuote(f);
+    cmd += " 2>" + shellQuote(errPath.string());
+    spdlog::info("checking with torch: {}", cmd);
+    std::string output;
+    int status = -1;
+    if (FILE *pipe = ::popen(cmd.c_str(), "r")) {
+        char buf[65536];
+        size_t n;
+        while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0)
+            output.append(buf, n);
+        status = ::pclose(pipe);
+    }
+    std::string err;
+    {
+        std::ifstream in(errPath);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        err = ss.str();
+    }
+    fs::remove_all(dir, ec);
+    if (status != 0) {
+        run.error = python + " -m fxscope_capture.inductor_check failed (exit status " + std::to_string(status)
+            + "): " + (err.size() > 2000 ? err.substr(err.size() - 2000) : err);
+        return run;
+    }
+    auto parsed = Json::parse(output, "inductor_check output");
+    if (!parsed) {
+        run.error = "cannot read inductor_check's JSON: " + parsed.error().toString();
+        return run;
+    }
+    run.report = std::move(parsed.value());
+    return run;
+}
+
+// Compares fxscope's candidates with torch's, pattern by pattern in registration order. Adds "torch" and
+// "torch_agrees" to each candidate of root["patterns"]; returns the disagreements as text.
+std::vector<std::string> compareWithTorch(Json &root, const Json &torch)
+{
+    std::vector<std::string> disagreements;
+    std::vector<const Json *> torchPatterns;
+    for (const auto &p : torch["patterns"].items())
+        if (p["registered"].toBool())
+            torchPatterns.push_back(&p);
+    Json patternsJson = root["patterns"];
+    std::vector<Json> &patterns = patternsJson.items();
+    if (patterns.size() != torchPatterns.size())
+        disagreements.push_back("fxscope registers " + std::to_string(patterns.size()) + " patterns, torch "
+            + std::to_string(torchPatterns.size()));
+    const bool torchError = !torch["error"].isNull();
+    for (size_t i = 0; i < patterns.size() && i < torchPatterns.size(); ++i) {
+        Json &p = patterns[i];
+        std::map<std::string, const Json *> byAnchor;
+        for (const auto &c : (*torchPatterns[i])["candidates"].items())
+            byAnchor[c["anchor"].toString()] = &c;
+        std::set<std::string> seen;
+        Json candidates = Json::array();
+        for (const auto &c0 : p["candidates"].items()) {
+            Json c = c0;
+            const std::string anchor = c["anchor"].toString();
+            seen.insert(anchor);
+            const bool accepted = c["accepted"].toBool();
+            const std::string stage = c["stage"].toString();
+            auto it = byAnchor.find(anchor);
+            bool agrees;
+            std::string why;
+            if (it == byAnchor.end()) {
+                agrees = !accepted;
+                why = "not an anchor torch visits";
+                c.set("torch", Json::object({{"replaced", false}, {"stage", "not_an_anchor"}, {"reason", why}}));
+            } else {
+                const Json &t = *it->second;
+                const bool replaced = t["replaced"].toBool();
+                const std::string tstage = t["stage"].toString();
+                // torch's pass stops at an exception (an extra_check that raised): fxscope must report an error there
+                agrees = accepted == replaced
+                    && (tstage != "error" || stage.find("error") != std::string::npos || c.find("error") != nullptr);
+                if (torchError && tstage == "not_visited")
+                    agrees = true; // torch never got there
+                why = replaced ? "replaced" : tstage + (t["reason"].toString().empty() ? "" : ": " + t["reason"].toString());
+                c.set("torch", Json::object({{"replaced", replaced}, {"stage", tstage}, {"reason", t["reason"]}}));
+            }
+            c.set("torch_agrees", agrees);
+            if (!agrees)
+                disagreements.push_back(p["name"].toString() + " @ " + anchor + ": fxscope "
+                    + (accepted ? std::string("accepted") : "rejected (" + stage + ")") + ", torch " + why);
+            candidates.push(std::move(c));
+        }
+        for (const auto &kv : byAnchor)
+            if (!seen.count(kv.first) && (*kv.second)["replaced"].toBool())
+                disagreements.push_back(p["name"].toString() + " @ " + kv.first
+                    + ": fxscope has no candidate there, torch replaced it");
+        p.set("candidates", std::move(candidates));
+    }
+    root.set("patterns", std::move(patternsJson));
+    if (torchError && disagreements.empty()) {
+        const Json &e = torch["error"];
+        bool fxscopeError = false;
+        for (const auto &p : root["patterns"].items())
+            for (const auto &c : p["candidates"].items())
+                fxscopeError = fxscopeError || c.find("error") != nullptr || c["stage"].toString().find("error") != std::string::npos;
+        if (!fxscopeError)
+            disagreements.push_back("torch's pass raised " + e["type"].toString() + ": " + e["message"].toString()
+                + (e["where"].isString() ? " (" + e["where"].toString() + ")" : std::string())
+                + "; fxscope reports no error");
+    }
+    return disagreements;
+}
+
+void printTorchColumn(const Json &root, const Json &torch, const std::vector<std::string> &disagreements)
+{
+    std::printf("torch %s (Inductor's PatternMatcherPass, one pass):\n", torch["torch_version"].toString().c_str());
+    for (const auto &p : root["patterns"].items()) {
+        std::printf("  %s\n", p["name"].toString().c_str());
+        std::printf("    %-24s %-9s %-6s %s\n", "anchor", "fxscope", "torch", "torch's reason");
+        for (const auto &c : p["candidates"].items()) {
+            const Json &t = c["torch"];
+            std::string reason = t["replaced"].toBool() ? "replaced" : t["stage"].toString() + ": " + t["reason"].toString();
+            if (reason.size() > 110)
+                reason = reason.substr(0, 107) + "...";
+            std::printf("    %-24s %-9s %-6s %s\n", c["anchor"].toString().c_str(),
+                c["accepted"].toBool() ? "ACCEPTED" : "rejected", c["torch_agrees"].toBool() ? "agrees" : "DIFFERS",
+                reason.c_str());
+        }
+    }
+    if (disagreements.empty())
+        std::printf("torch agrees on every candidate\n");
+    for (const auto &d : disagreements)
+        std::printf("torch disagrees: %s\n", d.c_str());
+}
+
 } // namespace
 
-int runMatch(const std::vector<std::string> &args)
+int runMatch(const std::vector<std::string> &argsIn)
 {
+    std::vector<std::string> args = argsIn;
+    const std::optional<std::string> checkPython = takeCheckWithTorch(args);
     CommandLine cmd;
     const char *usage
         = "usage: fxscope-cli match GRAPH --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--subgraph] "
-          "[--json]\n"
+          "[--json] [--check-with-torch [PYTHON]]\n"
           "FILE is a Python pattern file (register_replacement), a JSON pattern file, 'builtin' or 'builtin:NAME'; "
           "--subgraph matches each search graph with torch.fx's SubgraphMatcher instead of the Inductor pattern "
-          "matcher\n";
+          "matcher; --check-with-torch runs Inductor's real pass on the same graph in PYTHON (default: the one fxscope "
+          "was built with) and exits 4 when it disagrees with a verdict\n";
     if (auto err = cmd.parse(args, {"--patterns", "--pattern", "--graph"}, {"--json", "--subgraph"});
         err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
@@ -191,15 +415,59 @@ int runMatch(const std::vector<std::string> &args)
     if (!dynamoLevelWarning(*named->graph, registry).empty())
         if (std::string hint = atenGraphsHint(*selected); !hint.empty())
             report->warnings.push_back(std::move(hint));
+    if (!checkPython) {
+        if (cmd.flag("--json")) {
+            Json root = report->toJson();
+            root.set("graph", named->name);
+            root.set("match_ms", ms);
+            std::printf("%s\n", root.dump(1).c_str());
+        } else {
+            printTable(report.value(), ms);
+        }
+        return Success;
+    }
+    const std::string python = checkPython->empty() ? defaultPython() : *checkPython;
+    if (python.empty()) {
+        std::fprintf(stderr, "--check-with-torch: no Python known (name one: --check-with-torch PYTHON, or set "
+                             "FXSCOPE_PYTHON)\n");
+        return UsageError;
+    }
+    const std::vector<std::string> specs = patternSpecs(cmd);
+    for (const auto &f : specs)
+        if (std::filesystem::path(f).extension() != ".py") {
+            std::fprintf(stderr, "--check-with-torch registers Python pattern files through Inductor's "
+                                 "register_replacement; %s is not one\n", f.c_str());
+            return UsageError;
+        }
+    if (!options.onlyPattern.empty()) {
+        std::fprintf(stderr, "--check-with-torch compares every pattern (torch's pass runs them all): leave out "
+                             "--pattern\n");
+        return UsageError;
+    }
+    TorchRun torch = runInductorCheck(python, *selected, specs);
+    if (!torch.error.empty()) {
+        std::fprintf(stderr, "--check-with-torch: %s\n", torch.error.c_str());
+        return RuntimeFailure;
+    }
+    Json root = report->toJson();
+    root.set("graph", named->name);
+    root.set("match_ms", ms);
+    const std::vector<std::string> disagreements = compareWithTorch(root, torch.report);
+    Json list = Json::array();
+    for (const auto &d : disagreements)
+        list.push(d);
+    root.set("torch", Json::object({{"python", python}, {"torch_version", torch.report["torch_version"]},
+                          {"agrees", disagreements.empty()}, {"disagreements", std::move(list)},
+                          {"error", torch.report["error"]}}));
     if (cmd.flag("--json")) {
-        Json root = report->toJson();
-        root.set("graph", named->name);
-        root.set("match_ms", ms);
         std::printf("%s\n", root.dump(1).c_str());
     } else {
         printTable(report.value(), ms);
+        printTorchColumn(root, torch.report, disagreements);
     }
-    return Success;
+    for (const auto &d : disagreements)
+        std::fprintf(stderr, "torch disagrees: %s\n", d.c_str());
+    return disagreements.empty() ? Success : TorchDisagrees;
 }
 
 } // namespace fxs::cli

@@ -3,6 +3,8 @@
 A case: {"id", "purpose", "graph": (model name in models.py, kwargs), "patterns": [paths from the repository root],
 "form": "json" | "readable" | "fx_text" (the dump fxscope reads; Inductor always works on the traced graph)}."""
 
+import os
+
 P = "resources/patterns/"
 O = "tests/oracle/patterns/"
 EX = "../shared/examples/torchair_add_rms_norm.py"
@@ -91,5 +93,188 @@ def issue_cases():
     ]
 
 
+def _shape_id(shape):
+    return "x".join(str(d) for d in shape)
+
+
+def grid_cases():
+    """Every pattern in resources/patterns and the oracle's own, over dtype x shape x dump-form grids."""
+    out = []
+    dtypes = ["f16", "bf16", "f32"]
+    # rms_norm.py: LLaMA RMSNorm; 16 f16 bytes fail its 32-byte rule, f32 fails its dtype rule
+    for dt in dtypes:
+        for shape in ([1, 4, 16], [2, 3, 64], [2, 8], [1, 4, 8], [1, 2, 4096]):
+            for form in ("json", "readable"):
+                out.append(_c(f"rms_norm_{dt}_{_shape_id(shape)}_{form}",
+                              f"rms_norm.py on a {dt} {shape} LLaMA RMSNorm read from {form}",
+                              "llama_rmsnorm", {"dtype": dt, "shape": shape}, [P + "rms_norm.py"], form))
+        out.append(_c(f"rms_norm_{dt}_outside_user", f"rms_norm.py where the {dt} upcast also feeds another output",
+                      "llama_rmsnorm", {"dtype": dt, "shape": [1, 4, 16], "outside_user": True}, [P + "rms_norm.py"]))
+        out.append(_c(f"rms_norm_{dt}_symbolic", f"rms_norm.py on a symbolic-shape {dt} RMSNorm",
+                      "llama_rmsnorm", {"dtype": dt, "shape": [3, 5, 32], "symbolic": True}, [P + "rms_norm.py"]))
+        out.append(_c(f"rms_norm_{dt}_eps1e5", f"rms_norm.py with eps=1e-5 in the graph ({dt}): eps is a workaround",
+                      "llama_rmsnorm", {"dtype": dt, "shape": [1, 4, 16], "eps": 1e-5}, [P + "rms_norm.py"]))
+    # add_rms_norm.py: multi-output add + npu_rms_norm
+    for dt in dtypes:
+        for shape in ([1, 4, 16], [2, 8], [1, 2, 7168], [1, 4, 10]):
+            for inter in (False, True):
+                out.append(_c(f"add_rms_norm_{dt}_{_shape_id(shape)}{'_inter' if inter else ''}",
+                              f"add_rms_norm.py multi-output on {dt} {shape}" + (" with a node between the outputs"
+                                                                                 if inter else ""),
+                              "add_npu_rmsnorm", {"dtype": dt, "shape": shape, "interleave": inter},
+                              [P + "add_rms_norm.py"]))
+        out.append(_c(f"add_rms_norm_{dt}_readable", f"add_rms_norm.py on {dt} read from print_readable code",
+                      "add_npu_rmsnorm", {"dtype": dt, "shape": [1, 4, 16]}, [P + "add_rms_norm.py"], "readable"))
+        out.append(_c(f"shared_example_{dt}_7168", f"the shared TorchAir example on {dt} [2, 7168]",
+                      "add_npu_rmsnorm", {"dtype": dt, "shape": [2, 7168]}, [EX]))
+    # swiglu.py
+    for dt in dtypes:
+        for shape in ([2, 8, 16], [4, 32], [2, 24]):
+            for bc in (False, True):
+                out.append(_c(f"swiglu_{dt}_{_shape_id(shape)}{'_bcast' if bc else ''}",
+                              f"swiglu.py on {dt} {shape}" + (" with a broadcast up (check rejects)" if bc else ""),
+                              "swiglu", {"dtype": dt, "shape": shape, "broadcast": bc}, [P + "swiglu.py"]))
+    # gelu_tanh.py
+    for dt in dtypes:
+        for shape in ([2, 8, 16], [4, 7]):
+            for form in ("json", "readable"):
+                out.append(_c(f"gelu_tanh_{dt}_{_shape_id(shape)}_{form}", f"gelu_tanh.py on {dt} {shape} ({form})",
+                              "gelu_tanh", {"dtype": dt, "shape": shape}, [P + "gelu_tanh.py"], form))
+    # rotary_mul.py: two registrations (head_dim 64 and 128); 32 matches neither's slices
+    for dt in dtypes:
+        for hd in (64, 128, 32):
+            out.append(_c(f"rotary_{dt}_hd{hd}", f"rotary_mul.py on {dt} q/k with head_dim {hd}",
+                          "rotary", {"dtype": dt, "head_dim": hd}, [P + "rotary_mul.py"]))
+        if dt != "f32":
+            out.append(_c(f"rotary_{dt}_f32_cos", f"rotary_mul.py with f32 cos/sin on {dt} q/k (check rejects)",
+                          "rotary", {"dtype": dt, "head_dim": 64, "csdtype": "f32"}, [P + "rotary_mul.py"]))
+    # addmm.py
+    for dt in dtypes:
+        for bias in ("1d", "2d", "row", "col"):
+            out.append(_c(f"addmm_{dt}_{bias}", f"addmm.py on a {dt} mm + {bias} bias",
+                          "linear_bias", {"dtype": dt, "bias": bias}, [P + "addmm.py"]))
+        out.append(_c(f"addmm_{dt}_f32_bias", f"addmm.py with an f32 bias on a {dt} mm (check rejects a dtype "
+                                               f"mismatch)" if dt != "f32" else "addmm.py with an f16 bias on f32 mm",
+                      "linear_bias", {"dtype": dt, "bdtype": "f32" if dt != "f32" else "f16"}, [P + "addmm.py"]))
+    # every pattern on a small LLaMA block: overlapping and chained candidates
+    for dt in dtypes:
+        for form in ("json", "readable"):
+            out.append(_c(f"llama_block_all_{dt}_{form}", f"all resources/patterns on a {dt} LLaMA block ({form})",
+                          "llama_block", {"dtype": dt}, ALL, form))
+        out.append(_c(f"llama_block_rms_swiglu_{dt}", f"rms_norm then swiglu only on a {dt} LLaMA block",
+                      "llama_block", {"dtype": dt}, [P + "rms_norm.py", P + "swiglu.py"]))
+        out.append(_c(f"llama_block_reverse_{dt}", f"all patterns in reverse file order on a {dt} LLaMA block",
+                      "llama_block", {"dtype": dt}, list(reversed(ALL))))
+    # scalar_workaround values
+    for dt in ("f32", "f16"):
+        for vals in ([0.5], [1.0], [2e-6], [-3.0], [0.5, 0.5], [1e-5, 2.0]):
+            vid = "_".join(str(v).replace(".", "p").replace("-", "m") for v in vals)
+            out.append(_c(f"eps_{dt}_{vid}", f"eps_workaround.py on add(x, {vals}) in {dt}",
+                          "add_scalar", {"dtype": dt, "values": vals}, [O + "eps_workaround.py"]))
+        out.append(_c(f"eps_{dt}_fx_text", f"eps_workaround.py on add(x, 0.5) read from print(gm.graph) text",
+                      "add_scalar", {"dtype": dt, "values": [0.5]}, [O + "eps_workaround.py"], "fx_text"))
+    # T5 / MT5 norms
+    for dt in dtypes:
+        for shape in ([2, 4, 8], [1, 3, 32], [4, 16]):
+            out.append(_c(f"t5_{dt}_{_shape_id(shape)}", f"t5_rms_norm.py (f32 example inputs) on a {dt} {shape} "
+                                                          f"T5 norm", "t5_rmsnorm", {"dtype": dt, "shape": shape},
+                          [O + "t5_rms_norm.py"]))
+        out.append(_c(f"t5_{dt}_symbolic", f"t5_rms_norm.py on a symbolic-shape {dt} T5 norm",
+                      "t5_rmsnorm", {"dtype": dt, "shape": [3, 5, 8], "symbolic": True}, [O + "t5_rms_norm.py"]))
+    # TorchAir add_rms_norm_cast
+    for dt in dtypes:
+        for shape in ([4, 7168], [2, 3, 64], [8, 16], [1, 1, 128]):
+            out.append(_c(f"add_rms_norm_cast_{dt}_{_shape_id(shape)}",
+                          f"add_rms_norm_cast.py on {dt} {shape}: the view keeps the graph's last dim",
+                          "npu_add_rms_norm_cast", {"dtype": dt, "shape": shape}, [O + "add_rms_norm_cast.py"]))
+        out.append(_c(f"add_rms_norm_cast_{dt}_symbolic", f"add_rms_norm_cast.py on a symbolic {dt} graph",
+                      "npu_add_rms_norm_cast", {"dtype": dt, "shape": [5, 32], "symbolic": True},
+                      [O + "add_rms_norm_cast.py"]))
+    # torch.compile captures (aot inference graphs), static and dynamic
+    for what in ("mlp", "norm", "t5norm"):
+        for dt in ("f16", "f32"):
+            for dyn in (False, True):
+                pats = ALL if what != "t5norm" else [O + "t5_rms_norm.py"]
+                out.append(_c(f"compiled_{what}_{dt}{'_dynamic' if dyn else ''}",
+                              f"torch.compile{' dynamic=True' if dyn else ''} {what} ({dt}) captured by "
+                              f"fxscope_capture.backend", f"compiled_{what}",
+                              {"dtype": dt, "hidden": 16, "dynamic": dyn}, pats))
+    # anchors Inductor skips, exclusive args, scopes, mutations
+    for dt in ("f32", "f16", "bf16", "c64"):
+        out.append(_c(f"mul_add_{dt}", f"mul_add.py on {dt} CPU tensors" + (" (complex: skipped)" if dt == "c64"
+                                                                             else ""),
+                      "mul_add", {"dtype": dt, "shape": [4, 4]}, [O + "mul_add.py"]))
+        if dt != "c64":
+            out.append(_c(f"mul_add_{dt}_meta", f"mul_add.py on {dt} meta-device tensors (skipped)",
+                          "mul_add", {"dtype": dt, "shape": [4, 4], "device": "meta"}, [O + "mul_add.py"]))
+    for dt in dtypes:
+        for same in (False, True):
+            out.append(_c(f"exclusive_{dt}{'_same' if same else ''}",
+                          f"exclusive_arg_names on {dt} " + ("x*x+z (one node for a and b)" if same else "x*y+z"),
+                          "mul_add", {"dtype": dt, "shape": [4, 4], "same": same}, [O + "exclusive_args.py"]))
+    for keys in (["_user_stream_label"], ["_scope_name"], ["_scope_name", "_user_stream_label"]):
+        kid = "_".join(k.strip("_") for k in keys)
+        out.append(_c(f"scopes_{kid}", f"air.scope_enter({keys}) between mul and add",
+                      "mul_add_scopes", {"keys": keys, "shape": [4, 4]}, [O + "mul_add.py"]))
+    for dt in dtypes:
+        out.append(_c(f"sin_cos_chain_{dt}", f"user count after an earlier replacement ({dt})",
+                      "sin_cos_chain", {"dtype": dt}, [O + "sin_cos_chain.py"]))
+        out.append(_c(f"unused_scalar_{dt}", f"a search_fn argument the pattern never binds ({dt})",
+                      "tanh_mul", {"dtype": dt, "shape": [4, 4]}, [O + "unused_scalar.py"]))
+        out.append(_c(f"raising_check_{dt}", f"extra_check raising on a {dt} erf-GELU",
+                      "gelu_erf", {"dtype": dt, "shape": [4, 8]}, [O + "raising_check.py"]))
+        out.append(_c(f"meta_check_{dt}", f"extra_checks on shape and tensor_meta, {dt} silu*up",
+                      "swiglu", {"dtype": dt, "shape": [2, 32]}, [O + "meta_check.py"]))
+    for src in ("f32", "f16"):
+        for to in ("f32", "f64"):
+            out.append(_c(f"dtype_kwargs_{src}_to_{to}", f"cumsum(dtype={to}) on {src} with two dtype= patterns",
+                          "cumsum_scale", {"dtype": src, "to": to}, [O + "dtype_kwargs.py"]))
+    out.append(_c("dtype_kwargs_fx_text", "cumsum(dtype=f64) read from print(gm.graph) text",
+                  "cumsum_scale", {"to": "f64"}, [O + "dtype_kwargs.py"], "fx_text"))
+    for shape in ([4, 4], [2, 3, 5], [8]):
+        out.append(_c(f"noop_dce_{_shape_id(shape)}", f"fwd_only no-op/DCE/decomposition pattern on {shape}",
+                      "square_sum", {"shape": shape}, [O + "noop_dce.py"]))
+        out.append(_c(f"softmax_ln_{_shape_id(shape)}", f"decomposed softmax and layer_norm patterns on {shape}",
+                      "softmax_ln", {"shape": shape}, [O + "softmax_ln.py"]))
+    # more forms and orders
+    for dt in dtypes:
+        for order, pats in (("fwd", [P + "rms_norm.py", P + "add_rms_norm.py"]),
+                            ("rev", [P + "add_rms_norm.py", P + "rms_norm.py"])):
+            out.append(_c(f"residual_rms_{dt}_{order}", f"residual add + RMSNorm ({dt}), rms_norm/add_rms_norm "
+                                                         f"in {order} order: chained patterns, one sweep",
+                          "residual_rmsnorm", {"dtype": dt, "shape": [1, 4, 16]}, pats))
+        out.append(_c(f"t5_{dt}_readable", f"t5_rms_norm.py on {dt} read from print_readable code",
+                      "t5_rmsnorm", {"dtype": dt, "shape": [2, 4, 8]}, [O + "t5_rms_norm.py"], "readable"))
+        out.append(_c(f"swiglu_{dt}_readable", f"swiglu.py on {dt} read from print_readable code",
+                      "swiglu", {"dtype": dt, "shape": [2, 8, 16]}, [P + "swiglu.py"], "readable"))
+        out.append(_c(f"addmm_{dt}_readable", f"addmm.py on {dt} read from print_readable code",
+                      "linear_bias", {"dtype": dt}, [P + "addmm.py"], "readable"))
+        out.append(_c(f"add_rms_norm_cast_{dt}_readable", f"add_rms_norm_cast.py on {dt} read from readable code",
+                      "npu_add_rms_norm_cast", {"dtype": dt, "shape": [8, 16]}, [O + "add_rms_norm_cast.py"],
+                      "readable"))
+        out.append(_c(f"rotary_{dt}_readable", f"rotary_mul.py on {dt} read from print_readable code",
+                      "rotary", {"dtype": dt, "head_dim": 64}, [P + "rotary_mul.py"], "readable"))
+    # corpus dumps torch 2.13 rebuilds (fxscope reads the published file; Inductor the rebuilt GraphModule)
+    corpus = {"gpt2_post_grad": "readable/learn_torch_compile__tb_hf_GPT2_inference_cpu__after_post_grad.py",
+              "resnet50_aot": "readable/learn_torch_compile__tb_resnet50_inference_cpu__aot_forward_graph.py",
+              "bert_aot": "readable/learn_torch_compile__hf_BertForMaskedLM_training_cpu__aot_forward_graph.py",
+              "depyf_dynamic": "readable/depyf__aot_eager_dynamic_with_grad__compiled_fn_3_forward_graph.py",
+              "deberta_aot": "readable/unknown_repo__pt2_0_era_aot_forward_deberta_embeddings_unquoted_annotations.py",
+              "provenance_aot": "readable/tlparse__provenance_jit_debug_handle__aot_forward_graph.py"}
+    for cid, f in corpus.items():
+        for pid, pats in (("all", ALL), ("oracle", [O + "eps_workaround.py", O + "raising_check.py",
+                                                    O + "mul_add.py", O + "softmax_ln.py"])):
+            out.append(_c(f"corpus_{cid}_{pid}", f"corpus {os.path.basename(f)} with the {pid} patterns",
+                          "corpus", {"file": f}, pats, "original"))
+    for dt in dtypes:  # TorchAir's built-in form: search_fn_pattern, empty search_fn
+        for shape in ([4, 7168], [2, 3, 64]):
+            out.append(_c(f"add_rms_norm_cast_sfp_{dt}_{_shape_id(shape)}",
+                          f"add_rms_norm_cast with a hand-built search_fn_pattern on {dt} {shape}",
+                          "npu_add_rms_norm_cast", {"dtype": dt, "shape": shape}, [O + "add_rms_norm_cast_sfp.py"]))
+    out.append(_c("sin_cos_fx_text", "user count after a replacement, read from print(gm.graph) text",
+                  "sin_cos_chain", {}, [O + "sin_cos_chain.py"], "fx_text"))
+    return out
+
+
 def cases():
-    return issue_cases()
+    return issue_cases() + grid_cases()
