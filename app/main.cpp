@@ -7,6 +7,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 
+#include <memory>
+
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
@@ -41,6 +43,15 @@ int main(int argc, char *argv[])
                        "the built-in library, which is always loaded."),
         QStringLiteral("FILE|builtin"));
     parser.addOption(patternsOption);
+    QCommandLineOption compareOption(QStringLiteral("compare"),
+        QStringLiteral("Compare the graph shown with a graph of this file, as File > Compare with... does."),
+        QStringLiteral("FILE"));
+    parser.addOption(compareOption);
+    QCommandLineOption compareGraphOption(QStringLiteral("compare-graph"),
+        QStringLiteral("The graph of the --compare file, by name or index (default: the graph after FILE's when it is "
+                       "the same file, else the first)."),
+        QStringLiteral("NAME|INDEX"));
+    parser.addOption(compareGraphOption);
     parser.process(app);
     const QStringList files = parser.positionalArguments();
     if (files.size() > 1) {
@@ -62,5 +73,13 @@ int main(int argc, char *argv[])
     for (const QString &patterns : parser.values(patternsOption))
         if (patterns != QLatin1String("builtin")) // a file that fails to load is reported in the window, as from the menu
             document.openPatterns(patterns);
+    if (parser.isSet(compareOption)) {
+        // Once, when the graph to compare with is shown.
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once = QObject::connect(&document, &fxs::Document::currentGraphChanged, &window, [&, once] {
+            QObject::disconnect(*once);
+            window.compareWith(parser.value(compareOption), parser.value(compareGraphOption));
+        });
+    }
     return app.exec();
 }

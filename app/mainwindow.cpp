@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "compare_window.h"
 #include "document.h"
 #include "logging.h"
 #include "recent_files.h"
@@ -238,6 +239,7 @@ void MainWindow::createMenus()
     // Built once here too so the menu is not disabled-looking (empty) before its first opening.
     rebuildRecentMenu();
     file->addAction(tr("Open Bundled &Sample"), m_document, &Document::openBundledSample);
+    file->addAction(tr("&Compare with…"), this, &MainWindow::compareWithDialog);
     file->addSeparator();
     QAction *openPatterns = file->addAction(tr("Open &Patterns…"), this, &MainWindow::openPatternsDialog);
     openPatterns->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
@@ -1267,7 +1269,38 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (path.isEmpty())
         return;
     event->acceptProposedAction();
-    m_document->open(path);
+    // Shift: the dropped file is B, compared with the graph shown.
+    if (event->modifiers().testFlag(Qt::ShiftModifier) && m_document->currentGraphShared())
+        compareWith(path);
+    else
+        m_document->open(path);
+}
+
+void MainWindow::compareWithDialog()
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastOpenDirectory")).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Compare With Graph Dump"), dir,
+        tr("Graph dumps (*.py *.txt *.log *.json *.pt2 *.pt);;All files (*)"));
+    if (!path.isEmpty())
+        compareWith(path);
+}
+
+void MainWindow::compareWith(const QString &path, const QString &graph)
+{
+    std::shared_ptr<const Graph> shown = m_document->currentGraphShared();
+    if (!shown)
+        return;
+    if (!m_compareWindow)
+        m_compareWindow = new CompareWindow(this);
+    QString title = QFileInfo(m_document->path()).fileName();
+    if (const NamedGraph *named = m_document->currentGraph())
+        title += QLatin1String(" [") + QString::fromStdString(named->name) + QLatin1Char(']');
+    if (m_document->revision() > 0)
+        title += tr(" after step %1").arg(m_document->revision());
+    m_compareWindow->compare(shown, title, m_document->path(), m_document->currentGraphIndex(), path, graph);
+    m_compareWindow->show();
+    m_compareWindow->raise();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

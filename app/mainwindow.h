@@ -26,6 +26,7 @@ class QWidget;
 
 namespace fxs {
 
+class CompareWindow;
 class DiffWidget;
 struct MatchReport;
 class Document;
@@ -106,6 +107,10 @@ public Q_SLOTS:
     void selectNode(const QString &name);
     // Shows one candidate of the current match report: its nodes marked on the canvas, its anchor selected.
     void showCandidate(int pattern, int candidate);
+    // Opens the compare window on the graph shown (A, a session revision too) and graph `graph` of `path` (B).
+    void compareWith(const QString &path, const QString &graph = {});
+    void compareWithDialog();
+    CompareWindow *compareWindow() const { return m_compareWindow; }
 
 Q_SIGNALS:
     // A restoreSession finished (`ok`) or stopped on an error (shown).
@@ -161,6 +166,7 @@ private:
     QDockWidget *m_timelineDock;
     PatternGraphWidget *m_patternGraph;
     DiffWidget *m_diff;
+    CompareWindow *m_compareWindow = nullptr; // created at the first comparison
     QDockWidget *m_diffDock;
     ProfileWidget *m_profile = nullptr;
     QDockWidget *m_profileDock = nullptr;
