@@ -55,6 +55,7 @@ bench: build
 	$(PYTHON) bench/step/run.py --bench $(BUILD_DIR)/bin/bench_step
 	$(PYTHON) bench/match/run.py --bench $(BUILD_DIR)/bin/bench_match
 	$(PYTHON) bench/exec/run.py --bench $(BUILD_DIR)/bin/bench_exec
+	$(BUILD_DIR)/bin/bench_diff --out bench/results/diff.json
 
 clean:
 	rm -rf $(BUILD_DIR)
