@@ -94,6 +94,67 @@ private Q_SLOTS:
         QCOMPARE(p->candidates[0].anchor, std::string("mul_1"));
         QVERIFY2(p->candidates[0].accepted, p->candidates[0].reasonTexts().front().c_str());
     }
+
+    // The first replacement (at the later anchor) drops a use of m; the second pattern then needs m single-use and
+    // matches, as on Inductor's graph (fxscope's matcher once judged every anchor on the unchanged graph).
+    void userCountAfterEarlierReplacement()
+    {
+        const char *graph = "def forward(self, x: \"f32[8][1]cpu\", y: \"f32[8][1]cpu\", w: \"f32[8][1]cpu\"):\n"
+                            "    m: \"f32[8][1]cpu\" = torch.ops.aten.mul.Tensor(x, y)\n"
+                            "    e: \"f32[8][1]cpu\" = torch.ops.aten.exp.default(m)\n"
+                            "    z: \"f32[8][1]cpu\" = torch.ops.aten.mul.Tensor(m, 0)\n"
+                            "    r: \"f32[8][1]cpu\" = torch.ops.aten.add.Tensor(z, w)\n"
+                            "    return (e, r)\n";
+        Session s(code(graph), patterns("user_count_after_replacement.py"));
+        auto report = s.report();
+        QVERIFY(report);
+        QVERIFY(report.value()->find("times_zero_plus")->candidates.at(0).accepted);
+        const Verdict &exp = report.value()->find("exp_of_product")->candidates.at(0);
+        QCOMPARE(exp.anchor, std::string("e"));
+        QVERIFY2(exp.accepted, exp.reasonTexts().front().c_str());
+        QCOMPARE(s.runToEnd().value(), size_t(2));
+        const std::string out = writeReadable(s.graph());
+        QVERIFY2(out.find("aten.mul.Tensor(y, x)") != std::string::npos, out.c_str());
+    }
+
+    // An extra_check that raises stops the sweep there with the error (Inductor does not catch it).
+    void extraCheckExceptionStopsThePass()
+    {
+        const char *graph = "def forward(self, x: \"f32[8][1]cpu\", y: \"f32[8][1]cpu\"):\n"
+                            "    m: \"f32[8][1]cpu\" = torch.ops.aten.mul.Tensor(x, y)\n"
+                            "    e: \"f32[8][1]cpu\" = torch.ops.aten.exp.default(m)\n"
+                            "    m_1: \"f32[8][1]cpu\" = torch.ops.aten.mul.Tensor(e, y)\n"
+                            "    e_1: \"f32[8][1]cpu\" = torch.ops.aten.exp.default(m_1)\n"
+                            "    return (e_1,)\n";
+        Session s(code(graph), patterns("extra_check_raises.py"));
+        auto report = s.report();
+        QVERIFY(report);
+        const auto &candidates = report.value()->find("exp_of_product")->candidates;
+        QCOMPARE(candidates.size(), size_t(1)); // e is never tried
+        QCOMPARE(candidates[0].stage, MatchStage::Error);
+        QVERIFY2(report.value()->stoppedBy.find("extra_check_raises.py:17") != std::string::npos
+                && report.value()->stoppedBy.find("KeyError") != std::string::npos,
+            report.value()->stoppedBy.c_str());
+        auto step = s.step();
+        QVERIFY(!step);
+        QVERIFY2(step.error().message.find("KeyError") != std::string::npos, step.error().message.c_str());
+    }
+
+    // A complex input: PatternMatcherPass skips the anchor before trying any pattern.
+    void complexAnchorSkipped()
+    {
+        const char *graph = "def forward(self, x: \"c64[8][1]cpu\", y: \"c64[8][1]cpu\"):\n"
+                            "    m: \"c64[8][1]cpu\" = torch.ops.aten.mul.Tensor(x, y)\n"
+                            "    e: \"c64[8][1]cpu\" = torch.ops.aten.exp.default(m)\n"
+                            "    return (e,)\n";
+        Session s(code(graph), patterns("user_count_after_replacement.py"));
+        auto report = s.report();
+        QVERIFY(report);
+        const Verdict &v = report.value()->find("exp_of_product")->candidates.at(0);
+        QVERIFY(!v.accepted);
+        QVERIFY2(v.reasonTexts().front().find("complex") != std::string::npos, v.reasonTexts().front().c_str());
+        QCOMPARE(s.runToEnd().value(), size_t(0));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestInductorSemantics)

@@ -184,6 +184,10 @@ private Q_SLOTS:
             normReplaced.push_back(name.toString());
         QCOMPARE(normReplaced.size(), size_t(8)); // the cast RMSNorm's eight ops
 
+        // The npu_rms_norm nodes the first sweep created are no anchors of it (Inductor's pass collects its anchors
+        // when it starts): add_rms_norm fuses them when the pass is applied again.
+        QVERIFY(!s.step().value());
+        s.startNewSweep();
         auto r = s.step();
         QVERIFY(r && r.value());
         const SessionStep &step = s.history().back();

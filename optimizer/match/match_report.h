@@ -25,6 +25,8 @@ struct MatchReport {
     std::vector<std::string> warnings; // the registry's file-level load warnings (a _register_ function not called)
     size_t graphNodes = 0;
     size_t anchorsVisited = 0;
+    // Set when an extra_check raised: the sweep stopped at that candidate, as Inductor's pass would.
+    std::string stoppedBy;
 
     const PatternReport *find(std::string_view name) const;
     Json toJson() const;

@@ -3,11 +3,13 @@
 #include "graph_level.h"
 #include "mutation_regions.h"
 #include "pattern_matcher.h"
+#include "rewrite/replacement.h"
 #include "util/progress.h"
 #include "util/text.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -94,12 +96,74 @@ bool checkTorchairStream(const std::vector<Node *> &nodes, std::string &reason)
     return false;
 }
 
-Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &options) const
+namespace {
+
+// Mutation region per node name. Names, not nodes: the sweep erases nodes and a new node may take an erased one's
+// name (never a live one's). A node the sweep created takes the region of the nearest earlier node that has one,
+// as get_mutation_region_id does for nodes without meta["mutation_region_id"].
+class RegionIds {
+public:
+    RegionIds(const Graph &graph, const OpSchemaTable &schemas)
+    {
+        std::vector<int> byIndex = computeMutationRegions(graph, schemas);
+        for (const auto &n : graph.nodes())
+            m_byName.emplace(n->name(), byIndex[n->index()]);
+    }
+    int of(const Node *n) const
+    {
+        for (const Node *p = n; p; p = Graph::prev(p))
+            if (auto it = m_byName.find(p->name()); it != m_byName.end())
+                return it->second;
+        return 0;
+    }
+    void forget(const std::string &name) { m_byName.erase(name); }
+
+private:
+    std::unordered_map<std::string, int> m_byName;
+};
+
+// fallback_node_due_to_unsupported_type: PatternMatcherPass.apply skips an anchor that reads or writes a complex
+// or meta tensor (Inductor cannot lower it), before any entry is tried. (Sparse too; dumps carry no layout.)
+std::string unsupportedTensor(const Node &anchor)
+{
+    auto check = [](const Node &n) -> std::string {
+        if (!n.meta().val)
+            return {};
+        std::vector<const ValueMeta *> stack{&*n.meta().val};
+        while (!stack.empty()) {
+            const ValueMeta *v = stack.back();
+            stack.pop_back();
+            for (const auto &item : v->items)
+                stack.push_back(&item);
+            if (v->kind != ValueMeta::Kind::Tensor)
+                continue;
+            const TensorMeta &t = v->tensor;
+            if (t.dtype.find("complex") != std::string::npos)
+                return n.name() + " is " + t.dtype;
+            if (t.device == "meta")
+                return n.name() + " is on the meta device";
+        }
+        return {};
+    };
+    if (anchor.op() == OpKind::Placeholder)
+        return {};
+    for (const Node *in : anchor.inputNodes())
+        if (auto why = check(*in); !why.empty())
+            return why;
+    if (anchor.target() == "aten.view_as_complex.default" || anchor.target() == "prims.convert_element_type.default"
+        || anchor.target() == "aten.view.dtype")
+        return {}; // complex outputs Inductor supports as views
+    return check(anchor);
+}
+
+} // namespace
+
+Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &options) const
 {
     MatchReport report;
-    report.graphNodes = graph.size();
+    report.graphNodes = input.size();
     report.warnings = m_registry.warnings();
-    if (std::string level = dynamoLevelWarning(graph, m_registry); !level.empty())
+    if (std::string level = dynamoLevelWarning(input, m_registry); !level.empty())
         report.warnings.push_back(std::move(level));
     std::unordered_map<const PatternEntry *, size_t> reportIndex;
     for (const auto &e : m_registry.entries()) {
@@ -115,51 +179,88 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
         report.patterns.push_back(std::move(pr));
     }
 
-    // Anchors: collected once, visited in reverse graph order.
+    // One PatternMatcherPass.apply on a copy: accepted matches are replaced as they are found, so every later
+    // candidate sees the graph Inductor's would (user counts after a replacement, nodes it created or erased).
+    std::unique_ptr<Graph> work = input.clone();
+    Graph &graph = *work;
+
+    // Anchors: the nodes present when the sweep starts, visited in reverse graph order; nodes the sweep creates
+    // are never anchors.
     std::vector<Node *> anchors;
-    std::vector<std::string> targets(graph.size());
+    std::vector<std::string> anchorTargets;
     std::unordered_map<std::string_view, std::string> canonical; // once per distinct target text
     for (const auto &n : graph.nodes()) {
+        if (n->op() != OpKind::CallFunction && n->op() != OpKind::CallMethod)
+            continue;
         auto [it, added] = canonical.emplace(n->target(), std::string());
         if (added)
             it->second = canonicalTarget(n->target());
-        targets[n->index()] = it->second;
-        if (n->op() == OpKind::CallFunction || n->op() == OpKind::CallMethod)
-            if (m_registry.entriesFor(n->op(), targets[n->index()]))
-                anchors.push_back(n.get());
+        if (m_registry.entriesFor(n->op(), it->second)) {
+            anchors.push_back(n.get());
+            anchorTargets.push_back(it->second);
+        }
     }
     std::reverse(anchors.begin(), anchors.end());
+    std::reverse(anchorTargets.begin(), anchorTargets.end());
     report.anchorsVisited = anchors.size();
+    // An erased anchor's node is gone; its name and op stay here.
+    std::vector<std::string> anchorNames;
+    std::vector<OpKind> anchorOps;
+    std::unordered_map<std::string, size_t> anchorByName;
+    for (size_t i = 0; i < anchors.size(); ++i) {
+        anchorNames.push_back(anchors[i]->name());
+        anchorOps.push_back(anchors[i]->op());
+        anchorByName.emplace(anchors[i]->name(), i);
+    }
+    // Anchor index -> the accepted match that erased it ("'<pattern>' at <anchor>").
+    std::unordered_map<size_t, std::string> erasedBy;
 
-    std::vector<int> regions;
+    std::optional<RegionIds> regions;
     if (options.mutationFilter)
-        regions = computeMutationRegions(graph, m_schemas);
-    // Nodes consumed by accepted matches -> "<pattern> at <anchor>".
-    std::unordered_map<const Node *, std::string> consumed;
+        regions.emplace(graph, m_schemas);
+    // Nodes kept by an accepted entry that has no replacement graph (a plain PatternEntry): later candidates that
+    // need them overlap it, as if it had replaced them. By name, dropped when the name leaves the graph.
+    std::unordered_map<std::string, std::string> consumed;
     PatternMatcher matcher(m_schemas);
 
     for (size_t ai = 0; ai < anchors.size(); ++ai) {
         if (!reportProgress(ai, anchors.size()))
             return canceledError("");
-        Node *anchor = anchors[ai];
-        const auto *entries = m_registry.entriesFor(anchor->op(), targets[anchor->index()]);
+        if (!report.stoppedBy.empty())
+            break;
+        const auto *entries = m_registry.entriesFor(anchorOps[ai], anchorTargets[ai]);
+        const std::string skipReason = erasedBy.count(ai) ? std::string() : unsupportedTensor(*anchors[ai]);
         for (const auto &entryPtr : *entries) {
             const PatternEntry &entry = *entryPtr;
             auto reportIt = reportIndex.find(&entry);
             Verdict v;
-            v.anchor = anchor->name();
+            v.anchor = anchorNames[ai];
             std::vector<std::string> retraceNotes; // after the deciding reasons: context, not the verdict
             auto record = [&](Verdict &&verdict) {
                 verdict.reasons.insert(verdict.reasons.end(), retraceNotes.begin(), retraceNotes.end());
                 if (reportIt != reportIndex.end())
                     report.patterns[reportIt->second].candidates.push_back(std::move(verdict));
             };
-            if (auto it = consumed.find(anchor); it != consumed.end()) {
-                // Inductor stops trying entries once the anchor is erased.
+            // Inductor stops trying entries once the anchor is erased (`if node._erased: break`).
+            std::string erasedLabel;
+            if (auto it = erasedBy.find(ai); it != erasedBy.end())
+                erasedLabel = it->second;
+            else if (auto it = consumed.find(anchorNames[ai]); it != consumed.end())
+                erasedLabel = it->second;
+            if (!erasedLabel.empty()) {
                 v.stage = MatchStage::Overlap;
-                v.overlapWith = it->second;
-                v.reasons.push_back("not tried: anchor " + anchor->name()
-                    + " was already replaced by the accepted match " + it->second);
+                v.overlapWith = erasedLabel;
+                v.reasons.push_back(
+                    "not tried: anchor " + v.anchor + " was already replaced by the accepted match " + erasedLabel);
+                record(std::move(v));
+                continue;
+            }
+            Node *anchor = anchors[ai];
+            if (!skipReason.empty()) {
+                v.stage = MatchStage::MutationStream;
+                v.reasons.push_back("not tried: " + skipReason
+                    + ", and PatternMatcherPass skips anchors that read or write complex, sparse or meta tensors "
+                      "(fallback_node_due_to_unsupported_type)");
                 record(std::move(v));
                 continue;
             }
@@ -175,11 +276,10 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
             }
             fillFromMatch(v, generic.match);
 
-            // Nodes an earlier accepted match replaced are gone in Inductor's graph.
             std::vector<std::string> taken;
             std::string takenBy;
             for (const Node *n : generic.match.nodes)
-                if (auto it = consumed.find(n); it != consumed.end()) {
+                if (auto it = consumed.find(n->name()); it != consumed.end()) {
                     taken.push_back(n->name());
                     takenBy = it->second;
                 }
@@ -193,12 +293,13 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
             }
 
             // PatternMatcherPass.apply's filters.
-            if (options.mutationFilter) {
+            if (regions) {
                 std::set<int> ids;
                 std::string detail;
                 for (const Node *n : generic.match.nodes) {
-                    ids.insert(regions[n->index()]);
-                    detail += (detail.empty() ? "" : ", ") + n->name() + "=" + std::to_string(regions[n->index()]);
+                    int id = regions->of(n);
+                    ids.insert(id);
+                    detail += (detail.empty() ? "" : ", ") + n->name() + "=" + std::to_string(id);
                 }
                 if (ids.size() != 1) {
                     v.stage = MatchStage::MutationStream;
@@ -228,6 +329,8 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
             }
 
             Match finalMatch = generic.match;
+            std::shared_ptr<const Graph> replaceGraph;
+            bool retracedSearch = false;
             if (entry.specificPattern) {
                 // register_replacement's check_fn.
                 if (!retraceInputs(entry, generic.match, v.reasons)) {
@@ -245,6 +348,14 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
                 if (entry.retrace) {
                     Retrace retraced = entry.retrace(generic.match);
                     retraceNotes = std::move(retraced.notes);
+                    if (!retraced.raised.empty()) {
+                        v.stage = MatchStage::Error;
+                        v.reasons.push_back("re-tracing with this match's values raised " + retraced.raised
+                            + "; Inductor's check_fn does not catch it, so torch.compile fails here");
+                        report.stoppedBy = "'" + entry.name + "' at " + v.anchor + ": re-tracing raised " + retraced.raised;
+                        record(std::move(v));
+                        break;
+                    }
                     if (!retraced.error.empty()) {
                         v.stage = MatchStage::Retrace;
                         v.reasons.push_back("re-tracing search_fn with this match's values raised " + retraced.error
@@ -252,8 +363,11 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
                         record(std::move(v));
                         continue;
                     }
-                    if (retraced.pattern) // none with a search_fn_pattern
+                    if (retraced.pattern) { // none with a search_fn_pattern
                         specificPattern = retraced.pattern;
+                        retracedSearch = true;
+                    }
+                    replaceGraph = retraced.replace;
                 }
                 MatchResult specific = output ? matcher.match(*specificPattern, output) : MatchResult{};
                 if (!specific.ok) {
@@ -278,6 +392,15 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
             if (entry.extraCheck) {
                 CheckVerdict check = entry.extraCheck(finalMatch);
                 v.checkTrace = check.trace;
+                if (!check.raised.empty()) {
+                    // Inductor does not catch it: the exception ends the pass (and the compile).
+                    v.stage = MatchStage::Error;
+                    v.reasons.push_back("extra_check raised " + check.raised
+                        + "; Inductor's pass does not catch it, so torch.compile fails here");
+                    report.stoppedBy = "'" + entry.name + "' at " + v.anchor + ": extra_check raised " + check.raised;
+                    record(std::move(v));
+                    break;
+                }
                 if (!check.ok) {
                     v.stage = MatchStage::ExtraCheck;
                     v.reasons.push_back("extra_check returned False");
@@ -291,7 +414,7 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
             v.accepted = true;
             v.stage = MatchStage::Accepted;
             v.reasons.push_back("generic pattern matched " + std::to_string(generic.match.nodes.size()) + " nodes");
-            if (entry.retrace)
+            if (retracedSearch)
                 v.reasons.push_back("search_fn re-traced with this match's values; the specific pattern matched");
             else if (entry.specificPattern)
                 v.reasons.push_back("specific pattern matched with the real literals");
@@ -301,10 +424,28 @@ Result<MatchReport> Matcher::run(const Graph &graph, const MatcherOptions &optio
             else if (!entry.extraCheckSource.empty() && !entry.extraCheckEvaluated)
                 v.reasons.push_back("extra_check NOT evaluated (Python source only; fxscope cannot run it yet): "
                                     "the verdict assumes it returns True");
-            const std::string label = "'" + entry.name + "' at " + anchor->name();
-            for (const Node *n : generic.match.nodes)
-                consumed.emplace(n, label);
+            const std::string label = "'" + entry.name + "' at " + v.anchor;
             record(std::move(v));
+
+            if (!entry.replaceGraph && !replaceGraph) {
+                for (const Node *n : generic.match.nodes)
+                    consumed.emplace(n->name(), label);
+                continue;
+            }
+            finalMatch.replaceGraph = std::move(replaceGraph);
+            GraphEditor editor(graph);
+            auto replaced = applyReplacement(editor, entry, finalMatch, anchor->name());
+            if (!replaced)
+                return Error{"", 0, 0, label + ": " + replaced.error().message};
+            for (const std::string &name : replaced->removed) {
+                if (auto it = anchorByName.find(name); it != anchorByName.end() && !erasedBy.count(it->second))
+                    erasedBy.emplace(it->second, label);
+                consumed.erase(name);
+                if (regions)
+                    regions->forget(name);
+            }
+            if (erasedBy.count(ai))
+                break; // the anchor is gone: Inductor tries no further entry here
         }
     }
     return report;

@@ -1,10 +1,10 @@
 #pragma once
-// Runs a PatternRegistry over a graph the way PatternMatcherPass.apply does, without changing the graph:
-// anchors are the nodes whose (op, target) is registered, visited last-to-first; at each anchor the entries are
-// tried in registration order; a match passes the mutation and stream filters, register_replacement's second
-// stage (re-trace inputs, specific literals, TorchAir's stream label, the user's extra_check), and is then
-// accepted. Accepted matches consume their nodes, so later candidates that need them are rejected as overlapping
-// (in Inductor those nodes would already be gone). Every candidate gets a Verdict.
+// Runs a PatternRegistry over a graph the way one PatternMatcherPass.apply does, on a copy (the caller's graph is
+// not changed): anchors are the nodes whose (op, target) is registered when the pass starts, visited last-to-first;
+// at each anchor the entries are tried in registration order; a match passes the mutation and stream filters,
+// register_replacement's second stage (re-trace, specific literals, TorchAir's stream label, the user's
+// extra_check), and is then accepted and replaced at once, so later candidates see the graph Inductor's would.
+// Every candidate gets a Verdict; an exception Inductor would not catch ends the run (MatchReport::stoppedBy).
 
 #include "match_report.h"
 #include "patterns/op_schema_table.h"

@@ -13,6 +13,7 @@ const char *matchStageName(MatchStage stage)
     case MatchStage::Specific: return "specific";
     case MatchStage::ExtraCheck: return "extra_check";
     case MatchStage::Overlap: return "overlap";
+    case MatchStage::Error: return "error";
     case MatchStage::Accepted: return "accepted";
     }
     return "?";
@@ -100,8 +101,11 @@ Json MatchReport::toJson() const
             {"extra_check", p.extraCheckSource}, {"warnings", strings(p.warnings)}, {"accepted", p.acceptedCount()},
             {"candidates", std::move(candidates)}}));
     }
-    return Json::object({{"graph_nodes", graphNodes}, {"anchors", anchorsVisited}, {"warnings", strings(warnings)},
-        {"patterns", std::move(list)}});
+    Json out = Json::object({{"graph_nodes", graphNodes}, {"anchors", anchorsVisited},
+        {"warnings", strings(warnings)}, {"patterns", std::move(list)}});
+    if (!stoppedBy.empty())
+        out.set("stopped_by", stoppedBy);
+    return out;
 }
 
 } // namespace fxs

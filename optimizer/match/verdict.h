@@ -20,6 +20,7 @@ enum class MatchStage {
     Specific, // stage 2: the specific pattern with the real literals
     ExtraCheck, // the user's extra_check
     Overlap, // an earlier accepted match already replaced these nodes
+    Error, // the user's extra_check raised: Inductor's pass (and the compile) stops there
     Accepted, // every stage passed
 };
 

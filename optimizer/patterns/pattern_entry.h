@@ -21,6 +21,7 @@ namespace fxs {
 struct CheckVerdict {
     bool ok = true;
     std::vector<std::string> trace;
+    std::string raised; // the exception the check raised (FILE:LINE:COL: Type: message); empty when it returned
 };
 
 using ExtraCheck = std::function<CheckVerdict(const Match &match)>;
@@ -32,7 +33,8 @@ using ExtraCheck = std::function<CheckVerdict(const Match &match)>;
 struct Retrace {
     PatternPtr pattern;
     std::shared_ptr<const Graph> replace; // replace_fn traced with the same values, where it differs per match
-    std::string error; // non-empty: search_fn raised while re-tracing (FILE:LINE:COL: Type: message)
+    std::string error; // non-empty: tracing raised what check_fn turns into a rejection (FILE:LINE:COL: Type: message)
+    std::string raised; // non-empty: tracing raised what Inductor does not catch (the pass stops)
     std::vector<std::string> notes;
 };
 

@@ -36,9 +36,9 @@ Result<Match> matchAt(const PatternEntry &entry, Node *anchor, const PatternMatc
         std::shared_ptr<const Graph> replaceGraph;
         if (entry.retrace) {
             Retrace retraced = entry.retrace(m);
-            if (!retraced.error.empty())
+            if (!retraced.raised.empty() || !retraced.error.empty())
                 return Error{
-                    "", 0, 0, "'" + entry.name + "' re-trace raised at " + anchor->name() + ": " + retraced.error};
+                    "", 0, 0, "'" + entry.name + "' re-trace raised at " + anchor->name() + ": " + retraced.error + retraced.raised};
             if (retraced.pattern) // none with a search_fn_pattern
                 specificPattern = retraced.pattern;
             replaceGraph = retraced.replace;

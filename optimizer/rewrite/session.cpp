@@ -134,39 +134,39 @@ Result<bool> Session::advance(const std::string *onlyPattern)
 {
     if (auto st = checkRunning(); !st)
         return st.error();
+    // One sweep is one PatternMatcherPass.apply: once it is exhausted, stepping stops (a replacement that its own
+    // pattern matches again is not re-anchored). A new sweep starts after an edit outside it (a hand-picked
+    // candidate, a pass, a pattern switched on or off).
+    if (!m_sweep.sweep)
+        if (auto st = refill(); !st)
+            return st.error();
     PatternMatcher matcher;
-    for (bool fresh = false;; fresh = true) {
-        if (fresh || m_sweep.exhausted()) {
-            if (auto st = refill(); !st)
-                return st.error();
-            fresh = true;
-        }
-        const SweepCursor before = m_sweep; // what undo puts back: this sweep, before the items scanned below
-        const auto &items = m_sweep.sweep->items;
-        for (size_t i = m_sweep.next; i < items.size(); ++i) {
-            const SessionSweep::Item &item = items[i];
-            if (m_sweep.done(i) || (onlyPattern && item.entry->name != *onlyPattern))
-                continue;
-            m_sweep.markDone(i);
-            // An earlier step of this sweep may have replaced or changed these nodes: re-match on the graph as it is.
-            Node *anchor = m_graph->find(item.anchor);
-            if (!anchor)
-                continue;
-            auto m = matchAt(*item.entry, anchor, matcher);
-            if (!m)
-                continue;
-            bool same = m->nodes.size() == item.nodes.size();
-            for (size_t k = 0; same && k < item.nodes.size(); ++k)
-                same = m->nodes[k]->name() == item.nodes[k];
-            if (!same)
-                continue;
-            if (auto st = applyMatch(*item.entry, anchor, m.value(), before); !st)
-                return st.error();
-            return true;
-        }
-        if (fresh)
-            return false; // a fresh matcher run accepted nothing applicable: fixed point
+    const SweepCursor before = m_sweep; // what undo puts back: this sweep, before the items scanned below
+    const auto &items = m_sweep.sweep->items;
+    for (size_t i = m_sweep.next; i < items.size(); ++i) {
+        const SessionSweep::Item &item = items[i];
+        if (m_sweep.done(i) || (onlyPattern && item.entry->name != *onlyPattern))
+            continue;
+        m_sweep.markDone(i);
+        // Stepping over one pattern changes the order: re-match on the graph as it is.
+        Node *anchor = m_graph->find(item.anchor);
+        if (!anchor)
+            continue;
+        auto m = matchAt(*item.entry, anchor, matcher);
+        if (!m)
+            continue;
+        bool same = m->nodes.size() == item.nodes.size();
+        for (size_t k = 0; same && k < item.nodes.size(); ++k)
+            same = m->nodes[k]->name() == item.nodes[k];
+        if (!same)
+            continue;
+        if (auto st = applyMatch(*item.entry, anchor, m.value(), before); !st)
+            return st.error();
+        return true;
     }
+    if (!onlyPattern && !m_sweep.sweep->report->stoppedBy.empty())
+        return sessionError("the pass stops at " + m_sweep.sweep->report->stoppedBy);
+    return false;
 }
 
 Status Session::applyMatch(const PatternEntry &entry, Node *anchor, const Match &match, const SweepCursor &before)

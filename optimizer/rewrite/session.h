@@ -1,10 +1,10 @@
 #pragma once
 // A fusion session: one graph, a pattern registry and a history of steps (pattern replacements and passes), each
-// kept as an EditRecord so undo/redo cost and memory follow the size of the step, not the graph. Steps follow the
-// order Inductor applies matches in: one sweep over the matcher's accepted candidates (anchors last to first,
-// patterns in registration order), each re-validated on the current graph before it is applied, and a fresh
-// matcher run when the sweep is exhausted, until nothing is accepted. lint() runs after every step; a failing step
-// stays in the history (to inspect or undo) and stops the session.
+// kept as an EditRecord so undo/redo cost and memory follow the size of the step, not the graph. Steps follow
+// Inductor's PatternMatcherPass.apply: one sweep, whose accepted candidates (the matcher replays the pass on a copy,
+// anchors last to first, patterns in registration order) are applied in order; the sweep ends the run, as one
+// application of the pass does. lint() runs after every step; a failing step stays in the history (to inspect or
+// undo) and stops the session.
 
 #include "edit_record.h"
 #include "graph_editor.h"
@@ -57,8 +57,10 @@ public:
     // current sweep began hands back the verdicts it was built from).
     Result<const MatchReport *> report();
 
-    // The next accepted match in Inductor's order; false when none is left (fixed point).
+    // The next accepted match of the sweep; false when the sweep is done.
     Result<bool> step();
+    // The pass applied again: the next step starts a fresh sweep over the graph as it is now.
+    void startNewSweep() { m_sweep = {}; }
     // Steps over one pattern: applies its matches until it has none; returns how many.
     Result<size_t> stepOver(const std::string &pattern);
     // Applies the candidate of `pattern` at `anchor`, which the current report must accept.

@@ -533,6 +533,9 @@ PyInterpreter::Flow PyInterpreter::exec(const PyStmt &s)
                 if (paren != std::string::npos)
                     type = type.substr(0, paren);
                 type = type.substr(type.rfind('.') == std::string::npos ? 0 : type.rfind('.') + 1);
+                // raise RuntimeError("why"): the message is the call's first argument.
+                if (m_tree[s.value].kind == ExprKind::Call && m_tree.childCount(s.value) > 1)
+                    msg = pyStr(eval(m_tree.child(s.value, 1)));
             } else if (!v.isNone()) {
                 msg = pyStr(v);
             }

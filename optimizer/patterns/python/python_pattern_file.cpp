@@ -42,6 +42,14 @@ std::string trimmed(std::string_view s)
     return std::string(s);
 }
 
+// What fxscope's sandbox cannot evaluate (the subset's limits), as opposed to an exception of the user's code.
+bool isSandboxLimit(const Error &error)
+{
+    const std::string &m = error.message;
+    return m.rfind("SubsetError", 0) == 0 || m.rfind("Sandbox", 0) == 0
+        || m.find("outside the subset") != std::string::npos;
+}
+
 // The user's extra_check called per candidate on a proxy of the match, every statement traced.
 ExtraCheck makeExtraCheck(const std::shared_ptr<LoadedPythonFile> &file, const PyValue &check)
 {
@@ -57,7 +65,11 @@ ExtraCheck makeExtraCheck(const std::shared_ptr<LoadedPythonFile> &file, const P
             v.trace.push_back(std::move(l));
         if (!r) {
             v.ok = false;
-            v.trace.push_back("raised at " + r.error().toString() + ", so the candidate is rejected");
+            const std::string error = r.error().toString();
+            if (isSandboxLimit(r.error()))
+                v.trace.push_back("fxscope could not evaluate the check (" + error + "), so the candidate is rejected");
+            else
+                v.raised = error;
         } else {
             v.ok = pyTruthy(r.value());
         }
@@ -99,14 +111,20 @@ RetraceFn makeRetrace(const std::shared_ptr<LoadedPythonFile> &file, const PyVal
         return cache->get(inputs, [&] {
             std::shared_ptr<Graph> graph, replace;
             std::vector<std::string> warnings;
+            bool searchTraced = !traceSearch;
             Status st = file->interp->runGuarded([&] {
                 if (traceSearch)
                     graph = PyTorchHost::traceFunction(*file->interp, searchFn, values, warnings);
+                searchTraced = true;
                 replace = PyTorchHost::traceFunction(*file->interp, replaceFn, values, warnings);
             });
             if (!st) {
+                // check_fn catches only RuntimeError from tracing search_fn; anything else (and anything replace_fn
+                // raises) ends Inductor's pass.
                 Retrace failed;
-                failed.error = st.error().toString();
+                const bool searchRuntimeError = !searchTraced && st.error().message.rfind("RuntimeError", 0) == 0;
+                (searchRuntimeError || isSandboxLimit(st.error()) ? failed.error : failed.raised)
+                    = st.error().toString();
                 return failed;
             }
             if (!graph) {
