@@ -424,6 +424,11 @@ int runMatch(const std::vector<std::string> &argsIn)
         } else {
             printTable(report.value(), ms);
         }
+        // The user's code raised where Inductor would not catch it: torch.compile fails there.
+        if (!report->stoppedBy.empty()) {
+            std::fprintf(stderr, "the pass stops at %s\n", report->stoppedBy.c_str());
+            return BadInput;
+        }
         return Success;
     }
     const std::string python = checkPython->empty() ? defaultPython() : *checkPython;
