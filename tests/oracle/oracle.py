@@ -143,12 +143,17 @@ def run_case(case, cli, cache, inductor, workdir):
     gm_ind = None
     # fxscope
     fused = os.path.join(workdir, case["id"] + ".fused.json")
+    # Where Inductor's pass raises, fxscope's must stop too: apply fails, and match prints its report and exits 2.
+    inductor_raised = bool(report["error"])
     rc, out, err = run_cli(cli, "apply", dump, "--patterns", *patterns, "--all", "-o", fused, "--json")
-    if rc != 0:
+    if rc != 0 and not inductor_raised:
         return [f"fxscope apply exited {rc}: {err.strip()[-300:]}"], report
-    applied = json.loads(out)
+    if rc == 0 and inductor_raised:
+        return [f"error: Inductor's pass raised {report['error']['type']}: {report['error']['message'][:160]}; "
+                "fxscope apply completed"], report
+    applied = json.loads(out) if rc == 0 else None
     rc, out, err = run_cli(cli, "match", dump, "--patterns", *patterns, "--json")
-    if rc != 0:
+    if rc != (2 if inductor_raised else 0):
         return [f"fxscope match exited {rc}: {err.strip()[-300:]}"], report
     matched = json.loads(out)
 
