@@ -107,7 +107,7 @@ void TestPatternFilePy::exampleLoads()
     const Node *getitem = e.searchGraph->find("getitem");
     QVERIFY(getitem && getitem->meta().val);
     QCOMPARE(QString::fromStdString(getitem->meta().val->toAnnotation()),
-        QString("f16[1, 1, 2]npu")); // strides are not propagated (unknown)
+        QString("f16[1, 1, 2][2, 2, 1]npu")); // contiguous strides, as make_fx gives x1 + x2
 }
 
 void TestPatternFilePy::exampleMatches()
@@ -615,9 +615,13 @@ mgr.register_pattern(s, r, [inp(), inp()])
     QVERIFY2(st, st ? "" : st.error().toString().c_str());
     const PatternEntry &e = *registry.entries()[0];
     QVERIFY(e.torchairStreamCheck);
-    QCOMPARE(e.warnings.size(), size_t(1));
-    QVERIFY2(e.warnings[0].find("line 6: torch.nn.functional.softmax: PyTorch's tracer") == 0, e.warnings[0].c_str());
-    QVERIFY(e.warnings[0].find("decomposed into amax/sub/exp/sum/div") != std::string::npos);
+    // softmax is traced in Inductor's decomposed form, with the f32 upcast of a float16 input (fwd_only's trace).
+    QVERIFY(e.warnings.empty());
+    QCOMPARE(QString::fromStdString(join(targets(*e.searchGraph))),
+        QString("prims.convert_element_type.default(a, torch.float32); aten.amax.default(convert_element_type, [-1], "
+                "True); aten.sub.Tensor(convert_element_type, amax); aten.exp.default(sub); "
+                "aten.sum.dim_IntList(exp, [-1], True); aten.div.Tensor(exp, sum_1); "
+                "prims.convert_element_type.default(div, torch.float16); aten.add.Tensor(convert_element_type_1, b)"));
 }
 
 void TestPatternFilePy::loadErrors()
@@ -649,9 +653,11 @@ void TestPatternFilePy::library_data()
     QTest::newRow("rms_norm") << "rms_norm.py"
                               << "rms_norm rms_norm_2"
                               << "mul_7 mul_1";
+    // Inductor's f16 swiglu search pattern is silu decomposed (convert_element_type/neg/exp/add/div) and the
+    // block's graph holds aten.silu: no match, as Inductor's PatternMatcherPass finds none (the oracle's check).
     QTest::newRow("swiglu") << "swiglu.py"
                             << "swiglu"
-                            << "mul_8";
+                            << "";
     QTest::newRow("rotary_mul") << "rotary_mul.py"
                                 << "rotary_mul rotary_mul_2"
                                 << "add_3 add_2";

@@ -38,6 +38,10 @@ const std::vector<const char *> &builtinOpSchemas()
         "aten::gelu(Tensor self, *, str approximate='none') -> Tensor",
         "aten::relu(Tensor self) -> Tensor",
         "aten::tanh(Tensor self) -> Tensor",
+        "aten::erf(Tensor self) -> Tensor",
+        "aten::log(Tensor self) -> Tensor",
+        "aten::square(Tensor self) -> Tensor",
+        "aten::clamp_min(Tensor self, Scalar min) -> Tensor",
         "aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
         // Reductions and normalisation.
         "aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor",
@@ -55,6 +59,8 @@ const std::vector<const char *> &builtinOpSchemas()
         "aten::rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor",
         "aten::_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
         "aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+        "aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
+        "aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
         "aten::amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
         // Matrix products.
         "aten::mm(Tensor self, Tensor mat2) -> Tensor",

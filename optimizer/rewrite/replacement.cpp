@@ -161,9 +161,13 @@ Result<ReplacementResult> applyReplacement(
             kwargs.emplace_back(kv.first, mapArgument(kv.second, env));
         Node *n = editor.insertBefore(
             insertPoint, rn->op(), graph.uniqueName(rn->name()), rn->target(), std::move(args), std::move(kwargs));
-        // Unknown stays unknown: the replacement was traced on example inputs, so its shapes are not this graph's;
-        // a node that takes an output's place gets that output's val below.
-        editor.setMeta(n, baseMeta());
+        // _transfer_meta: a replacement traced per match (Inductor traces replace_fn with the match's values) gives
+        // each new node its val. One traced once on example inputs has shapes that are not this graph's: unknown
+        // stays unknown there, and a node that takes an output's place gets that output's val below.
+        NodeMeta meta = baseMeta();
+        if (match.replaceGraph)
+            meta.val = rn->meta().val;
+        editor.setMeta(n, std::move(meta));
         env[rn.get()] = Argument::ofNode(n);
         added.push_back(n);
         addedSet.insert(n);
@@ -193,6 +197,8 @@ Result<ReplacementResult> applyReplacement(
         if (value.isNode()) {
             Node *nn = value.node();
             NodeMeta meta = old->meta(); // Inductor copies the old output's meta onto its replacement
+            if (nn->meta().val && match.replaceGraph)
+                meta.val = nn->meta().val; // ... but val only where the replacement trace gave none
             meta.extra = nn->meta().extra.isObject() ? nn->meta().extra : Json::object();
             if (old->meta().extra.isObject())
                 for (const auto &kv : old->meta().extra.members())

@@ -2,7 +2,10 @@
 
 #include "patterns/op_schema_table.h"
 #include "py_cached_function.h"
+#include "py_decompositions.h"
+#include "py_op_meta.h"
 #include "py_pattern_object.h"
+#include "py_trace_cleanup.h"
 
 #include <algorithm>
 #include <map>
@@ -154,7 +157,7 @@ struct Bound {
     std::vector<const PyValue *> values; // per schema argument, nullptr when not given
 };
 
-bool bind(const OpSchema &schema, const PyCallArgs &call, bool loose, Bound &out)
+bool bind(const OpSchema &schema, const PyCallArgs &call, bool loose, Bound &out, bool scalarSelf = false)
 {
     const auto &params = schema.arguments;
     std::vector<const PyValue *> given(params.size(), nullptr);
@@ -180,7 +183,7 @@ bool bind(const OpSchema &schema, const PyCallArgs &call, bool loose, Bound &out
                 return false;
             continue;
         }
-        if (params[i].mutated || !accepts(params[i].type, *given[i], loose, i == 0))
+        if (params[i].mutated || !accepts(params[i].type, *given[i], loose, i == 0 && !scalarSelf))
             return false;
     }
     out = Bound{};
@@ -221,127 +224,6 @@ size_t outputCount(const std::string &returns)
     return n;
 }
 
-std::vector<SymInt> broadcast(const std::vector<std::vector<SymInt>> &shapes, bool &exact)
-{
-    size_t rank = 0;
-    for (const auto &s : shapes)
-        rank = std::max(rank, s.size());
-    std::vector<SymInt> out(rank, SymInt{1, {}});
-    for (const auto &s : shapes)
-        for (size_t k = 0; k < s.size(); ++k) {
-            SymInt &o = out[rank - s.size() + k];
-            const SymInt &d = s[k];
-            if (d.isConcrete() && d.value == 1)
-                continue;
-            if (o.isConcrete() && o.value == 1)
-                o = d;
-            else if (!(o == d))
-                exact = false;
-        }
-    return out;
-}
-
-// Output metadata for the ops whose shape rule is simple and exact; nullopt elsewhere (shown as unknown).
-std::vector<std::optional<TensorMeta>> inferMeta(const std::string &name, const Bound &b, size_t outputs)
-{
-    std::vector<std::optional<TensorMeta>> out(outputs);
-    std::vector<TensorMeta> tensors;
-    for (const PyValue *v : b.values)
-        if (v)
-            if (auto *t = v->as<PyTracedTensor>()) {
-                auto m = metaOf(t->node());
-                if (!m)
-                    return out;
-                tensors.push_back(*m);
-            }
-    if (tensors.empty())
-        return out;
-    static const std::set<std::string> unary = {"rsqrt", "sqrt", "exp", "neg", "relu", "silu", "sigmoid", "tanh",
-        "gelu", "abs", "reciprocal", "log", "cos", "sin", "clone", "erf", "contiguous"};
-    static const std::set<std::string> binary = {"add", "sub", "mul", "div", "pow", "maximum", "minimum", "rsub"};
-    if (unary.count(name) && outputs == 1) {
-        out[0] = tensors[0];
-    } else if (binary.count(name) && outputs == 1) {
-        bool exact = true;
-        std::vector<std::vector<SymInt>> shapes;
-        for (const auto &t : tensors)
-            shapes.push_back(t.shape);
-        TensorMeta m = tensors[0];
-        m.shape = broadcast(shapes, exact);
-        m.stride.clear();
-        m.hasStride = false;
-        if (exact)
-            out[0] = m;
-    } else if ((name == "mean" || name == "sum") && outputs == 1 && b.values.size() > 2 && b.values[1]) {
-        TensorMeta m = tensors[0];
-        std::vector<int64_t> dims;
-        const PyValue &d = *b.values[1];
-        if (d.isIntLike())
-            dims.push_back(d.i);
-        else if (d.isSequence())
-            for (const PyValue &x : *d.list)
-                dims.push_back(x.i);
-        bool keep = b.values[2] && pyTruthy(*b.values[2]);
-        const int64_t rank = int64_t(m.shape.size());
-        std::vector<bool> reduce(m.shape.size(), false);
-        for (int64_t k : dims)
-            if (k + (k < 0 ? rank : 0) >= 0 && k + (k < 0 ? rank : 0) < rank)
-                reduce[size_t(k + (k < 0 ? rank : 0))] = true;
-        std::vector<SymInt> shape;
-        for (size_t k = 0; k < m.shape.size(); ++k)
-            if (!reduce[k])
-                shape.push_back(m.shape[k]);
-            else if (keep)
-                shape.push_back(SymInt{1, {}});
-        m.shape = shape;
-        m.stride.clear();
-        m.hasStride = false;
-        out[0] = m;
-    } else if (name == "npu_rms_norm" && outputs == 2 && tensors.size() >= 2) {
-        TensorMeta rstd = tensors[0];
-        rstd.dtype = "torch.float32";
-        rstd.hasStride = false;
-        rstd.stride.clear();
-        for (size_t k = 0; k < tensors[1].shape.size() && k < rstd.shape.size(); ++k)
-            rstd.shape[rstd.shape.size() - 1 - k] = SymInt{1, {}};
-        out[0] = tensors[0];
-        out[1] = rstd;
-    } else if (name == "npu_add_rms_norm" && outputs == 3 && tensors.size() >= 3) {
-        TensorMeta rstd = tensors[0];
-        rstd.dtype = "torch.float32";
-        rstd.hasStride = false;
-        rstd.stride.clear();
-        for (size_t k = 0; k < tensors[2].shape.size() && k < rstd.shape.size(); ++k)
-            rstd.shape[rstd.shape.size() - 1 - k] = SymInt{1, {}};
-        out[0] = tensors[0];
-        out[1] = rstd;
-        out[2] = tensors[0];
-    } else if (name == "npu_add_rms_norm_cast" && outputs == 4 && tensors.size() >= 3) {
-        TensorMeta cast = tensors[0];
-        cast.dtype = "torch.float32";
-        TensorMeta rstd = tensors[0];
-        rstd.dtype = "torch.float32";
-        rstd.hasStride = false;
-        rstd.stride.clear();
-        for (size_t k = 0; k < tensors[2].shape.size() && k < rstd.shape.size(); ++k)
-            rstd.shape[rstd.shape.size() - 1 - k] = SymInt{1, {}};
-        out = {cast, tensors[0], rstd, tensors[0]};
-    } else if (name == "mm" && outputs == 1 && tensors.size() == 2 && tensors[0].shape.size() == 2
-        && tensors[1].shape.size() == 2) {
-        TensorMeta m = tensors[0];
-        m.shape = {tensors[0].shape[0], tensors[1].shape[1]};
-        m.hasStride = false;
-        m.stride.clear();
-        out[0] = m;
-    } else if (name == "convert_element_type" && outputs == 1 && b.values.size() > 1 && b.values[1]) {
-        TensorMeta m = tensors[0];
-        if (auto d = dtypeOf(*b.values[1]))
-            m.dtype = *d;
-        out[0] = m;
-    }
-    return out;
-}
-
 std::string baseName(const std::string &name)
 {
     // FX renames nodes that would shadow a Python builtin (pow -> pow_1).
@@ -355,16 +237,11 @@ const std::map<std::string, std::string> &decompositionNotes()
 {
     static const std::map<std::string, std::string> notes = {
         {"reshape", "recorded as aten.view.default (or clone + view for a non-contiguous input)"},
-        {"softmax", "decomposed into amax/sub/exp/sum/div"},
-        {"log_softmax", "decomposed into amax/sub/exp/sum/log/sub"},
-        {"layer_norm", "recorded as aten.native_layer_norm and decomposed (var_mean/add/rsqrt/sub/mul)"},
         {"rms_norm", "decomposed into pow/mean/add/rsqrt/mul"},
         {"linear", "recorded as aten.t + aten.addmm (or view + mm for 3-D inputs)"},
         {"matmul", "recorded as aten.mm / aten.bmm with views, by the inputs' ranks"},
         {"dropout", "removed in inference tracing or decomposed into bernoulli/mul"},
         {"flatten", "recorded as aten.view"},
-        {"square", "recorded as aten.pow.Tensor_Scalar(x, 2)"},
-        {"transpose", "recorded as aten.permute in some decompositions"},
     };
     return notes;
 }
@@ -587,7 +464,7 @@ bool PyTracedTensor::getItem(PyInterpreter &, const PyValue &, PyValue &)
 // ---- op emission ----
 
 PyValue PyTorchHost::emitOp(PyInterpreter &interp, PyTraceGraph &trace, const std::string &target, PyCallArgs &args,
-    const std::string &spelledAs)
+    const std::string &spelledAs, bool scalarSelf)
 {
     OpSchemaTable &table = OpSchemaTable::instance();
     std::vector<const OpSchema *> candidates;
@@ -615,7 +492,7 @@ PyValue PyTorchHost::emitOp(PyInterpreter &interp, PyTraceGraph &trace, const st
     // arithmetic ops (x + 1e-6 records aten.add.Tensor); elsewhere the strictest overload that binds wins.
     if (wrapsScalars.count(opName))
         for (const OpSchema *s : candidates)
-            if (!found && bind(*s, args, true, bound))
+            if (!found && bind(*s, args, true, bound, scalarSelf))
                 found = true;
     for (const OpSchema *s : candidates)
         if (!found && bind(*s, args, false, bound))
@@ -641,9 +518,11 @@ PyValue PyTorchHost::emitOp(PyInterpreter &interp, PyTraceGraph &trace, const st
         trace.warnings.push_back(line + spelledAs + ": PyTorch's tracer (make_fx with Inductor's decompositions) "
             + note->second + "; fxscope recorded " + bound.schema->target()
             + ", so the pattern may differ from the one PyTorch registers");
+    if (auto decomposed = PyDecompositions::decompose(interp, trace, *bound.schema, bound.values, spelledAs))
+        return *decomposed;
     Graph &g = *trace.graph;
     const size_t outputs = outputCount(bound.schema->returns);
-    auto metas = inferMeta(bound.schema->name, bound, outputs);
+    auto metas = PyOpMeta::infer(*bound.schema, bound.values, outputs);
     Node *call = g.append(OpKind::CallFunction, g.uniqueName(baseName(bound.schema->name)), bound.schema->target(),
         bound.args, bound.kwargs);
     if (outputs == 1) {
@@ -718,18 +597,9 @@ std::shared_ptr<Graph> PyTorchHost::traceFunction(
         single = true;
     }
     trace.graph->append(OpKind::Output, "output", "output", {single ? outs[0] : Argument::tuple(outs)});
-    // fwd_only's eliminate_dead_code: drop calls nobody uses, last first.
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (size_t i = trace.graph->size(); i-- > 0;) {
-            Node *n = trace.graph->nodes()[i].get();
-            if (n->op() == OpKind::CallFunction && n->users().empty()) {
-                trace.graph->erase(n);
-                changed = true;
-            }
-        }
-    }
+    // fwd_only's passes after make_fx: remove_noop_ops, then eliminate_dead_code.
+    PyTraceCleanup::removeNoopOps(*trace.graph);
+    PyTraceCleanup::eliminateDeadCode(*trace.graph);
     warnings.insert(warnings.end(), trace.warnings.begin(), trace.warnings.end());
     return trace.graph;
 }

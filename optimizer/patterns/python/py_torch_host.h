@@ -66,14 +66,16 @@ public:
     bool attribute(PyInterpreter &interp, const std::string &path, PyValue &out) override;
 
     // Traces fn with one placeholder per tensor example (scalars are passed as constants, as make_fx does).
-    // Unused nodes are dropped as fwd_only's dead code elimination does.
+    // No-op nodes and unused nodes are dropped as fwd_only's remove_noop_ops and dead code elimination do.
     static std::shared_ptr<Graph> traceFunction(
         PyInterpreter &interp, const PyValue &fn, const PyList &examples, std::vector<std::string> &warnings);
 
     // Records one aten/npu call: resolves the overload by schema, normalises the arguments as the dispatcher
-    // records them, propagates shapes where exact, and returns a traced tensor or a tuple of getitems.
+    // records them, decomposes it as Inductor's table does (PyDecompositions), infers its meta (PyOpMeta), and
+    // returns a traced tensor or a tuple of getitems. scalarSelf: a number may stand for the first Tensor argument
+    // (decompositions record sub.Tensor(1, x)).
     static PyValue emitOp(PyInterpreter &interp, PyTraceGraph &trace, const std::string &target, PyCallArgs &args,
-        const std::string &spelledAs);
+        const std::string &spelledAs, bool scalarSelf = false);
 
 private:
     RegisterFn m_onRegister;
