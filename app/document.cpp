@@ -1,6 +1,7 @@
 #include "document.h"
 
 #include "logging.h"
+#include "ranks_profile.h"
 
 #include "io/loader.h"
 #include "ir/graph.h"
@@ -11,12 +12,15 @@
 #include "patterns/pattern_registry.h"
 #include "rewrite/graph_diff.h"
 #include "rewrite/session.h"
+#include "runtime/collective_ops.h"
+#include "runtime/rank_profile.h"
 #include "runtime/runtime_library.h"
 #include "step_command.h"
 #include "util/progress.h"
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QTimer>
 #include <QUndoStack>
@@ -25,6 +29,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <mutex>
 
 // Q_INIT_RESOURCE must be used outside any namespace. The resources sit in a static archive, so
 // without this reference the linker would leave them out.
@@ -80,8 +85,16 @@ struct Document::SessionHolder {
     std::unique_ptr<Session> session;
 };
 
+// Each rank's progress: written by the launcher's watch loop, taken by the UI thread's poll.
+struct Document::RankPoll {
+    std::mutex mutex;
+    std::vector<RankProgress> ranks;
+    bool fresh = false;
+};
+
 struct Document::StepOutcome {
     std::shared_ptr<const Graph> graph; // the session's graph after the request, copied
+    std::vector<ReplayStep> steps; // the session's history, for other ranks' graphs
     std::shared_ptr<const MatchReport> report; // its report; nullptr when more requests wait
     std::shared_ptr<const GraphDiff> diff; // from the graph shown before
     std::vector<QString> history; // every step of the session, as the undo stack shows it
@@ -135,6 +148,17 @@ Document::Document(QObject *parent)
     connect(m_profilePoll, &QTimer::timeout, this, [this] {
         if (m_profileJob)
             Q_EMIT profileProgress(m_profileJob->permille.load());
+        if (m_profileJob && m_rankPoll) {
+            std::vector<RankProgress> ranks;
+            {
+                std::lock_guard<std::mutex> lock(m_rankPoll->mutex);
+                if (!m_rankPoll->fresh)
+                    return;
+                ranks = m_rankPoll->ranks;
+                m_rankPoll->fresh = false;
+            }
+            Q_EMIT ranksProgress(ranks);
+        }
     });
     resetPatterns();
     // Every graph shown gets its candidates; the match follows the graph, never the other way round.
@@ -497,6 +521,13 @@ void Document::resetSession(bool keepRevision)
     m_stepRunning = 0; // a running request's result is dropped
     if (!keepRevision)
         m_revisionGraph.reset();
+    // The next session starts from the revision shown: what made it is replayed before its own steps.
+    if (keepRevision && m_revisionGraph)
+        m_replayBase.insert(m_replayBase.end(), m_steps.begin(),
+            m_steps.begin() + std::min(m_steps.size(), size_t(std::max(0, m_revision))));
+    else
+        m_replayBase.clear();
+    m_steps.clear();
     m_lastDiff.reset();
     m_revision = 0;
     m_syncingStack = true;
@@ -658,8 +689,10 @@ void Document::startNextStep()
                 out.error = QString::fromStdString(status.error().toString());
             const size_t after = session.revision();
             const auto &history = session.history();
-            for (size_t i = 0; i < history.size(); ++i)
+            for (size_t i = 0; i < history.size(); ++i) {
                 out.history.push_back(stepText(history[i], i + 1));
+                out.steps.push_back({history[i].kind, history[i].name, history[i].anchor});
+            }
             out.revision = int(after);
             if (after == before)
                 out.description = tr("Revision %1").arg(after);
@@ -708,6 +741,7 @@ void Document::finishStep(quint64 job, const StepOutcome &outcome)
         Q_EMIT stepFailed(outcome.error);
     } else {
         syncUndoStack(outcome.history, outcome.revision);
+        m_steps = outcome.steps;
         m_revision = outcome.revision;
         m_revisionGraph = outcome.graph;
         m_lastDiff = outcome.diff;
@@ -740,12 +774,19 @@ quint64 Document::profile(const QString &device, int iters, int warmup, const Sy
     const NamedGraph *loaded = currentGraph();
     if (!loaded || !loaded->graph)
         return 0;
+    // Collectives need a process group: such a graph runs as the one rank of a group, in a worker process.
+    if (collectiveUse(*loaded->graph).nodes > 0) {
+        RankRunRequest one;
+        one.ranks = 1;
+        return profileRanks(device, iters, warmup, symbols, one);
+    }
     // One run at a time: a run still going is stopped and its result dropped.
     if (m_profileJob)
         m_profileJob->cancel = true;
     const quint64 job = ++m_lastProfile;
     auto state = std::make_shared<LoadJob>();
     m_profileJob = state;
+    m_rankPoll.reset(); // one process: no ranks to report
     // Both graphs are immutable and kept alive by the job: the file's graph and the session's revision copy.
     std::shared_ptr<const Graph> unfused(m_file, loaded->graph.get());
     std::shared_ptr<const Graph> fused = m_revisionGraph && m_revision > 0 ? m_revisionGraph : nullptr;
@@ -816,6 +857,201 @@ quint64 Document::profile(const QString &device, int iters, int warmup, const Sy
     m_profilePoll->start();
     uiLogger()->info("profile #{} started on {} ({} fused graph)", job, options.device, fused ? "with a" : "without a");
     Q_EMIT profileStarted(fused != nullptr);
+    return job;
+}
+
+quint64 Document::profileRanks(const QString &device, int iters, int warmup, const SymbolValues &symbols,
+    const RankRunRequest &request)
+{
+    const NamedGraph *loaded = currentGraph();
+    if (!loaded || !loaded->graph)
+        return 0;
+    if (m_profileJob)
+        m_profileJob->cancel = true;
+    const quint64 job = ++m_lastProfile;
+    auto state = std::make_shared<LoadJob>();
+    m_profileJob = state;
+    auto poll = std::make_shared<RankPoll>();
+    m_rankPoll = poll;
+    std::shared_ptr<const Graph> unfused(m_file, loaded->graph.get());
+    std::shared_ptr<const Graph> fused = m_revisionGraph && m_revision > 0 ? m_revisionGraph : nullptr;
+    std::vector<ReplayStep> steps = m_replayBase;
+    steps.insert(steps.end(), m_steps.begin(), m_steps.begin() + std::min(m_steps.size(), size_t(m_revision)));
+    ProfileOptions options;
+    options.device = device.toStdString();
+    options.iters = std::max(1, iters);
+    options.warmup = std::max(0, warmup);
+    options.symbols = symbols;
+    options.sourceFile = m_file->path;
+    if (m_devices) // the workers load the plugins this process loaded
+        options.devicePlugins = m_devices->plugins;
+    const int ranks = std::clamp(request.ranks, 1, 64);
+    const std::string graphs = request.graphs.trimmed().toStdString();
+    const std::string inputs = request.inputs.trimmed().toStdString();
+    const std::string expected = request.expected.trimmed().toStdString();
+    const std::string graphName = loaded->name;
+    const int graphIndex = m_currentGraph;
+    const std::string openedPath = m_file->path;
+    const auto registry = m_patterns;
+    RankLauncher::Options launch;
+    launch.timeout = std::chrono::milliseconds(int64_t(std::max(0.1, request.timeoutSeconds) * 1000));
+    // Called from the launcher's watch loop: the fraction of the slowest rank, and false once Cancel, another file
+    // or the window's end set the flag (the launcher then kills every rank).
+    launch.progress = [state](double fraction) {
+        state->permille = int(fraction * 1000);
+        return !state->cancel.load();
+    };
+    launch.rankProgress = [poll](const std::vector<RankProgress> &each) {
+        std::lock_guard<std::mutex> lock(poll->mutex);
+        poll->ranks = each;
+        poll->fresh = true;
+    };
+    struct Outcome {
+        std::shared_ptr<const RanksProfile> profile;
+        QString error;
+        bool canceled = false;
+    };
+    auto future = QtConcurrent::run([=]() -> Outcome {
+        Outcome out;
+        RankLauncher::Options launchOptions = launch; // group names are added per rank
+        auto fail = [&out](const std::string &message) {
+            out.error = QString::fromStdString(message);
+            return out;
+        };
+        try {
+            // Kept alive until the launcher returns: the jobs point into them.
+            std::vector<std::unique_ptr<GraphFile>> files;
+            std::vector<std::unique_ptr<Graph>> fusedCopies;
+            std::vector<RankJob> jobs(size_t(ranks), RankJob{});
+            const QString opened = QFileInfo(QString::fromStdString(openedPath)).canonicalFilePath();
+            for (int r = 0; r < ranks; ++r) {
+                const Graph *u = unfused.get();
+                const Graph *f = fused.get();
+                std::string source = openedPath;
+                if (!graphs.empty()) {
+                    auto path = rankFilePath(graphs, r);
+                    if (!path)
+                        return fail(path.error().toString());
+                    source = path.value();
+                }
+                if (source != openedPath && QFileInfo(QString::fromStdString(source)).canonicalFilePath() != opened) {
+                    auto file = loadGraphFile(source);
+                    if (!file)
+                        return fail("rank " + std::to_string(r) + ": " + file.error().toString());
+                    files.push_back(std::make_unique<GraphFile>(std::move(file.value())));
+                    const GraphFile &gf = *files.back();
+                    const NamedGraph *named = gf.find(graphName);
+                    if (!named && graphIndex >= 0 && size_t(graphIndex) < gf.graphs.size())
+                        named = &gf.graphs[size_t(graphIndex)];
+                    if (!named || !named->graph)
+                        return fail("rank " + std::to_string(r) + ": " + source + " has no graph '" + graphName + "'");
+                    u = named->graph.get();
+                    if (fused) {
+                        // The steps applied here, again on this rank's shard: the same nodes, the same anchors.
+                        Session session(u->clone(), registry);
+                        for (size_t i = 0; i < steps.size(); ++i) {
+                            const ReplayStep &step = steps[i];
+                            const std::string where = "rank " + std::to_string(r) + " (" + source + "): step "
+                                + std::to_string(i + 1);
+                            if (step.kind != "pattern")
+                                return fail(where + " is the pass '" + step.name
+                                    + "', which is not replayed on another rank's graph; leave Graphs empty to run "
+                                      "the graph shown on every rank");
+                            if (auto applied = session.applyCandidate(step.name, step.anchor); !applied)
+                                return fail(where + " (" + step.name + " @ " + step.anchor
+                                    + ") does not apply: " + applied.error().message);
+                        }
+                        fusedCopies.push_back(session.graph().clone());
+                        f = fusedCopies.back().get();
+                    }
+                }
+                const CollectiveUse use = collectiveUse(*u);
+                if (use.groupSize && *use.groupSize != ranks)
+                    return fail(source + ": the graph's collectives were captured on "
+                        + std::to_string(*use.groupSize) + " ranks (group_size of node '" + use.groupSizeNode
+                        + "'); set Ranks to " + std::to_string(*use.groupSize));
+                for (const auto &name : use.groupNames)
+                    if (std::find(launchOptions.groupNames.begin(), launchOptions.groupNames.end(), name)
+                        == launchOptions.groupNames.end())
+                        launchOptions.groupNames.push_back(name);
+                RankJob &rankJob = jobs[size_t(r)];
+                rankJob.unfused = u;
+                rankJob.fused = f;
+                rankJob.options = options;
+                rankJob.options.sourceFile = source;
+                rankJob.options.seed = options.seed + uint64_t(r); // generated inputs differ per rank, as shards do
+                const std::pair<const std::string *, std::string *> perRank[]
+                    = {{&inputs, &rankJob.options.inputsPath}, {&expected, &rankJob.options.expectedOutputsPath}};
+                for (const auto &[pattern, into] : perRank) {
+                    if (pattern->empty())
+                        continue;
+                    auto path = rankFilePath(*pattern, r);
+                    if (!path)
+                        return fail(path.error().toString());
+                    *into = path.value();
+                }
+            }
+            auto report = runtimeProfileRanks(jobs, launchOptions);
+            if (!report) {
+                out.canceled = isCanceled(report.error());
+                return fail(report.error().toString());
+            }
+            auto profile = std::make_shared<RanksProfile>();
+            for (ProfileReport &rank : report->ranks)
+                profile->ranks.push_back(std::make_shared<const ProfileReport>(std::move(rank)));
+            auto over = profileReportFromJson(report->json, openedPath);
+            if (!over)
+                return fail(over.error().toString());
+            // The merged nodes say nothing of reference kernels: rank 0 ran the same ops.
+            if (over->fused && !profile->ranks.empty() && profile->ranks.front()->fused)
+                for (NodeProfile &n : over->fused->nodes)
+                    for (const NodeProfile &m : profile->ranks.front()->fused->nodes)
+                        if (m.name == n.name)
+                            n.referenceKernel = m.referenceKernel;
+            profile->overRanks = std::make_shared<const ProfileReport>(std::move(over).value());
+            profile->json = std::move(report->json);
+            profile->json.set("graph", graphName);
+            profile->json.set("fused_steps", int64_t(fused ? steps.size() : 0));
+            out.profile = std::move(profile);
+        } catch (const std::exception &e) {
+            out.error = tr("profiling on ranks failed: %1").arg(QString::fromLocal8Bit(e.what()));
+        }
+        return out;
+    });
+    auto *watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, state] {
+        watcher->deleteLater();
+        if (state != m_profileJob) {
+            uiLogger()->debug("profile #{} on ranks ended after being superseded; dropped", job);
+            return;
+        }
+        m_profileJob.reset();
+        m_rankPoll.reset();
+        m_profilePoll->stop();
+        const Outcome out = watcher->result();
+        if (out.canceled || state->cancel.load()) {
+            uiLogger()->info("profile #{} on ranks stopped; every rank was killed", job);
+            Q_EMIT profileCanceled();
+            return;
+        }
+        if (!out.profile) {
+            uiLogger()->warn("profile on ranks failed: {}", out.error.toStdString());
+            Q_EMIT profileFailed(out.error, nullptr);
+            return;
+        }
+        const Json &merged = out.profile->json;
+        uiLogger()->info("profiled on {} ranks ({}): unfused {:.3f} ms (slowest rank){}", out.profile->ranks.size(),
+            merged["backend"].toString(), merged["unfused"]["median_ms"].toDouble(),
+            merged["fused"].isObject() ? fmt::format(", fused {:.3f} ms", merged["fused"]["median_ms"].toDouble())
+                                       : std::string());
+        Q_EMIT ranksProfileFinished(out.profile);
+    });
+    watcher->setFuture(future);
+    m_profilePoll->start();
+    uiLogger()->info("profile #{} started on {} ranks on {} ({} fused graph)", job, ranks, options.device,
+        fused ? "with a" : "without a");
+    Q_EMIT profileStarted(fused != nullptr);
+    Q_EMIT ranksProfileStarted(ranks);
     return job;
 }
 

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "rank_run_request.h"
+#include "runtime/rank_launcher.h"
 #include "runtime/symbol_values.h"
 
 class QTimer;
@@ -26,6 +28,7 @@ struct GraphFile;
 struct MatchReport;
 struct NamedGraph;
 struct ProfileReport;
+struct RanksProfile;
 struct RuntimeDevices;
 
 class Document : public QObject {
@@ -109,8 +112,17 @@ public:
     // Profiling through the LibTorch runtime (loaded on first use), off the UI thread: the graph as loaded
     // ("unfused") and, when steps were applied, the revision shown ("fused"), with the same inputs on `device`;
     // `symbols` give the symbolic dims of generated inputs their values. Returns the job id; profileProgress
-    // reports, then profileFinished, profileFailed or profileCanceled follows. A run still going is stopped.
+    // reports, then profileFinished, profileFailed or profileCanceled follows. A run still going is stopped. A graph
+    // with collectives runs as profileRanks on one rank (they need a process group).
     quint64 profile(const QString &device, int iters, int warmup, const SymbolValues &symbols = {});
+    // The same on request.ranks worker processes, each a rank of a real process group (docs/ranks.md), through the
+    // core fxscope-cli profile --ranks uses. Each rank runs its own graph (request.graphs with {r} for the rank; the
+    // graph of the same name, with the steps applied here replayed on it) or, without, the graph shown; inputs and
+    // expected outputs likewise. ranksProfileStarted, ranksProgress (each rank), then ranksProfileFinished,
+    // profileFailed (the launcher's message: the rank, its node, the cause) or profileCanceled follows; cancelProfile
+    // kills every rank.
+    quint64 profileRanks(const QString &device, int iters, int warmup, const SymbolValues &symbols,
+        const RankRunRequest &request);
     // Stops the running profile inside LibTorch (within a few hundred nodes); profileCanceled follows when it has
     // stopped. Opening another file, showing another graph and destroying the Document cancel too.
     void cancelProfile();
@@ -180,6 +192,11 @@ Q_SIGNALS:
     // `partial` holds what ran before the failing node (nullptr when nothing ran): its nodes and failedNode.
     void profileFailed(const QString &message, std::shared_ptr<const fxs::ProfileReport> partial);
     void profileCanceled();
+    // A run on `ranks` ranks started (after profileStarted).
+    void ranksProfileStarted(int ranks);
+    // Each rank's progress and what it is doing, by rank, while a run on ranks goes.
+    void ranksProgress(const std::vector<fxs::RankProgress> &ranks);
+    void ranksProfileFinished(std::shared_ptr<const fxs::RanksProfile> profile);
     void devicesListed(std::shared_ptr<const fxs::RuntimeDevices> devices);
     // `message` names the plugin and why it did not load, or why the runtime is missing.
     void devicesFailed(const QString &message);
@@ -197,6 +214,11 @@ private:
 
     struct StepOp;
     struct StepOutcome;
+    // A step as another rank's graph replays it (pattern and anchor; passes cannot be replayed).
+    struct ReplayStep {
+        std::string kind, name, anchor;
+    };
+    struct RankPoll;
     struct SessionHolder;
     quint64 enqueue(StepOp op);
     void startNextStep();
@@ -246,6 +268,9 @@ private:
     // The running profile's progress and cancel flag, shared with its worker; null when none runs.
     std::shared_ptr<LoadJob> m_profileJob;
     QTimer *m_profilePoll = nullptr;
+    std::shared_ptr<RankPoll> m_rankPoll; // a run on ranks: each rank's progress, shared with its worker
+    std::vector<ReplayStep> m_steps; // the session's history
+    std::vector<ReplayStep> m_replayBase; // the steps that made the graph the session started from
     bool m_listingDevices = false;
     std::shared_ptr<const RuntimeDevices> m_devices;
 };

@@ -16,6 +16,7 @@
 #include "patterns_widget.h"
 #include "profile_model.h"
 #include "profile_widget.h"
+#include "ranks_profile.h"
 #include "timeline_widget.h"
 
 #include "io/loader.h"
@@ -412,6 +413,19 @@ void MainWindow::createProfiling()
         m_profile->setProfile(nullptr);
         applyProfileOverlay();
     });
+    connect(m_profile, &ProfileWidget::ranksProfileRequested, this,
+        [this](const QString &device, int iters, int warmup, const SymbolValues &symbols,
+            const RankRunRequest &request) {
+            if (!m_document->currentGraph()) {
+                m_profile->setError(tr("Open a graph first"));
+                return;
+            }
+            m_document->profileRanks(device, iters, warmup, symbols, request);
+        });
+    connect(m_document, &Document::ranksProfileStarted, m_profile, &ProfileWidget::startRanks);
+    connect(m_document, &Document::ranksProgress, m_profile, &ProfileWidget::setRanksProgress);
+    connect(m_document, &Document::ranksProfileFinished, m_profile, &ProfileWidget::setRanksProfile);
+    connect(m_document, &Document::fileLoaded, m_profile, &ProfileWidget::suggestRankFiles);
     connect(m_profile, &ProfileWidget::cancelRequested, m_document, &Document::cancelProfile);
     connect(m_profile, &ProfileWidget::nodeActivated, this, &MainWindow::selectNode);
     connect(m_profile, &ProfileWidget::overlayChanged, this, &MainWindow::applyProfileOverlay);
@@ -455,7 +469,10 @@ void MainWindow::createProfiling()
             if (!failedNode.isEmpty())
                 selectNode(failedNode);
         });
-    connect(m_document, &Document::profileCanceled, this, [this] { m_profile->setError(tr("Profiling cancelled")); });
+    connect(m_document, &Document::profileCanceled, this, [this] {
+        m_profile->stopRanks();
+        m_profile->setError(tr("Profiling cancelled"));
+    });
     // A new graph or revision: the overlay follows the graph shown.
     connect(m_canvas, &GraphCanvas::layoutFinished, this, [this] {
         if (m_profile->overlayBox()->isChecked() && !m_canvas->hasNodeTimes())
@@ -1047,7 +1064,10 @@ bool MainWindow::exportProfile(const QString &path, ProfileWidget::ExportFormat 
         showError(tr("Could not export the profile"), tr("%1: nothing to export: no profile is shown").arg(path));
         return false;
     }
-    const std::string bytes = csv ? profileCsv(report->json) : profileChromeTrace(report->json);
+    // A profile on ranks exports every rank: a trace process per rank and graph, a CSV row per rank and node.
+    const RanksProfile *ranks = m_profile->ranksProfile();
+    const std::string bytes = ranks ? (csv ? profileRanksCsv(ranks->json) : profileRanksChromeTrace(ranks->json))
+                                    : (csv ? profileCsv(report->json) : profileChromeTrace(report->json));
     if (auto written = writeFileAtomically(path.toStdString(), bytes); !written) {
         showError(tr("Could not export the profile"), QString::fromStdString(written.error().toString()));
         return false;

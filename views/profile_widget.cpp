@@ -1,7 +1,11 @@
 #include "profile_widget.h"
 
 #include "profile_model.h"
+#include "rank_table_model.h"
+#include "ranks_profile.h"
 
+#include "runtime/rank_launcher.h"
+#include "runtime/rank_profile.h"
 #include "runtime/runtime_library.h"
 
 #include <QBarCategoryAxis>
@@ -11,6 +15,10 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QHorizontalBarSeries>
@@ -19,6 +27,7 @@
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -37,6 +46,19 @@ QString errorHtml(const QString &message)
 {
     return QStringLiteral("<span style=\"color:#d32f2f\">%1</span>").arg(message.toHtmlEscaped());
 }
+
+// How many ranks have a file for `pattern` ({r} for the rank), counting from 0 until one is missing.
+int countRankFiles(const QString &pattern)
+{
+    int found = 0;
+    while (found < 256) {
+        auto path = rankFilePath(pattern.toStdString(), found);
+        if (!path || !QFileInfo::exists(QString::fromStdString(path.value())))
+            break;
+        ++found;
+    }
+    return found;
+}
 } // namespace
 
 ProfileWidget::ProfileWidget(QWidget *parent)
@@ -45,7 +67,10 @@ ProfileWidget::ProfileWidget(QWidget *parent)
       m_plugin(new QPushButton(tr("Plugin…"), this)), m_run(new QPushButton(tr("Profile"), this)),
       m_cancel(new QPushButton(tr("Cancel"), this)), m_export(new QToolButton(this)),
       m_exportTrace(new QAction(tr("Chrome trace (Perfetto)…"), this)), m_exportCsv(new QAction(tr("CSV…"), this)),
-      m_busy(new QProgressBar(this)), m_mode(new QComboBox(this)), m_overlay(new QCheckBox(tr("Colour canvas"), this)),
+      m_busy(new QProgressBar(this)), m_ranks(new QSpinBox(this)), m_rankPanel(new QWidget(this)),
+      m_rankTimeout(new QDoubleSpinBox(this)), m_rankGraphs(new QLineEdit(this)), m_rankInputs(new QLineEdit(this)),
+      m_rankExpected(new QLineEdit(this)), m_rankOffer(new QLabel(this)), m_rankTable(new QTableView(this)),
+      m_rankModel(new RankTableModel(this)), m_rankChoice(new QComboBox(this)), m_mode(new QComboBox(this)), m_overlay(new QCheckBox(tr("Colour canvas"), this)),
       m_summary(new QLabel(this)), m_table(new QTableView(this)), m_model(new ProfileModel(this)),
       m_proxy(new QSortFilterProxyModel(this)), m_chart(new QChartView(this))
 {
@@ -101,6 +126,51 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     m_busy->setMaximumHeight(fontMetrics().height() + 2);
     m_busy->setFormat(QStringLiteral("%p%"));
     m_busy->setVisible(false);
+    // Ranks: 1 runs in this process, as always; more run one worker process per rank on a real process group.
+    m_ranks->setObjectName(QStringLiteral("profileRanks"));
+    m_ranks->setRange(1, 64);
+    m_ranks->setValue(1);
+    m_ranks->setPrefix(tr("ranks "));
+    m_ranks->setToolTip(tr("Ranks: 1 runs the graph here; N runs it on N worker processes, each a rank of a "
+                           "torch.distributed process group (Gloo on the CPU) on this machine, so the graph's "
+                           "collectives (all_reduce, all_gather, ...) run for real, as fxscope-cli profile --ranks N"));
+    m_rankTimeout->setObjectName(QStringLiteral("profileRankTimeout"));
+    m_rankTimeout->setRange(0.5, 3600);
+    m_rankTimeout->setDecimals(1);
+    m_rankTimeout->setValue(60);
+    m_rankTimeout->setPrefix(tr("timeout "));
+    m_rankTimeout->setSuffix(tr(" s"));
+    m_rankTimeout->setToolTip(tr("A rank that makes no progress for this long (a collective waiting on a peer that "
+                                 "never comes) ends the run, naming the rank and its node; every rank is stopped"));
+    m_rankGraphs->setObjectName(QStringLiteral("profileRankGraphs"));
+    m_rankGraphs->setPlaceholderText(tr("every rank: the graph shown"));
+    m_rankGraphs->setToolTip(tr("Each rank's graph file, {r} standing for the rank (tp_mlp_rank{r}.json); a glob after "
+                                "that must match one file (trace/dedicated_log_torch_trace_rank_{r}_*.log). The "
+                                "graph with the shown graph's name (or index) is taken from it, and the steps applied "
+                                "here are applied to it too. Empty: every rank runs the graph shown"));
+    m_rankInputs->setObjectName(QStringLiteral("profileRankInputs"));
+    m_rankInputs->setPlaceholderText(tr("generated, seed + rank"));
+    m_rankInputs->setToolTip(tr("Each rank's inputs and weights (safetensors, by node name), {r} for the rank. Empty: "
+                                "generated from the graph's meta with seed + rank, so shards differ"));
+    m_rankExpected->setObjectName(QStringLiteral("profileRankExpected"));
+    m_rankExpected->setPlaceholderText(tr("none"));
+    m_rankExpected->setToolTip(tr("Each rank's expected outputs (safetensors output_0, ...: what PyTorch computed on "
+                                  "that rank), {r} for the rank; the unfused outputs are checked against them"));
+    m_rankOffer->setObjectName(QStringLiteral("profileRankOffer"));
+    m_rankOffer->setWordWrap(true);
+    m_rankOffer->setVisible(false);
+    m_rankTable->setObjectName(QStringLiteral("profileRankTable"));
+    m_rankTable->setModel(m_rankModel);
+    m_rankTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_rankTable->verticalHeader()->hide();
+    m_rankTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+    m_rankTable->horizontalHeader()->setStretchLastSection(true);
+    m_rankTable->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_rankTable->setVisible(false);
+    m_rankChoice->setObjectName(QStringLiteral("profileRankChoice"));
+    m_rankChoice->setToolTip(tr("The rank the node table, the chart and the canvas colours show; the max over ranks "
+                                "gives each node its slowest rank's time, as a step waits for the slowest rank"));
+    m_rankChoice->setVisible(false);
     m_mode->addItem(tr("Per node"), int(ProfileModel::Mode::Nodes));
     m_mode->addItem(tr("Per fused region"), int(ProfileModel::Mode::Regions));
     m_mode->setObjectName(QStringLiteral("profileMode"));
@@ -132,14 +202,38 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     auto *controls = new QHBoxLayout;
     controls->addWidget(m_iters);
     controls->addWidget(m_warmup);
+    controls->addWidget(m_ranks);
     controls->addStretch(1);
     controls->addWidget(m_run);
     controls->addWidget(m_cancel);
     auto *symbols = new QHBoxLayout;
     symbols->addWidget(m_symbolsLabel);
     symbols->addWidget(m_symbols, 1);
+    // The per-rank files: one line each, with a word on what {r} means.
+    auto *rankFiles = new QGridLayout(m_rankPanel);
+    rankFiles->setContentsMargins(0, 0, 0, 0);
+    rankFiles->setVerticalSpacing(2);
+    auto addRankField = [&](int row, const QString &label, QLineEdit *edit) {
+        auto *name = new QLabel(label, m_rankPanel);
+        name->setBuddy(edit);
+        rankFiles->addWidget(name, row, 0);
+        rankFiles->addWidget(edit, row, 1, 1, row == 0 ? 1 : 2);
+    };
+    addRankField(0, tr("Graphs:"), m_rankGraphs);
+    rankFiles->addWidget(m_rankTimeout, 0, 2);
+    addRankField(1, tr("Inputs:"), m_rankInputs);
+    addRankField(2, tr("Expected:"), m_rankExpected);
+    auto *rankHelp = new QLabel(tr("<small>{r} stands for the rank: rank 1 reads the file with 1 there. Empty fields: "
+                                   "every rank runs the graph shown on inputs generated with seed + rank.</small>"),
+        m_rankPanel);
+    rankHelp->setWordWrap(true);
+    rankHelp->setEnabled(false); // the palette's dimmed text: an explanation, not a control
+    rankFiles->addWidget(rankHelp, 3, 0, 1, 3);
+    rankFiles->setColumnStretch(1, 1);
+    m_rankPanel->setVisible(false);
     auto *view = new QHBoxLayout;
     view->addWidget(m_mode, 1);
+    view->addWidget(m_rankChoice);
     view->addWidget(m_overlay);
     view->addWidget(m_export);
     auto *split = new QSplitter(Qt::Vertical, this);
@@ -151,8 +245,11 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     layout->addLayout(deviceRow);
     layout->addLayout(controls);
     layout->addLayout(symbols);
+    layout->addWidget(m_rankPanel);
+    layout->addWidget(m_rankOffer);
     layout->addWidget(m_busy);
     layout->addWidget(m_summary);
+    layout->addWidget(m_rankTable);
     layout->addLayout(view);
     layout->addWidget(split, 1);
 
@@ -163,7 +260,26 @@ ProfileWidget::ProfileWidget(QWidget *parent)
             m_symbols->setFocus();
             return;
         }
-        Q_EMIT profileRequested(device(), m_iters->value(), m_warmup->value(), values);
+        if (m_ranks->value() > 1)
+            Q_EMIT ranksProfileRequested(device(), m_iters->value(), m_warmup->value(), values, rankRequest());
+        else
+            Q_EMIT profileRequested(device(), m_iters->value(), m_warmup->value(), values);
+    });
+    connect(m_ranks, qOverload<int>(&QSpinBox::valueChanged), this, [this] {
+        updateRankFields();
+        Q_EMIT settingsChanged();
+    });
+    connect(m_rankTimeout, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &ProfileWidget::settingsChanged);
+    connect(m_rankOffer, &QLabel::linkActivated, this, [this] { m_ranks->setValue(m_rankFilesFound); });
+    connect(m_rankChoice, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        if (m_ranksProfile)
+            showChosenRank();
+    });
+    connect(m_rankTable, &QTableView::clicked, this, [this](const QModelIndex &index) {
+        // A rank's row shows that rank; the row over the ranks, the max.
+        const int rank = index.data(RankTableModel::RankRole).toInt();
+        if (m_ranksProfile && m_rankChoice->count())
+            m_rankChoice->setCurrentIndex(m_rankChoice->findData(rank));
     });
     connect(m_device, &QComboBox::currentTextChanged, this, &ProfileWidget::settingsChanged);
     connect(m_iters, qOverload<int>(&QSpinBox::valueChanged), this, &ProfileWidget::settingsChanged);
@@ -196,6 +312,8 @@ void ProfileWidget::setBusy(bool busy, const QString &what)
     m_busy->setValue(0);
     m_run->setEnabled(!busy);
     m_plugin->setEnabled(!busy); // no backend registers under a running graph
+    m_ranks->setEnabled(!busy);
+    m_rankPanel->setEnabled(!busy);
     m_cancel->setEnabled(busy);
     updateExportButtons();
     if (busy)
@@ -305,6 +423,7 @@ QString ProfileWidget::parseSymbols(SymbolValues &values) const
 void ProfileWidget::setFailure(const QString &message, std::shared_ptr<const ProfileReport> partial)
 {
     setBusy(false);
+    stopRanks();
     m_model->setProfile(partial);
     updateExportButtons();
     fitNameColumn();
@@ -369,6 +488,10 @@ void ProfileWidget::setError(const QString &message)
 void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report)
 {
     setBusy(false);
+    m_ranksProfile.reset();
+    m_rankModel->setProfile(nullptr);
+    m_rankTable->setVisible(false);
+    m_rankChoice->setVisible(false);
     m_model->setProfile(report);
     updateExportButtons();
     rebuildChart();
@@ -377,7 +500,13 @@ void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report)
         return;
     }
     fitNameColumn();
-    QString text = tr("<b>%1</b> · unfused <b>%2 ms</b>")
+    showReport(report.get(), {});
+}
+
+void ProfileWidget::showReport(const ProfileReport *report, const QString &header)
+{
+    QString text = header.isEmpty() ? QString() : header + QStringLiteral("<br>");
+    text += tr("<b>%1</b> · unfused <b>%2 ms</b>")
                        .arg(QString::fromStdString(report->device).toHtmlEscaped())
                        .arg(report->unfused.medianMs, 0, 'f', 3);
     if (report->fused) {
@@ -405,6 +534,163 @@ void ProfileWidget::setProfile(std::shared_ptr<const ProfileReport> report)
         text += QStringLiteral("<br><span style=\"color:#b26a00\">") + QString::fromStdString(warning).toHtmlEscaped()
             + QStringLiteral("</span>");
     m_summary->setText(text);
+}
+
+void ProfileWidget::startRanks(int ranks)
+{
+    m_ranksProfile.reset();
+    m_rankChoice->setVisible(false);
+    m_rankModel->startRun(ranks);
+    m_rankTable->setVisible(true);
+    fitRankTable();
+    m_summary->setText(tr("%1<br>On %2 ranks, a worker process each: Cancel stops them all.")
+                           .arg(m_summary->text())
+                           .arg(ranks));
+}
+
+void ProfileWidget::setRanksProgress(const std::vector<RankProgress> &progress)
+{
+    m_rankModel->setProgress(progress);
+}
+
+void ProfileWidget::stopRanks()
+{
+    // A run on ranks keeps its table, saying where each rank was; a table of an older profile goes.
+    if (!m_rankModel->stopRun())
+        m_rankTable->setVisible(false);
+    m_ranksProfile.reset();
+    m_rankChoice->setVisible(false);
+}
+
+void ProfileWidget::setRanksProfile(std::shared_ptr<const RanksProfile> profile)
+{
+    if (!profile) {
+        setProfile(nullptr);
+        return;
+    }
+    setBusy(false);
+    m_ranksProfile = std::move(profile);
+    m_rankModel->setProfile(m_ranksProfile);
+    m_rankTable->setVisible(true);
+    fitRankTable();
+    // The choice made for the last run stays where this run has that rank.
+    const int previous = m_rankChoice->count() ? m_rankChoice->currentData().toInt() : -1;
+    {
+        const QSignalBlocker quiet(m_rankChoice);
+        m_rankChoice->clear();
+        m_rankChoice->addItem(tr("max over ranks"), -1);
+        for (size_t r = 0; r < m_ranksProfile->ranks.size(); ++r)
+            m_rankChoice->addItem(tr("rank %1").arg(r), int(r));
+        m_rankChoice->setCurrentIndex(std::max(0, m_rankChoice->findData(previous)));
+    }
+    m_rankChoice->setVisible(true);
+    showChosenRank();
+}
+
+int ProfileWidget::shownRank() const
+{
+    return m_ranksProfile && m_rankChoice->count() ? m_rankChoice->currentData().toInt() : -1;
+}
+
+void ProfileWidget::showChosenRank()
+{
+    const int rank = shownRank();
+    const auto &report = rank < 0 || size_t(rank) >= m_ranksProfile->ranks.size() ? m_ranksProfile->overRanks
+                                                                                    : m_ranksProfile->ranks[size_t(rank)];
+    m_model->setProfile(report);
+    updateExportButtons();
+    fitNameColumn();
+    rebuildChart();
+    const Json &merged = m_ranksProfile->json;
+    const QString header = tr("<b>%1 ranks</b> on %2 · showing %3")
+                               .arg(m_ranksProfile->ranks.size())
+                               .arg(QString::fromStdString(merged["backend"].toString()).toHtmlEscaped(),
+                                   rank < 0 ? tr("<b>the max over ranks</b> (each node's slowest rank; outputs "
+                                                 "compared on every rank)")
+                                            : tr("<b>rank %1</b>").arg(rank));
+    if (report)
+        showReport(report.get(), header);
+    else
+        m_summary->setText(header);
+    Q_EMIT overlayChanged(m_overlay->isChecked()); // the canvas colours follow the rank shown
+}
+
+RankRunRequest ProfileWidget::rankRequest() const
+{
+    RankRunRequest request;
+    request.ranks = m_ranks->value();
+    request.timeoutSeconds = m_rankTimeout->value();
+    request.graphs = m_rankGraphs->text().trimmed();
+    request.inputs = m_rankInputs->text().trimmed();
+    request.expected = m_rankExpected->text().trimmed();
+    return request;
+}
+
+void ProfileWidget::updateRankFields()
+{
+    m_rankPanel->setVisible(m_ranks->value() > 1);
+    m_rankOffer->setVisible(m_rankFilesFound > 1 && m_ranks->value() == 1);
+}
+
+void ProfileWidget::fitRankTable()
+{
+    // As tall as its rows, up to eight: the node table below gets the rest.
+    m_rankTable->resizeColumnsToContents();
+    const int rows = std::min(m_rankModel->rowCount(), 8);
+    m_rankTable->setFixedHeight(m_rankTable->horizontalHeader()->sizeHint().height()
+        + rows * m_rankTable->verticalHeader()->defaultSectionSize() + 2 * m_rankTable->frameWidth() + 2);
+}
+
+void ProfileWidget::suggestRankFiles(const QString &openedPath)
+{
+    // tp_mlp_rank0.json, dedicated_log_torch_trace_rank_0_ab12.log: the rank's number right after "rank".
+    static const QRegularExpression rankZero(
+        QStringLiteral("(rank[_-]?)0(?!\\d)"), QRegularExpression::CaseInsensitiveOption);
+    const QFileInfo info(openedPath);
+    QString fields[3];
+    int found = 0;
+    const QRegularExpressionMatch match = rankZero.match(info.fileName());
+    if (!openedPath.startsWith(QLatin1String(":/")) && match.hasMatch()) {
+        const QString prefix = match.captured(1) + QStringLiteral("{r}");
+        QString name = info.fileName().replace(match.capturedStart(), match.capturedLength(), prefix);
+        QString pattern = info.dir().filePath(name);
+        found = countRankFiles(pattern);
+        // torch names each rank's log with a suffix of its own: the part after the rank becomes a glob.
+        const int after = int(match.capturedStart() + prefix.size());
+        const int dot = name.indexOf(QLatin1Char('.'), after);
+        if (found < 2 && dot > after) {
+            const QString globbed = info.dir().filePath(name.left(after) + QLatin1Char('*') + name.mid(dot));
+            if (const int n = countRankFiles(globbed); n >= 2) {
+                pattern = globbed;
+                found = n;
+            }
+        }
+        if (found >= 2) {
+            fields[0] = pattern;
+            // The capture's companions: STEM.safetensors (inputs, weights) and STEM.outputs.safetensors.
+            const QString stem = info.completeBaseName();
+            const QString stemR = QString(stem).replace(match.capturedStart(), match.capturedLength(), prefix);
+            if (QFileInfo::exists(info.dir().filePath(stem + QLatin1String(".safetensors"))))
+                fields[1] = info.dir().filePath(stemR + QLatin1String(".safetensors"));
+            if (QFileInfo::exists(info.dir().filePath(stem + QLatin1String(".outputs.safetensors"))))
+                fields[2] = info.dir().filePath(stemR + QLatin1String(".outputs.safetensors"));
+        }
+    }
+    m_rankFilesFound = found >= 2 ? found : 0;
+    // What the user typed stays; what the last suggestion put there is replaced.
+    QLineEdit *edits[3] = {m_rankGraphs, m_rankInputs, m_rankExpected};
+    for (int i = 0; i < 3; ++i) {
+        if (edits[i]->text().isEmpty() || edits[i]->text() == m_suggested[i])
+            edits[i]->setText(fields[i]);
+        m_suggested[i] = fields[i];
+    }
+    if (m_rankFilesFound)
+        m_rankOffer->setText(tr("This graph is rank 0 of %1 per-rank graphs (%2): <a href=\"ranks\">run all %1 "
+                                "ranks</a>, each on its own graph and inputs ({r} in the Ranks fields stands for the "
+                                "rank).")
+                                 .arg(m_rankFilesFound)
+                                 .arg(QFileInfo(fields[0]).fileName().toHtmlEscaped()));
+    updateRankFields();
 }
 
 QString ProfileWidget::introText()

@@ -1,17 +1,23 @@
 #pragma once
 // The Profile dock's content: run controls (device, iterations, run, cancel, a progress bar), the summary (unfused and
 // fused totals, speedup, outputs compared), the per-node or per-region table and a Qt Charts bar chart of the
-// slowest rows, unfused against fused. It shows the profile it is given and reports the user's requests.
+// slowest rows, unfused against fused. With Ranks above 1 it asks for a run on that many ranks (docs/ranks.md) and
+// shows a table of ranks (progress, then each rank's times and outputs) and a rank chooser: the node table, chart
+// and canvas overlay show the rank chosen, or each node's slowest rank. It shows the profile it is given and reports
+// the user's requests.
 
+#include "rank_run_request.h"
 #include "runtime/symbol_values.h"
 
 #include <QWidget>
 
 #include <map>
 #include <memory>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -27,8 +33,11 @@ class QChartView;
 namespace fxs {
 
 struct ProfileReport;
+struct RankProgress;
+struct RanksProfile;
 struct RuntimeDevices;
 class ProfileModel;
+class RankTableModel;
 
 class ProfileWidget : public QWidget {
     Q_OBJECT
@@ -39,7 +48,24 @@ public:
 
     explicit ProfileWidget(QWidget *parent = nullptr);
 
+    // A profile on one rank; the rank table and chooser go.
     void setProfile(std::shared_ptr<const ProfileReport> report);
+    // A run on `ranks` ranks started: the rank table shows each rank's progress (setRanksProgress) until it ends.
+    void startRanks(int ranks);
+    void setRanksProgress(const std::vector<RankProgress> &progress);
+    // The run on ranks ended without a profile (failed or cancelled): the table says where each rank stopped.
+    void stopRanks();
+    // A profile on several ranks: the rank table, and the rank chosen (or the max over ranks) in the node table, the
+    // chart and the canvas overlay.
+    void setRanksProfile(std::shared_ptr<const RanksProfile> profile);
+    const RanksProfile *ranksProfile() const { return m_ranksProfile.get(); }
+    // The rank the node table and the overlay show: -1 for the max over ranks.
+    int shownRank() const;
+    // The file just opened: where its name holds rank0 (or rank_0, rank-0) and files for rank 1 on sit beside it,
+    // the Ranks fields offer them with {r} for the rank, and the dock says how many it found.
+    void suggestRankFiles(const QString &openedPath);
+    // Ranks, timeout and the per-rank files as the fields hold them.
+    RankRunRequest rankRequest() const;
     void setBusy(bool busy, const QString &what = {});
     // The running profile's progress, in thousandths.
     void setProgress(int permille);
@@ -77,6 +103,15 @@ public:
     QToolButton *exportButton() const { return m_export; }
     QProgressBar *progressBar() const { return m_busy; }
     QCheckBox *overlayBox() const { return m_overlay; }
+    QSpinBox *ranksBox() const { return m_ranks; }
+    QDoubleSpinBox *rankTimeoutBox() const { return m_rankTimeout; }
+    QLineEdit *rankGraphsEdit() const { return m_rankGraphs; }
+    QLineEdit *rankInputsEdit() const { return m_rankInputs; }
+    QLineEdit *rankExpectedEdit() const { return m_rankExpected; }
+    QLabel *rankOfferLabel() const { return m_rankOffer; }
+    QTableView *rankTable() const { return m_rankTable; }
+    RankTableModel *rankModel() const { return m_rankModel; }
+    QComboBox *rankChoiceBox() const { return m_rankChoice; }
     QLabel *summaryLabel() const { return m_summary; }
     QChartView *chartView() const { return m_chart; }
     // The labels of the chart's categories, top to bottom; for tests.
@@ -84,13 +119,17 @@ public:
 
 Q_SIGNALS:
     void profileRequested(const QString &device, int iters, int warmup, const fxs::SymbolValues &symbols);
+    // Profile with Ranks above 1.
+    void ranksProfileRequested(const QString &device, int iters, int warmup, const fxs::SymbolValues &symbols,
+        const fxs::RankRunRequest &request);
     void cancelRequested();
     // "Load device plugin…": the window asks for the library.
     void devicePluginRequested();
     // "Export trace…" or "Export CSV…" of the report shown: the window asks where.
     void exportRequested(fxs::ProfileWidget::ExportFormat format);
     void nodeActivated(const QString &name);
-    // The canvas overlay: per node, its time in µs (unfused where it ran there, else fused); empty clears.
+    // The canvas overlay: per node, its time in µs (unfused where it ran there, else fused); empty clears. Also
+    // when another rank is chosen: the overlay follows the report shown.
     void overlayChanged(bool shown);
     void settingsChanged();
 
@@ -100,6 +139,10 @@ private:
     void fitNameColumn();
     void updateExportButtons();
     void showGraphSymbols();
+    void showReport(const ProfileReport *report, const QString &header);
+    void showChosenRank();
+    void updateRankFields();
+    void fitRankTable();
 
     QComboBox *m_device;
     QSpinBox *m_iters;
@@ -116,6 +159,19 @@ private:
     QAction *m_exportTrace;
     QAction *m_exportCsv;
     QProgressBar *m_busy;
+    QSpinBox *m_ranks;
+    QWidget *m_rankPanel; // the per-rank files and timeout: shown with Ranks above 1
+    QDoubleSpinBox *m_rankTimeout;
+    QLineEdit *m_rankGraphs;
+    QLineEdit *m_rankInputs;
+    QLineEdit *m_rankExpected;
+    QLabel *m_rankOffer; // per-rank files found beside the file opened, while Ranks is 1
+    int m_rankFilesFound = 0;
+    QString m_suggested[3]; // what suggestRankFiles put in the three fields: replaced by the next suggestion
+    QTableView *m_rankTable;
+    RankTableModel *m_rankModel;
+    QComboBox *m_rankChoice;
+    std::shared_ptr<const RanksProfile> m_ranksProfile;
     QComboBox *m_mode;
     QCheckBox *m_overlay;
     QLabel *m_summary;

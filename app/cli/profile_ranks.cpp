@@ -9,7 +9,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <glob.h>
 #include <limits>
 #include <optional>
 
@@ -87,33 +86,11 @@ void printRanksTable(const Json &merged)
             region["reference_kernel"].toBool() ? " (reference kernel: outputs checked, time not the device's)" : "");
 }
 
-std::string substitute(std::string text, int rank)
-{
-    for (size_t at; (at = text.find("{r}")) != std::string::npos;)
-        text.replace(at, 3, std::to_string(rank));
-    return text;
-}
-
 } // namespace
 
 Result<std::string> rankPath(const std::string &path, int rank)
 {
-    const std::string p = substitute(path, rank);
-    if (p.find_first_of("*?[") == std::string::npos)
-        return p;
-    glob_t found {};
-    const int rc = glob(p.c_str(), 0, nullptr, &found);
-    std::vector<std::string> matches;
-    for (size_t i = 0; rc == 0 && i < found.gl_pathc; ++i)
-        matches.push_back(found.gl_pathv[i]);
-    globfree(&found);
-    if (matches.size() == 1)
-        return matches.front();
-    std::string error = "rank " + std::to_string(rank) + ": " + p + " matches "
-        + (matches.empty() ? std::string("no file") : std::to_string(matches.size()) + " files");
-    for (const auto &m : matches)
-        error += "\n  " + m;
-    return Error{p, 0, 0, error};
+    return rankFilePath(path, rank);
 }
 
 int runProfileRanks(const CommandLine &cmd, const RanksRequest &request)

@@ -384,6 +384,21 @@ Result<std::vector<Json>> RankLauncher::watch(const std::vector<RankJob> &jobs)
             if (!stalest || lastChange[r] < lastChange[*stalest])
                 stalest = r;
         }
+        if (m_options.rankProgress) {
+            std::vector<RankProgress> each(m_ranks);
+            for (int r = 0; r < ranks; ++r) {
+                const RankSlot &s = m_slots[r];
+                each[r].fraction = s.permille.load() / 1000.0;
+                const int32_t phase = s.phase.load();
+                if (m_reaped[r])
+                    each[r].state = "finished";
+                else if (phase == int32_t(RankPhase::Running))
+                    each[r].state = std::string("running the ") + rankSlotGraphName(s.graph.load()) + " graph";
+                else
+                    each[r].state = rankPhaseName(phase);
+            }
+            m_options.rankProgress(each);
+        }
         if (m_options.progress && !m_options.progress(fraction)) {
             tearDown();
             return canceledError({});

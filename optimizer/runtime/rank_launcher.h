@@ -20,6 +20,12 @@ namespace fxs {
 class Graph;
 struct RankSlot;
 
+// Where one rank is, as a progress display shows it: the fraction of its job done and what it is doing.
+struct RankProgress {
+    double fraction = 0;
+    std::string state; // "loading LibTorch", "running the fused graph", "finished", ...
+};
+
 // What one rank runs: its graphs and its options (inputs, expected outputs, seed).
 struct RankJob {
     const Graph *unfused = nullptr;
@@ -34,6 +40,7 @@ public:
         std::string worker; // the executable to re-execute; empty: FXSCOPE_RANK_WORKER, else fxscope-cli beside us
         std::vector<std::string> groupNames; // registered by every rank
         std::function<bool(double)> progress; // fraction of the slowest rank's job; false cancels
+        std::function<void(const std::vector<RankProgress> &)> rankProgress; // by rank, just before progress
     };
     explicit RankLauncher(Options options);
     ~RankLauncher(); // kills and reaps what still runs, removes the work folder

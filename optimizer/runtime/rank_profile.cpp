@@ -3,6 +3,7 @@
 #include "collective_ops.h"
 
 #include <algorithm>
+#include <glob.h>
 #include <map>
 
 namespace fxs {
@@ -62,7 +63,34 @@ Json mergeGraph(const std::vector<Json> &reports, const char *side, Json &perRan
         {"compute_ms", computeUs / 1000}});
 }
 
+std::string substitute(std::string text, int rank)
+{
+    for (size_t at; (at = text.find("{r}")) != std::string::npos;)
+        text.replace(at, 3, std::to_string(rank));
+    return text;
+}
+
 } // namespace
+
+Result<std::string> rankFilePath(const std::string &path, int rank)
+{
+    const std::string p = substitute(path, rank);
+    if (p.find_first_of("*?[") == std::string::npos)
+        return p;
+    glob_t found {};
+    const int rc = glob(p.c_str(), 0, nullptr, &found);
+    std::vector<std::string> matches;
+    for (size_t i = 0; rc == 0 && i < found.gl_pathc; ++i)
+        matches.push_back(found.gl_pathv[i]);
+    globfree(&found);
+    if (matches.size() == 1)
+        return matches.front();
+    std::string error = "rank " + std::to_string(rank) + ": " + p + " matches "
+        + (matches.empty() ? std::string("no file") : std::to_string(matches.size()) + " files");
+    for (const auto &m : matches)
+        error += "\n  " + m;
+    return Error{p, 0, 0, error};
+}
 
 Json mergeRankReports(const std::vector<Json> &reports)
 {

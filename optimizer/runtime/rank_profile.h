@@ -8,6 +8,7 @@
 #include "util/json.h"
 #include "util/result.h"
 
+#include <string>
 #include <vector>
 
 namespace fxs {
@@ -19,6 +20,10 @@ struct RanksReport {
 
 // Runs jobs[r] as rank r of one process group.
 Result<RanksReport> runtimeProfileRanks(const std::vector<RankJob> &jobs, const RankLauncher::Options &options);
+
+// `path` for rank r: {r} replaced by the rank, then a glob (* ? [) resolved to its one match (torch's per-rank
+// TORCH_TRACE logs: 'trace/dedicated_log_torch_trace_rank_{r}_*.log'). Shared by fxscope-cli and the Profile dock.
+Result<std::string> rankFilePath(const std::string &path, int rank);
 
 // The report over the ranks from each rank's runtime report (exposed for tests).
 Json mergeRankReports(const std::vector<Json> &reports);
