@@ -1,5 +1,6 @@
 #include "mutation_regions.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace fxs {
@@ -50,6 +51,17 @@ bool nameLooksMutating(const std::string &s)
     return false;
 }
 
+// torch.ops.<ns>.<op>.<overload>: an OpOverload, whose schema decides (Inductor never applies the name rule to it).
+bool isOpOverload(const std::string &target, const std::string &canonical)
+{
+    if (target.rfind("torch.ops.", 0) == 0)
+        return true;
+    if (std::count(canonical.begin(), canonical.end(), '.') != 2)
+        return false;
+    const std::string ns = canonical.substr(0, canonical.find('.'));
+    return ns != "torch" && ns != "operator" && ns != "_operator" && ns != "builtins" && ns != "math";
+}
+
 } // namespace
 
 bool isMutationOp(const Node &node, const OpSchemaTable &schemas)
@@ -58,6 +70,14 @@ bool isMutationOp(const Node &node, const OpSchemaTable &schemas)
         if (const OpSchema *schema = schemas.find(node.target()))
             return schema->isMutable();
         std::string t = canonicalTarget(node.target());
+        if (isOpOverload(node.target(), t)) {
+            // No schema known here (a custom op such as air.scope_enter): PyTorch's in-place naming (`add_`, not
+            // a dunder) is what marks a mutable schema; a functional op is not a mutation whatever its name.
+            const std::string op = t.substr(t.find('.') + 1, t.rfind('.') - t.find('.') - 1);
+            const bool inPlace = op.size() > 1 && op.back() == '_' && op[op.size() - 2] != '_';
+            const Argument *out = node.kwarg("out");
+            return inPlace || (out && !out->isNone());
+        }
         // OpOverload.__name__ is "name.overload"; a plain function's is its last component.
         std::string name = t;
         size_t firstDot = t.find('.');
