@@ -1,6 +1,7 @@
 #include "profile_widget.h"
 
 #include "profile_model.h"
+#include "rank_progress_delegate.h"
 #include "rank_table_model.h"
 #include "ranks_profile.h"
 
@@ -161,9 +162,12 @@ ProfileWidget::ProfileWidget(QWidget *parent)
     m_rankOffer->setVisible(false);
     m_rankTable->setObjectName(QStringLiteral("profileRankTable"));
     m_rankTable->setModel(m_rankModel);
+    m_rankTable->setItemDelegateForColumn(RankTableModel::StatusColumn, new RankProgressDelegate(m_rankTable));
     m_rankTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_rankTable->verticalHeader()->hide();
     m_rankTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+    // Columns follow their text: a running rank's phase while it runs, the times and outputs after.
+    m_rankTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_rankTable->horizontalHeader()->setStretchLastSection(true);
     m_rankTable->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_rankTable->setVisible(false);
@@ -551,6 +555,7 @@ void ProfileWidget::startRanks(int ranks)
 void ProfileWidget::setRanksProgress(const std::vector<RankProgress> &progress)
 {
     m_rankModel->setProgress(progress);
+    fitRankTable();
 }
 
 void ProfileWidget::stopRanks()
@@ -635,10 +640,12 @@ void ProfileWidget::updateRankFields()
 void ProfileWidget::fitRankTable()
 {
     // As tall as its rows, up to eight: the node table below gets the rest.
-    m_rankTable->resizeColumnsToContents();
     const int rows = std::min(m_rankModel->rowCount(), 8);
+    // A horizontal scroll bar, when the columns are wider than the dock, must not hide a row.
+    const bool scrolls = m_rankTable->horizontalHeader()->length() > m_rankTable->width() - 2 * m_rankTable->frameWidth();
     m_rankTable->setFixedHeight(m_rankTable->horizontalHeader()->sizeHint().height()
-        + rows * m_rankTable->verticalHeader()->defaultSectionSize() + 2 * m_rankTable->frameWidth() + 2);
+        + rows * m_rankTable->verticalHeader()->defaultSectionSize() + 2 * m_rankTable->frameWidth() + 2
+        + (scrolls ? style()->pixelMetric(QStyle::PM_ScrollBarExtent) : 0));
 }
 
 void ProfileWidget::suggestRankFiles(const QString &openedPath)
