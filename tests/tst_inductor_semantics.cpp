@@ -155,6 +155,13 @@ private Q_SLOTS:
         QVERIFY2(v.reasonTexts().front().find("complex") != std::string::npos, v.reasonTexts().front().c_str());
         QCOMPARE(s.runToEnd().value(), size_t(0));
     }
+
+    // Two patterns that differ only in dtype= are two patterns (Inductor's duplicate key is the traced graph's text).
+    void duplicateKeyHoldsKwargs()
+    {
+        auto registry = patterns("dtype_kwargs.py");
+        QCOMPARE(registry->entries().size(), size_t(2));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestInductorSemantics)

@@ -14,6 +14,8 @@ std::string duplicateKey(const PatternEntry &e)
             k += '\n' + n->name() + '=' + n->target() + '(';
             for (const auto &a : n->args())
                 k += a.toFxText() + ',';
+            for (const auto &kv : n->kwargs()) // str(search_gm.graph) holds kwargs (dtype=...) as well
+                k += kv.first + '=' + kv.second.toFxText() + ',';
             k += ')';
         }
     return k;
