@@ -2,7 +2,8 @@
 // (resources/samples/tp_mlp, 2 ranks) opened at rank 0 offers its per-rank files; fused with the mm + all_reduce
 // pattern and profiled on 2 worker processes, the rank table has a row per rank and one over the ranks with outputs
 // matching PyTorch's, and the canvas overlay follows the rank chosen; Cancel kills every rank while the window stays
-// responsive; a rank killed mid-run is reported with its rank and cause; no worker process is ever left behind.
+// responsive; a rank killed or stopped mid-run is reported with its rank and cause; no worker process is ever left
+// behind.
 
 #include "document.h"
 #include "graph_canvas.h"
@@ -139,6 +140,7 @@ private Q_SLOTS:
     void badRankFileIsReported();
     void cancelKillsEveryRank();
     void rankFaultIsShown();
+    void hungRankIsShown();
     void screenshot();
 
 private:
@@ -473,6 +475,41 @@ void TestProfileRanksView::rankFaultIsShown()
     QVERIFY(view->rankTable()->isVisibleTo(view)); // where each rank was
     QVERIFY(view->rankModel()->index(0, RankTableModel::StatusColumn).data().toString().startsWith(
         QStringLiteral("stopped at")));
+}
+
+// Rank 1 stopped (SIGSTOP): after the rank timeout the dock says it hung, where, and that it is stopped; both
+// processes are killed, the stopped one too.
+void TestProfileRanksView::hungRankIsShown()
+{
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    QSignalSpy loaded(&doc, &Document::fileLoaded);
+    doc.open(kSample + QStringLiteral("tp_mlp_rank0.json"));
+    QVERIFY(loaded.wait(kTimeoutMs));
+    ProfileWidget *view = window.profileView();
+    view->ranksBox()->setValue(2);
+    view->rankTimeoutBox()->setValue(1.5);
+    view->itersBox()->setValue(1000000);
+    QSignalSpy failed(&doc, &Document::profileFailed);
+    view->runButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(rankWorkers().size() == 2, kTimeoutMs);
+    const QMap<int, qint64> workers = rankWorkers();
+    QTRY_VERIFY_WITH_TIMEOUT(view->rankModel()->index(1, RankTableModel::StatusColumn).data().toString().contains(
+                                 QStringLiteral("running")),
+        kTimeoutMs);
+    QElapsedTimer sinceStop;
+    sinceStop.start();
+    QCOMPARE(::kill(pid_t(workers[1]), SIGSTOP), 0);
+    QVERIFY(failed.wait(30000));
+    QVERIFY(sinceStop.elapsed() >= 1500 && sinceStop.elapsed() < 10000);
+    const QString message = failed.first().first().toString();
+    QVERIFY2(message.startsWith(QStringLiteral("rank 1 hung: no progress for")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("(the process is stopped)")), qPrintable(message));
+    QVERIFY(view->summaryLabel()->text().contains(QStringLiteral("rank 1 hung")));
+    for (qint64 pid : workers)
+        QVERIFY(!alive(pid));
+    QVERIFY(view->runButton()->isEnabled());
 }
 
 // docs/fxscope-ranks.png, taken only when FXSCOPE_SCREENSHOTS names a folder: the sample fused on 2 ranks, the
