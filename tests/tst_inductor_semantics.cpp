@@ -162,6 +162,23 @@ private Q_SLOTS:
         auto registry = patterns("dtype_kwargs.py");
         QCOMPARE(registry->entries().size(), size_t(2));
     }
+
+    // A search_fn parameter no KeywordArg binds (alpha, never in the traced graph): check_fn raises "Not all inputs
+    // to pattern found in match.kwargs" at the first match, out of the pass.
+    void unboundParameterRaises()
+    {
+        const char *graph = "def forward(self, x: \"f32[4, 4][4, 1]cpu\", y: \"f32[4, 4][4, 1]cpu\"):\n"
+                            "    tanh: \"f32[4, 4][4, 1]cpu\" = torch.ops.aten.tanh.default(x)\n"
+                            "    mul: \"f32[4, 4][4, 1]cpu\" = torch.ops.aten.mul.Tensor(tanh, y)\n"
+                            "    return (mul,)\n";
+        Session s(code(graph), patterns("unused_scalar.py"));
+        auto report = s.report();
+        QVERIFY(report);
+        QCOMPARE(report.value()->find("tanh_mul")->candidates.at(0).stage, MatchStage::Error);
+        QVERIFY2(report.value()->stoppedBy.find("Not all inputs to pattern found in match.kwargs") != std::string::npos,
+            report.value()->stoppedBy.c_str());
+        QVERIFY(!s.step());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestInductorSemantics)

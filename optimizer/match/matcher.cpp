@@ -37,18 +37,19 @@ void fillFromMatch(Verdict &v, const Match &m)
         v.bindings.push_back({kv.first, valueText(kv.second)});
 }
 
-// Checks of register_replacement's check_fn before the specific match: every argname bound, and no integer
-// input where the example input requires grad (check_fn returns False there).
-bool retraceInputs(const PatternEntry &entry, const Match &m, std::vector<std::string> &reasons)
+// Checks of register_replacement's check_fn before the specific match: every parameter of search_fn bound (else
+// _unflatten_match_kwargs raises, which the pass does not catch: `raised`), and no integer input where the example
+// input requires grad (check_fn returns False there).
+bool retraceInputs(const PatternEntry &entry, const Match &m, std::vector<std::string> &reasons, std::string &raised)
 {
-    for (const auto &name : entry.argnames)
+    for (const auto &name : entry.requiredArgnames)
         if (!m.kwarg(name)) {
             std::string bound;
             for (const auto &kv : m.kwargs)
                 bound += (bound.empty() ? "" : ", ") + kv.first;
-            reasons.push_back("Not all inputs to pattern found in match.kwargs. Perhaps one of the inputs is unused? "
-                              "argnames="
-                + joinNames(entry.argnames) + ", match.kwargs={" + bound + "}");
+            raised = "RuntimeError: Not all inputs to pattern found in match.kwargs. Perhaps one of the inputs is "
+                     "unused? argnames="
+                + joinNames(entry.requiredArgnames) + ", match.kwargs={" + bound + "}";
             return false;
         }
     for (size_t i = 0; i < entry.exampleInputs.size() && i < entry.argnames.size(); ++i) {
@@ -333,7 +334,16 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
             bool retracedSearch = false;
             if (entry.specificPattern) {
                 // register_replacement's check_fn.
-                if (!retraceInputs(entry, generic.match, v.reasons)) {
+                std::string raised;
+                if (!retraceInputs(entry, generic.match, v.reasons, raised)) {
+                    if (!raised.empty()) {
+                        v.stage = MatchStage::Error;
+                        v.reasons.push_back("check_fn raised " + raised
+                            + "; Inductor's pass does not catch it, so torch.compile fails here");
+                        report.stoppedBy = "'" + entry.name + "' at " + v.anchor + ": check_fn raised " + raised;
+                        record(std::move(v));
+                        break;
+                    }
                     v.stage = MatchStage::Retrace;
                     record(std::move(v));
                     continue;

@@ -54,6 +54,8 @@ struct PatternEntry {
     PatternPtr specificPattern; // stage 2 (register_replacement); nullptr for a plain pattern entry
     RetraceFn retrace; // when set, stage 2 re-traces per match (Python files) instead of using specificPattern
     std::vector<std::string> argnames; // search graph inputs, in order (normalize_args)
+    // search_fn's parameters (argnames_static): check_fn raises when a match binds one of them to nothing.
+    std::vector<std::string> requiredArgnames;
     std::vector<ExampleInput> exampleInputs;
     ExtraCheck extraCheck; // the user's check, run on the specific match; empty = _return_true
     std::string extraCheckSource; // shown to the user

@@ -194,6 +194,7 @@ Status registerReplacement(PatternRegistry &registry, ReplacementSpec spec)
             entry->argnames.push_back(p->name());
     else
         entry->argnames = spec.argnames;
+    entry->requiredArgnames = spec.signature.empty() ? entry->argnames : spec.signature;
     if (spec.searchFnPattern) {
         entry->pattern = spec.searchFnPattern;
         entry->specificPattern = spec.searchFnPattern;

@@ -40,6 +40,7 @@ struct ReplacementSpec {
     bool extraCheckEvaluated = true;
     PatternPtr searchFnPattern; // used for both stages when given
     std::vector<std::string> argnames; // search_fn's parameters, for a searchFnPattern without a search graph
+    std::vector<std::string> signature; // search_fn's parameters, each of which check_fn needs bound (Python files)
     std::vector<std::pair<std::string, double>> scalarWorkaround;
     std::vector<std::string> exclusiveArgNames;
     bool torchairStreamCheck = true; // TorchAir's register_replacement wraps the check with it

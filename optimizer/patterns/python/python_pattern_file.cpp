@@ -225,6 +225,8 @@ void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry
     }
     spec.name = name;
     spec.source = file->module->fileName() + ":" + std::to_string(line);
+    for (const PyParam &p : search->def->params)
+        spec.signature.push_back(p.name);
     if (searchFnPattern) { // Inductor never traces search_fn then (TorchAir's are just `pass`)
         spec.searchFnPattern = searchFnPattern;
         for (const PyParam &p : search->def->params)
