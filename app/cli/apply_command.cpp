@@ -1,21 +1,27 @@
 #include "apply_command.h"
 
+#include "batch_output.h"
+#include "batch_runner.h"
 #include "command_inputs.h"
 #include "graph_output.h"
 
 #include "command_line.h"
 #include "io/dot_writer.h"
 #include "io/fxscope_json.h"
+#include "io/loader.h"
 #include "io/readable_writer.h"
 #include "ir/lint.h"
 #include "match/graph_level.h"
 #include "patterns/pattern_file.h"
 #include "rewrite/graph_diff.h"
 #include "rewrite/session.h"
+#include "patterns/op_schema_table.h"
 #include "util/text.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <map>
 
 namespace fxs::cli {
 
@@ -29,21 +35,120 @@ Json names(const std::vector<std::string> &list)
     return out;
 }
 
+// The single-graph `apply --json` document.
+Json applyJson(const Session &session, const NamedGraph &named, const GraphDiff &diff, const Json &warnings,
+    const Status &applied)
+{
+    Json steps = Json::array();
+    for (size_t i = 0; i < session.revision(); ++i) {
+        const SessionStep &s = session.history()[i];
+        steps.push(Json::object(
+            {{"pattern", s.name}, {"anchor", s.anchor}, {"removed", names(s.removed)}, {"added", names(s.added)},
+                {"provenance", s.provenance}, {"nodes_before", s.nodesBefore}, {"nodes_after", s.nodesAfter}}));
+    }
+    Json root = Json::object({{"graph", named.name}, {"steps", std::move(steps)},
+        {"nodes_before", named.graph->size()}, {"nodes_after", session.graph().size()},
+        {"ops", diff.toJson()["ops"]}, {"lint", names(lint(session.graph()))}, {"warnings", warnings}});
+    if (!applied)
+        root.set("error", applied.error().toString());
+    return root;
+}
+
+// Where batch mode writes a graph's fused form under -o DIR: the input's path below the directory named (or its
+// file name), the graph's index when the file holds several, then ".fused.json".
+std::string batchOutputPath(const std::string &dir, const BatchRow &row, size_t index)
+{
+    namespace fs = std::filesystem;
+    fs::path relative = row.relativePath.empty() ? fs::path(row.path).filename() : fs::path(row.relativePath);
+    std::string name = relative.filename().string();
+    if (row.graphCount > 1)
+        name += "." + std::to_string(index);
+    return (fs::path(dir) / relative.parent_path() / (name + ".fused.json")).string();
+}
+
+// Batch mode: each graph's sweep (up to maxSteps) on `jobs` threads; steps and node counts per graph.
+int runApplyBatch(const CommandLine &cmd, const std::shared_ptr<PatternRegistry> &registry, size_t maxSteps,
+    const std::optional<std::string> &outDir, unsigned jobs)
+{
+    const bool json = cmd.flag("--json");
+    if (jobs > 1)
+        OpSchemaTable::instance().addLibTorchSchemas(); // see runMatchBatch: one table for every thread
+    BatchOutput output({"steps", "nodes_after"}, "steps");
+    auto task = [&](const GraphFile &file, size_t index, BatchRow &row) {
+        const NamedGraph &named = file.graphs[index];
+        Session session(named.graph->clone(), registry);
+        auto applied = session.run(maxSteps);
+        std::map<std::string, size_t> byPattern;
+        for (size_t i = 0; i < session.revision(); ++i) {
+            const std::string &name = session.history()[i].name;
+            if (!byPattern.count(name))
+                row.byPattern.emplace_back(name, 0);
+            ++byPattern[name];
+        }
+        for (auto &entry : row.byPattern)
+            entry.second = byPattern[entry.first];
+        row.counts = {(long long)session.revision(), (long long)session.graph().size()};
+        if (json) {
+            Json warnings = Json::array();
+            if (std::string level = dynamoLevelWarning(*named.graph, *registry); !level.empty())
+                warnings.push(std::move(level));
+            const Status status = applied ? Status(Ok{}) : Status(applied.error());
+            row.report = applyJson(session, named, diffGraphs(*named.graph, session.graph()), warnings, status);
+        }
+        if (!applied) {
+            row.exitCode = RuntimeFailure;
+            row.error = applied.error().toString();
+        }
+        if (outDir) {
+            const std::string path = batchOutputPath(*outDir, row, index);
+            std::error_code ec;
+            std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+            if (auto written = writeGraphFile(path, session.graph(), named, file.format); !written) {
+                row.exitCode = RuntimeFailure;
+                row.error = written.error().toString();
+            } else if (json) {
+                row.report.set("output", path);
+            }
+        }
+    };
+    BatchRunner runner({cmd.positional(), cmd.value("--graph"), jobs});
+    if (!json)
+        output.printHeader();
+    BatchResult result = runner.run(task, [&](const BatchRow &row) {
+        if (!json)
+            output.printRow(row);
+    });
+    if (json)
+        std::printf("%s\n", output.toJson(result).dump(1).c_str());
+    else
+        output.printSummary(result);
+    return result.exitCode();
+}
+
 } // namespace
 
 int runApply(const std::vector<std::string> &args)
 {
     CommandLine cmd;
     const char *usage
-        = "usage: fxscope-cli apply GRAPH --patterns FILE... [--steps N] [--all] [-o OUT.{json,py,dot,svg,png}] "
-          "[--graph NAME|INDEX] [--json]\n"
+        = "usage: fxscope-cli apply GRAPH... --patterns FILE... [--steps N] [--all] [-o OUT.{json,py,dot,svg,png}] "
+          "[--graph NAME|INDEX] [--json] [--jobs N] [--batch]\n"
           "FILE is a Python pattern file (register_replacement), a JSON pattern file, 'builtin' or 'builtin:NAME'; "
-          "without --steps every match is applied (--all)\n";
-    auto err = cmd.parse(args, {"--patterns", "--steps", "-o", "--output", "--graph"}, {"--json", "--all"});
+          "every argument after --patterns up to the next option is a pattern file; "
+          "without --steps every match is applied (--all).\n"
+          "Several GRAPHs, a directory or a file holding several graphs (without --graph) give one row per graph "
+          "(steps, nodes before and after), on --jobs threads (default: the cores); -o is then a directory that "
+          "receives each fused graph as fxscope JSON; exit 0 when every graph ran, 2 when a file did not load, 3 when "
+          "a sweep failed (docs/batch.md)\n";
+    auto err = cmd.parse(
+        args, {"--steps", "-o", "--output", "--graph", "--jobs"}, {"--json", "--all", "--batch"}, {"--patterns"});
     if (err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;
     }
+    const std::optional<unsigned> jobs = jobsOption(cmd);
+    if (!jobs)
+        return UsageError;
     size_t maxSteps = std::numeric_limits<size_t>::max();
     if (auto steps = cmd.value("--steps")) {
         char *end = nullptr;
@@ -57,17 +162,42 @@ int runApply(const std::vector<std::string> &args)
     }
     auto out = cmd.value("-o") ? cmd.value("-o") : cmd.value("--output");
     std::string ext = out ? extensionOf(*out) : std::string();
+    const bool namesBatch = cmd.flag("--batch") || cmd.positional().size() > 1 || isDirectory(cmd.positional()[0]);
+    if (out && !namesBatch && !isGraphOutputExtension(ext) && !isDirectory(*out)) {
+        std::fprintf(
+            stderr, "%sexpected an output ending in .json, .py, .dot, .svg or .png, found '%s'\n", usage, out->c_str());
+        return UsageError;
+    }
+    const std::vector<std::string> specs = cmd.values("--patterns"); // positionals are graphs
+    auto registry = std::make_shared<PatternRegistry>();
+    if (!loadPatternSpecs(specs, *registry))
+        return BadInput;
+    bool batch = namesBatch;
+    std::optional<GraphFile> single; // the one file, loaded, when this is not a batch
+    if (!batch) {
+        auto file = loadGraphFile(cmd.positional()[0]);
+        if (!file) {
+            std::fprintf(stderr, "%s\n", file.error().toString().c_str());
+            return BadInput;
+        }
+        batch = !cmd.value("--graph") && file->graphs.size() > 1;
+        single = std::move(file).value();
+    }
+    if (batch) {
+        if (out && isGraphOutputExtension(ext) && !isDirectory(*out)) {
+            std::fprintf(stderr, "%s-o names a directory when several graphs are applied, found '%s'\n", usage,
+                out->c_str());
+            return UsageError;
+        }
+        return runApplyBatch(cmd, registry, maxSteps, out, *jobs);
+    }
     if (out && !isGraphOutputExtension(ext)) {
         std::fprintf(
             stderr, "%sexpected an output ending in .json, .py, .dot, .svg or .png, found '%s'\n", usage, out->c_str());
         return UsageError;
     }
-    const std::vector<std::string> specs = patternSpecs(cmd);
-    auto registry = std::make_shared<PatternRegistry>();
-    if (!loadPatternSpecs(specs, *registry))
-        return BadInput;
     int exitCode = Success;
-    auto selected = loadSelectedGraph(cmd, exitCode);
+    auto selected = selectLoadedGraph(std::move(*single), cmd, exitCode);
     if (!selected)
         return exitCode;
     const GraphFile *file = &selected->file;
@@ -85,19 +215,8 @@ int runApply(const std::vector<std::string> &args)
         warnings.push(std::move(level));
 
     if (cmd.flag("--json")) {
-        Json steps = Json::array();
-        for (size_t i = 0; i < session.revision(); ++i) {
-            const SessionStep &s = session.history()[i];
-            steps.push(Json::object(
-                {{"pattern", s.name}, {"anchor", s.anchor}, {"removed", names(s.removed)}, {"added", names(s.added)},
-                    {"provenance", s.provenance}, {"nodes_before", s.nodesBefore}, {"nodes_after", s.nodesAfter}}));
-        }
-        Json root = Json::object({{"graph", named->name}, {"steps", std::move(steps)},
-            {"nodes_before", named->graph->size()}, {"nodes_after", session.graph().size()},
-            {"ops", diff.toJson()["ops"]}, {"lint", names(lint(session.graph()))}, {"warnings", warnings}});
-        if (failed)
-            root.set("error", applied.error().toString());
-        std::printf("%s\n", root.dump(1).c_str());
+        const Status status = applied ? Status(Ok{}) : Status(applied.error());
+        std::printf("%s\n", applyJson(session, *named, diff, warnings, status).dump(1).c_str());
     } else {
         for (const Json &w : warnings.items())
             std::printf("warning: %s\n\n", w.toString().c_str());

@@ -3,8 +3,10 @@
 #include "graph_selection.h"
 #include "io/loader.h"
 #include "patterns/pattern_file.h"
+#include "worker_pool.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace fxs::cli {
 
@@ -16,17 +18,36 @@ std::optional<SelectedGraph> loadSelectedGraph(const CommandLine &cmd, int &exit
         exitCode = BadInput;
         return std::nullopt;
     }
+    return selectLoadedGraph(std::move(file).value(), cmd, exitCode);
+}
+
+std::optional<SelectedGraph> selectLoadedGraph(GraphFile file, const CommandLine &cmd, int &exitCode)
+{
     std::string error;
-    const NamedGraph *named = selectGraph(file.value(), cmd, error);
+    const NamedGraph *named = selectGraph(file, cmd, error);
     if (!named) {
         std::fprintf(stderr, "%s\n", error.c_str());
         exitCode = UsageError;
         return std::nullopt;
     }
     SelectedGraph selected;
-    selected.index = size_t(named - file->graphs.data());
-    selected.file = std::move(file).value();
+    selected.index = size_t(named - file.graphs.data());
+    selected.file = std::move(file);
     return selected;
+}
+
+std::optional<unsigned> jobsOption(const CommandLine &cmd)
+{
+    const auto jobs = cmd.value("--jobs");
+    if (!jobs)
+        return WorkerPool::availableCores();
+    char *end = nullptr;
+    const long long n = std::strtoll(jobs->c_str(), &end, 10);
+    if (jobs->empty() || *end || n < 1 || n > 1024) {
+        std::fprintf(stderr, "--jobs expects a thread count from 1 to 1024, found '%s'\n", jobs->c_str());
+        return std::nullopt;
+    }
+    return unsigned(n);
 }
 
 std::vector<std::string> patternSpecs(const CommandLine &cmd)

@@ -21,6 +21,10 @@ struct SelectedGraph {
 
 // The graph of GRAPH chosen by --graph; nullopt (and exitCode set to BadInput or UsageError) on failure.
 std::optional<SelectedGraph> loadSelectedGraph(const CommandLine &cmd, int &exitCode);
+// The same for a file already loaded (match and apply look at how many graphs it holds first).
+std::optional<SelectedGraph> selectLoadedGraph(GraphFile file, const CommandLine &cmd, int &exitCode);
+// --jobs N (N >= 1); without it the cores this process may use. nullopt after printing the error.
+std::optional<unsigned> jobsOption(const CommandLine &cmd);
 // --patterns values, then the positionals after GRAPH.
 std::vector<std::string> patternSpecs(const CommandLine &cmd);
 // Loads every spec into registry; false (after printing the error) when one fails.

@@ -5,14 +5,16 @@
 namespace fxs::cli {
 
 std::optional<std::string> CommandLine::parse(const std::vector<std::string> &args,
-    const std::vector<std::string> &valueOptions, const std::vector<std::string> &flagOptions)
+    const std::vector<std::string> &valueOptions, const std::vector<std::string> &flagOptions,
+    const std::vector<std::string> &listOptions)
 {
     auto contains = [](const std::vector<std::string> &v, const std::string &s) {
         return std::find(v.begin(), v.end(), s) != v.end();
     };
+    auto isOption = [](const std::string &arg) { return arg.size() >= 2 && arg[0] == '-'; };
     for (size_t i = 0; i < args.size(); ++i) {
         std::string arg = args[i];
-        if (arg.size() < 2 || arg[0] != '-') {
+        if (!isOption(arg)) {
             m_positional.push_back(arg);
             continue;
         }
@@ -25,6 +27,14 @@ std::optional<std::string> CommandLine::parse(const std::vector<std::string> &ar
         }
         if (contains(flagOptions, arg) && !hasInline) {
             m_flags[arg] = true;
+        } else if (contains(listOptions, arg)) {
+            std::vector<std::string> &list = m_values[arg];
+            if (hasInline)
+                list.push_back(inlineValue);
+            else if (i + 1 >= args.size() || isOption(args[i + 1]))
+                return "option " + arg + " needs a value";
+            while (i + 1 < args.size() && !isOption(args[i + 1]))
+                list.push_back(args[++i]);
         } else if (contains(valueOptions, arg)) {
             if (hasInline) {
                 m_values[arg].push_back(inlineValue);

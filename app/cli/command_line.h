@@ -12,10 +12,11 @@ enum ExitCode { Success = 0, UsageError = 1, BadInput = 2, RuntimeFailure = 3 };
 
 class CommandLine {
 public:
-    // valueOptions take a value ("--graph NAME", "-o OUT"); flagOptions take none ("--json").
+    // valueOptions take a value ("--graph NAME", "-o OUT"); flagOptions take none ("--json"); listOptions take
+    // every argument up to the next option ("--patterns A B --json"), so positionals cannot follow them.
     // Repeated value options accumulate. Returns an error text on unknown options or missing values.
     std::optional<std::string> parse(const std::vector<std::string> &args, const std::vector<std::string> &valueOptions,
-        const std::vector<std::string> &flagOptions);
+        const std::vector<std::string> &flagOptions, const std::vector<std::string> &listOptions = {});
 
     const std::vector<std::string> &positional() const { return m_positional; }
     bool flag(const std::string &name) const { return m_flags.count(name) > 0; }

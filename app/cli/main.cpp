@@ -42,6 +42,10 @@ commands:
            [--check-with-torch [PYTHON]]            ... and Inductor's real pass on the same graph; exit 4 if it differs
   apply    GRAPH --patterns FILE... [--steps N] [--all] [-o OUT] [--json]
                                                     apply the matches step by step; each step and the per-op diff
+  match|apply GRAPH|DIR... --patterns FILE... [--jobs N] [--json]
+                                                    a batch: one row per graph of the files and directories (walked),
+                                                    on N threads (default: the cores); apply -o DIR writes each fused
+                                                    graph; exit 2 if a file did not load, 3 if a graph failed
   passes   GRAPH --pass NAME... [--steps N] [--supported T,T...|--partition FILE] [-o OUT] [--json]
                                                     a PassManager pipeline (dce, cse, inline, partition, ...);
                                                     with a support set, partitions and why nodes are outside
@@ -49,6 +53,7 @@ commands:
                                                     the structural diff of two graphs (exit 5 when they differ):
                                                     what paired, what changed, regions only one side has
 
+Pattern files follow --patterns (every argument up to the next option); graphs come before it.
 GRAPH is any FX dump: print(gm.graph) text, print_readable/TORCH_LOGS code, a TORCH_TRACE log,
 torch.export JSON or .pt2, a TorchAir graph dump, or fxscope JSON. The format is read from the content.
 Logs go to stderr (FXSCOPE_LOG=debug for more).

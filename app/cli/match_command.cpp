@@ -1,7 +1,10 @@
 #include "match_command.h"
 
+#include "batch_output.h"
+#include "batch_runner.h"
 #include "command_inputs.h"
 #include "command_line.h"
+#include "io/loader.h"
 #include "match/graph_level.h"
 #include "match/matcher.h"
 #include "match/subgraph_matcher.h"
@@ -75,14 +78,74 @@ void printTable(const MatchReport &report, double ms)
 
 // A Dynamo-level graph picked from a file that also holds aten-level ones (a TORCH_TRACE log has the AOT and
 // post-grad graphs beside it): which --graph to match instead. Empty when the file has none.
-std::string atenGraphsHint(const SelectedGraph &selected)
+std::string atenGraphsHint(const GraphFile &file, size_t index)
 {
     std::string graphs;
-    for (size_t i = 0; i < selected.file.graphs.size(); ++i)
-        if (i != selected.index && hasAtenCall(*selected.file.graphs[i].graph))
+    for (size_t i = 0; i < file.graphs.size(); ++i)
+        if (i != index && hasAtenCall(*file.graphs[i].graph))
             graphs += (graphs.empty() ? "" : ", ") + std::string("--graph ") + std::to_string(i) + " ("
-                + selected.file.graphs[i].name + ")";
-    return graphs.empty() ? std::string() : selected.file.path + " also holds aten-level graphs: " + graphs;
+                + file.graphs[i].name + ")";
+    return graphs.empty() ? std::string() : file.path + " also holds aten-level graphs: " + graphs;
+}
+
+// The single-graph `match --json` document (the report with the graph's name and the match time).
+Json matchJson(const MatchReport &report, const NamedGraph &named, double ms)
+{
+    Json root = report.toJson();
+    root.set("graph", named.name);
+    root.set("match_ms", ms);
+    return root;
+}
+
+// Batch mode: every graph of the inputs, matched on `jobs` threads against the one registry.
+int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const MatcherOptions &options, unsigned jobs)
+{
+    const bool json = cmd.flag("--json");
+    // OpSchemaTable loads LibTorch's schemas on the first op it lacks, and a lookup from another thread meanwhile
+    // finds nothing: loaded before the workers start, every thread sees the same table.
+    if (jobs > 1)
+        OpSchemaTable::instance().addLibTorchSchemas();
+    BatchOutput output({"anchors", "candidates", "accepted"}, "accepted");
+    auto task = [&](const GraphFile &file, size_t index, BatchRow &row) {
+        const NamedGraph &named = file.graphs[index];
+        const auto start = std::chrono::steady_clock::now();
+        auto report = Matcher(registry).run(*named.graph, options);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (!report) {
+            row.exitCode = RuntimeFailure;
+            row.error = report.error().toString();
+            return;
+        }
+        if (!dynamoLevelWarning(*named.graph, registry).empty())
+            if (std::string hint = atenGraphsHint(file, index); !hint.empty())
+                report->warnings.push_back(std::move(hint));
+        size_t candidates = 0, accepted = 0;
+        for (const auto &p : report->patterns) {
+            candidates += p.candidates.size();
+            accepted += p.acceptedCount();
+            if (p.acceptedCount())
+                row.byPattern.emplace_back(p.name, p.acceptedCount());
+        }
+        row.counts = {(long long)report->anchorsVisited, (long long)candidates, (long long)accepted};
+        if (json)
+            row.report = matchJson(report.value(), named, ms);
+        if (!report->stoppedBy.empty()) {
+            row.exitCode = BadInput;
+            row.error = "the pass stops at " + report->stoppedBy;
+        }
+    };
+    BatchRunner runner({cmd.positional(), cmd.value("--graph"), jobs});
+    if (!json)
+        output.printHeader();
+    BatchResult result = runner.run(task, [&](const BatchRow &row) {
+        if (!json)
+            output.printRow(row);
+    });
+    if (json)
+        std::printf("%s\n", output.toJson(result).dump(1).c_str());
+    else
+        output.printSummary(result);
+    return result.exitCode();
 }
 
 // --subgraph: each pattern's search graph through torch.fx's SubgraphMatcher as replace_pattern uses it
@@ -366,20 +429,28 @@ int runMatch(const std::vector<std::string> &argsIn)
     const std::optional<std::string> checkPython = takeCheckWithTorch(args);
     CommandLine cmd;
     const char *usage
-        = "usage: fxscope-cli match GRAPH --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--subgraph] "
-          "[--json] [--check-with-torch [PYTHON]]\n"
+        = "usage: fxscope-cli match GRAPH... --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--subgraph] "
+          "[--json] [--check-with-torch [PYTHON]] [--jobs N] [--batch]\n"
           "FILE is a Python pattern file (register_replacement), a JSON pattern file, 'builtin' or 'builtin:NAME'; "
+          "every argument after --patterns up to the next option is a pattern file, GRAPHs come before it; "
           "--subgraph matches each search graph with torch.fx's SubgraphMatcher instead of the Inductor pattern "
           "matcher; --check-with-torch runs Inductor's real pass on the same graph in PYTHON (default: the one fxscope "
-          "was built with) and exits 4 when it disagrees with a verdict\n";
-    if (auto err = cmd.parse(args, {"--patterns", "--pattern", "--graph"}, {"--json", "--subgraph"});
+          "was built with) and exits 4 when it disagrees with a verdict.\n"
+          "Several GRAPHs, a directory (walked for graph dumps) or a file holding several graphs (without --graph) "
+          "give one row per graph, matched on --jobs threads (default: the cores), and --json one document "
+          "{graphs, skipped, summary} (--batch: so for one graph too); exit 0 when every graph ran, 2 when a file did "
+          "not load, 3 when a graph failed to match (docs/batch.md)\n";
+    if (auto err = cmd.parse(args, {"--pattern", "--graph", "--jobs"}, {"--json", "--subgraph", "--batch"},
+            {"--patterns"});
         err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;
     }
-    // --patterns takes one value; further pattern files may follow the graph as positionals.
+    const std::optional<unsigned> jobs = jobsOption(cmd);
+    if (!jobs)
+        return UsageError;
     PatternRegistry registry;
-    if (!loadPatternSpecs(patternSpecs(cmd), registry))
+    if (!loadPatternSpecs(cmd.values("--patterns"), registry))
         return BadInput;
     MatcherOptions options;
     if (auto name = cmd.value("--pattern")) {
@@ -397,8 +468,28 @@ int runMatch(const std::vector<std::string> &argsIn)
         }
         options.onlyPattern = *name;
     }
+    std::optional<GraphFile> single; // the one file, loaded, when this is not a batch
+    bool batch = cmd.flag("--batch") || cmd.positional().size() > 1 || isDirectory(cmd.positional()[0]);
+    if (!batch) {
+        auto file = loadGraphFile(cmd.positional()[0]);
+        if (!file) {
+            std::fprintf(stderr, "%s\n", file.error().toString().c_str());
+            return BadInput;
+        }
+        // --subgraph and --check-with-torch keep asking which graph (they work on one).
+        batch = !cmd.value("--graph") && file->graphs.size() > 1 && !checkPython && !cmd.flag("--subgraph");
+        single = std::move(file).value();
+    }
+    if (batch) {
+        if (checkPython || cmd.flag("--subgraph")) {
+            std::fprintf(stderr, "%s%s works on one graph: name one GRAPH (and --graph)\n", usage,
+                checkPython ? "--check-with-torch" : "--subgraph");
+            return UsageError;
+        }
+        return runMatchBatch(cmd, registry, options, *jobs);
+    }
     int exitCode = Success;
-    auto selected = loadSelectedGraph(cmd, exitCode);
+    auto selected = selectLoadedGraph(std::move(*single), cmd, exitCode);
     if (!selected)
         return exitCode;
     const NamedGraph *named = &selected->named();
@@ -413,14 +504,11 @@ int runMatch(const std::vector<std::string> &argsIn)
         return RuntimeFailure;
     }
     if (!dynamoLevelWarning(*named->graph, registry).empty())
-        if (std::string hint = atenGraphsHint(*selected); !hint.empty())
+        if (std::string hint = atenGraphsHint(selected->file, selected->index); !hint.empty())
             report->warnings.push_back(std::move(hint));
     if (!checkPython) {
         if (cmd.flag("--json")) {
-            Json root = report->toJson();
-            root.set("graph", named->name);
-            root.set("match_ms", ms);
-            std::printf("%s\n", root.dump(1).c_str());
+            std::printf("%s\n", matchJson(report.value(), *named, ms).dump(1).c_str());
         } else {
             printTable(report.value(), ms);
         }

@@ -1,0 +1,31 @@
+#pragma once
+// One graph of a batch run (`match`/`apply` over several files or directories) and what the command made of it.
+
+#include "util/json.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fxs::cli {
+
+struct BatchRow {
+    std::string path; // the file as named or found in a directory
+    std::string relativePath; // below the directory named, led by that directory's name; empty for a file named
+    std::string graph; // the graph's name in the file (empty when it did not load)
+    size_t graphCount = 0; // graphs the file holds: the table names the graph when there are several
+    int exitCode = 0; // what the single-graph command would have exited with (0, 1, 2 or 3)
+    std::string error; // FILE:LINE:COL: ... (or the run's error) when exitCode != 0
+    size_t nodes = 0;
+    double loadMs = 0; // reading and parsing the file, shared by its graphs (on the file's first row)
+    double ms = 0; // the command's own work on this graph
+    // Filled by the command: its counts (one per column it names), accepted or applied per pattern, and the
+    // single-graph command's JSON when --json asked for it.
+    std::vector<long long> counts;
+    std::vector<std::pair<std::string, size_t>> byPattern;
+    Json report;
+
+    bool ok() const { return exitCode == 0; }
+};
+
+} // namespace fxs::cli

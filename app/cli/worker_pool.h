@@ -1,0 +1,24 @@
+#pragma once
+// A fixed number of threads that take indices 0..count-1 in order until none is left: the batch mode's
+// parallelism. The task must be safe to call concurrently for different indices.
+
+#include <cstddef>
+#include <functional>
+
+namespace fxs::cli {
+
+class WorkerPool {
+public:
+    explicit WorkerPool(unsigned threads) : m_threads(threads ? threads : 1) { }
+
+    // Runs task(i) for every i; returns when all have. With one thread (or one index) nothing is started.
+    void run(size_t count, const std::function<void(size_t)> &task) const;
+
+    // The CPUs this process may run on (its affinity mask, as nproc reports), at least 1.
+    static unsigned availableCores();
+
+private:
+    unsigned m_threads;
+};
+
+} // namespace fxs::cli
