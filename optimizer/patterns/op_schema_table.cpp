@@ -45,7 +45,7 @@ const OpSchema *OpSchemaTable::find(std::string_view target) const
         auto it = m_byTarget.find(key);
         if (it != m_byTarget.end())
             return it->second.get();
-        if (m_libTorchTried)
+        if (m_libTorchDone)
             return nullptr;
     }
     // Only aten-like namespaces can be in LibTorch; odd targets (operator.add) must not trigger the load.
@@ -59,12 +59,21 @@ const OpSchema *OpSchemaTable::find(std::string_view target) const
 
 Result<size_t> OpSchemaTable::addLibTorchSchemas()
 {
+    // One thread loads; the others wait here for it, so none reads a half-loaded table as final.
+    std::lock_guard<std::mutex> loading(m_loadMutex);
     {
         std::lock_guard<std::mutex> lock(m_mutex);
-        if (m_libTorchTried)
+        if (m_libTorchDone)
             return size_t(0);
-        m_libTorchTried = true;
     }
+    struct MarkDone {
+        OpSchemaTable *table;
+        ~MarkDone()
+        {
+            std::lock_guard<std::mutex> lock(table->m_mutex);
+            table->m_libTorchDone = true;
+        }
+    } markDone{this};
     if (std::getenv("FXSCOPE_NO_LIBTORCH"))
         return Error{{}, 0, 0, "LibTorch schemas disabled by FXSCOPE_NO_LIBTORCH"};
     const auto start = std::chrono::steady_clock::now();

@@ -36,7 +36,8 @@ public:
 
 private:
     mutable std::mutex m_mutex;
-    bool m_libTorchTried = false;
+    std::mutex m_loadMutex; // held while LibTorch's schemas load
+    bool m_libTorchDone = false; // LibTorch's schemas are in (or could not be loaded)
     double m_libTorchLoadMs = 0;
     std::unordered_map<std::string, std::unique_ptr<OpSchema>> m_byTarget;
     std::unordered_map<std::string, std::vector<std::string>> m_packets;
