@@ -245,8 +245,13 @@ def run_case(case, cli, cache, inductor, workdir):
     try:
         got = _torch_graph.run(fx_gm, inputs)
         ok, d = _torch_graph.compare_outputs(expected, got)
-        if not ok:
-            diffs.append(f"outputs: fxscope's fused graph differs from the unfused one by {d:g}")
+        # A fused graph may legitimately differ from the unfused one (a kernel stand-in computes in another
+        # precision); fxscope diverges only when Inductor's own fused graph does not differ the same way.
+        ind = report.get("outputs") or {}
+        same_as_inductor = ind.get("ran") and not ind.get("match") and abs(ind.get("max_abs_diff", -1) - d) <= 1e-6 * max(1.0, d)
+        if not ok and not same_as_inductor:
+            diffs.append(f"outputs: fxscope's fused graph differs from the unfused one by {d:g}"
+                         + (f" (Inductor's by {ind['max_abs_diff']:g})" if ind.get("ran") and not ind.get("match") else ""))
     except NotImplementedError:
         pass  # an op with no CPU kernel here: the executor comparison is left to fxscope-cli profile
     except Exception as e:
