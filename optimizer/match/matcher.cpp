@@ -157,6 +157,35 @@ std::string unsupportedTensor(const Node &anchor)
     return check(anchor);
 }
 
+// TorchAir's add_stream_label_to_node_meta, run before its pattern pass: every node gets meta["stream_label"] of
+// the innermost air.scope_enter that names a '_user_stream_label' (null: the default stream). A graph without scope
+// ops keeps the labels it has.
+void addTorchairStreamLabels(Graph &graph)
+{
+    auto scopeOp = [](const Node &n) {
+        const std::string t = n.op() == OpKind::CallFunction ? canonicalTarget(n.target()) : std::string();
+        return t.rfind("air.scope_enter", 0) == 0 ? 1 : t.rfind("air.scope_exit", 0) == 0 ? -1 : 0;
+    };
+    if (std::none_of(graph.nodes().begin(), graph.nodes().end(), [&](const auto &n) { return scopeOp(*n) != 0; }))
+        return;
+    std::vector<Json> stack{Json()};
+    for (const auto &n : graph.nodes()) {
+        if (int op = scopeOp(*n); op > 0) {
+            Json label = stack.back();
+            if (n->args().size() >= 2 && n->args()[0].isSequence() && n->args()[1].isSequence())
+                for (size_t i = 0; i < n->args()[0].items().size() && i < n->args()[1].items().size(); ++i)
+                    if (n->args()[0].items()[i].text() == "_user_stream_label")
+                        label = Json(n->args()[1].items()[i].text());
+            stack.push_back(label);
+        } else if (op < 0 && stack.size() > 1) {
+            stack.pop_back();
+        }
+        if (!n->meta().extra.isObject())
+            n->meta().extra = Json::object();
+        n->meta().extra.set("stream_label", stack.back());
+    }
+}
+
 } // namespace
 
 Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &options) const
@@ -184,6 +213,7 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
     // candidate sees the graph Inductor's would (user counts after a replacement, nodes it created or erased).
     std::unique_ptr<Graph> work = input.clone();
     Graph &graph = *work;
+    addTorchairStreamLabels(graph);
 
     // Anchors: the nodes present when the sweep starts, visited in reverse graph order; nodes the sweep creates
     // are never anchors.

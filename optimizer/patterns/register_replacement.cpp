@@ -2,6 +2,7 @@
 
 #include "op_schema.h"
 
+#include <cctype>
 #include <algorithm>
 #include <unordered_map>
 
@@ -40,6 +41,14 @@ struct Converter {
             return PatternValue::of(keywordArg(*name));
         if (options.ignoreTypes && isIgnoredKind(a.kind()) && (ignoreInts || a.kind() != Argument::Kind::Int))
             return PatternValue::of(ignored());
+        // A symbolic size in a re-trace: check_fn passes the match's SymInts in as inputs (sym_args), so the
+        // specific pattern has a KeywordArg there (a compound expression would be traced arithmetic: any value).
+        if (a.kind() == Argument::Kind::SymExpr) {
+            const std::string &e = a.text();
+            const bool symbol = !e.empty() && !std::isdigit((unsigned char)e[0])
+                && std::all_of(e.begin(), e.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+            return PatternValue::of(symbol ? keywordArg(e) : ignored());
+        }
         if (!options.ignoreTypes && a.kind() == Argument::Kind::Int && ignoreInts
             && std::find(options.shapeLiterals.begin(), options.shapeLiterals.end(), a.toInt())
                 != options.shapeLiterals.end())

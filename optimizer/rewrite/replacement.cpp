@@ -61,16 +61,20 @@ Error replaceError(const PatternEntry &entry, const std::string &what)
     return Error{"", 0, 0, "replacing '" + entry.name + "': " + what};
 }
 
-// A replacement-graph argument with its placeholder/node references mapped to graph values.
-Argument mapArgument(const Argument &arg, const std::unordered_map<const Node *, Argument> &env)
+// A replacement-graph argument with its placeholder/node references mapped to graph values. A symbolic size is
+// the SymInt input check_fn traced it with: the graph value the match bound to that symbol.
+Argument mapArgument(const Argument &arg, const std::unordered_map<const Node *, Argument> &env, const Match &match)
 {
     if (arg.isNode()) {
         auto it = env.find(arg.node());
         return it == env.end() ? Argument::none() : it->second;
     }
+    if (arg.kind() == Argument::Kind::SymExpr)
+        if (const Argument *bound = match.kwarg(arg.text()))
+            return *bound;
     Argument copy = arg;
     for (size_t i = 0; i < copy.items().size(); ++i)
-        copy.items()[i] = mapArgument(arg.items()[i], env);
+        copy.items()[i] = mapArgument(arg.items()[i], env, match);
     return copy;
 }
 
@@ -155,10 +159,10 @@ Result<ReplacementResult> applyReplacement(
             continue;
         std::vector<Argument> args;
         for (const auto &a : rn->args())
-            args.push_back(mapArgument(a, env));
+            args.push_back(mapArgument(a, env, match));
         Kwargs kwargs;
         for (const auto &kv : rn->kwargs())
-            kwargs.emplace_back(kv.first, mapArgument(kv.second, env));
+            kwargs.emplace_back(kv.first, mapArgument(kv.second, env, match));
         Node *n = editor.insertBefore(
             insertPoint, rn->op(), graph.uniqueName(rn->name()), rn->target(), std::move(args), std::move(kwargs));
         // _transfer_meta: a replacement traced per match (Inductor traces replace_fn with the match's values) gives
@@ -173,7 +177,7 @@ Result<ReplacementResult> applyReplacement(
         addedSet.insert(n);
     }
     for (auto &o : newOutputs)
-        o = mapArgument(o, env);
+        o = mapArgument(o, env, match);
 
     // Nodes are tracked by name (touched) or by address never dereferenced again (erased): erasing frees them.
     std::vector<std::string> touched;

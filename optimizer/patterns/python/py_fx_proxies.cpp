@@ -3,10 +3,36 @@
 #include "patterns/op_schema.h"
 #include "py_interpreter.h"
 #include "py_torch_host.h"
+#include "runtime/symbol_values.h"
 
 namespace fxs {
 
 namespace {
+
+// A symbolic size as an extra_check sees it: Inductor's SymInt compares and computes with its hint (guarding on
+// it), so the dump's hint stands in where the graph has one; the expression stays where it has none.
+SymInt hinted(const SymInt &d, const Graph *graph)
+{
+    if (d.isConcrete() || !graph || graph->symbolHints().empty())
+        return d;
+    auto v = evaluateSymbolic(d.expr, graph->symbolHints());
+    return v ? SymInt{v.value(), {}} : d;
+}
+
+TensorMeta hinted(TensorMeta t, const Graph *graph)
+{
+    for (SymInt &d : t.shape)
+        d = hinted(d, graph);
+    for (SymInt &d : t.stride)
+        d = hinted(d, graph);
+    return t;
+}
+
+PyValue symValue(const std::string &expr, const Graph *graph)
+{
+    SymInt d = hinted(SymInt::parse(expr), graph);
+    return d.isConcrete() ? PyValue::ofInt(d.value) : PyValue::ofStr(expr);
+}
 
 class PyNodeProxy : public PyObject {
 public:
@@ -62,17 +88,18 @@ public:
             const NodeMeta &m = m_node->meta();
             if (m.val) {
                 PyValue v;
+                const Graph *graph = m_node->graph();
                 if (m.val->kind == ValueMeta::Kind::Tensor)
-                    v = PyValue::ofObject(std::make_shared<PyFakeTensor>(m.val->tensor));
+                    v = PyValue::ofObject(std::make_shared<PyFakeTensor>(hinted(m.val->tensor, graph)));
                 else if (m.val->kind == ValueMeta::Kind::Tuple) {
                     PyList parts;
                     for (const ValueMeta &x : m.val->items)
                         parts.push_back(x.kind == ValueMeta::Kind::Tensor
-                                ? PyValue::ofObject(std::make_shared<PyFakeTensor>(x.tensor))
-                                : PyValue::ofStr(x.expr));
+                                ? PyValue::ofObject(std::make_shared<PyFakeTensor>(hinted(x.tensor, graph)))
+                                : symValue(x.expr, graph));
                     v = PyValue::ofTuple(std::move(parts));
                 } else {
-                    v = PyValue::ofStr(m.val->expr);
+                    v = symValue(m.val->expr, graph);
                 }
                 items.push_back({PyValue::ofStr("val"), v});
                 if (m.val->kind == ValueMeta::Kind::Tensor)
