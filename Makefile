@@ -56,6 +56,7 @@ bench: build
 	$(PYTHON) bench/match/run.py --bench $(BUILD_DIR)/bin/bench_match
 	$(PYTHON) bench/exec/run.py --bench $(BUILD_DIR)/bin/bench_exec
 	$(BUILD_DIR)/bin/bench_diff --out bench/results/diff.json
+	$(PYTHON) bench/batch/run.py --cli $(BUILD_DIR)/bin/fxscope-cli
 
 clean:
 	rm -rf $(BUILD_DIR)
