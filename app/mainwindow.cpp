@@ -358,7 +358,7 @@ void MainWindow::createStepping()
             else
                 m_document->stepOver(pattern);
         });
-    add(tr("Run to End"), "runToEndAction", QKeySequence(Qt::Key_F5), tr("Step until no pattern accepts a candidate"),
+    add(tr("Run to End"), "runToEndAction", QKeySequence(Qt::Key_F5), tr("Apply the rest of the pass: every match one PatternMatcherPass.apply would make"),
         [this] { m_document->runToEnd(); });
     menu->addSeparator();
     m_steppingBar->addSeparator();
