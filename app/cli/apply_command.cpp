@@ -72,7 +72,7 @@ int runApplyBatch(const CommandLine &cmd, const std::shared_ptr<PatternRegistry>
 {
     const bool json = cmd.flag("--json");
     if (jobs > 1)
-        OpSchemaTable::instance().addLibTorchSchemas(); // see runMatchBatch: one table for every thread
+        OpSchemaTable::instance().addLibTorchSchemas(); // see runMatchBatch: loaded once, before the workers
     BatchOutput output({"steps", "nodes_after"}, "steps");
     auto task = [&](const GraphFile &file, size_t index, BatchRow &row) {
         const NamedGraph &named = file.graphs[index];

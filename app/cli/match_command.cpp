@@ -101,8 +101,7 @@ Json matchJson(const MatchReport &report, const NamedGraph &named, double ms)
 int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const MatcherOptions &options, unsigned jobs)
 {
     const bool json = cmd.flag("--json");
-    // OpSchemaTable loads LibTorch's schemas on the first op it lacks, and a lookup from another thread meanwhile
-    // finds nothing: loaded before the workers start, every thread sees the same table.
+    // LibTorch's schemas load once, before the workers start, so no worker's timing includes the load.
     if (jobs > 1)
         OpSchemaTable::instance().addLibTorchSchemas();
     BatchOutput output({"anchors", "candidates", "accepted"}, "accepted");
