@@ -218,6 +218,17 @@ void TestTracerDecompositions::fwdOnlyTrace_data()
            "aten.mul.Tensor(x, 2) : i32[2, 3]\n"
            "aten.exp.default(x) : f32[2, 3]\n"
            "aten.sum.default(x) : i64[]\n");
+    // fwd_only(lambda a: torch.zeros_like(a) + torch.full_like(a, 3.0), [torch.empty(4, 4)]) in torch 2.13 (device
+    // written as fxscope prints it)
+    QTest::newRow("zeros_full_like")
+        << QString("x")
+        << QString("torch.zeros_like(x) + torch.full_like(x, 3.0)")
+        << QString("torch.empty(4, 4)")
+        << QString("aten.full.default([4, 4], 0, dtype=torch.float32, layout=torch.strided, device=device(type='cpu'), "
+                   "pin_memory=False) : f32[4, 4]\n"
+                   "aten.full.default([4, 4], 3.0, dtype=torch.float32, layout=torch.strided, device=device(type='cpu'), "
+                   "pin_memory=False) : f32[4, 4]\n"
+                   "aten.add.Tensor(full, full_1) : f32[4, 4]\n");
     QTest::newRow("cat_view")
         << QString("x, y")
         << QString("torch.cat([x, y]).view(-1, 5)")

@@ -78,6 +78,29 @@ std::optional<PyValue> PyDecompositions::decompose(PyInterpreter &interp, PyTrac
     Emitter e(interp, trace, spelledAs);
     auto xm = Emitter::metaOf(x);
 
+    // torch._refs zeros_like / ones_like / full_like of a strided tensor: full(size, value) with self's dtype, layout
+    // and device, so the result no longer uses self.
+    if (target == "aten.zeros_like.default" || target == "aten.ones_like.default"
+        || target == "aten.full_like.default") {
+        const bool full = target == "aten.full_like.default";
+        const size_t options = full ? 2 : 1; // dtype, layout, device, pin_memory, memory_format follow
+        for (size_t i = options + 1; i < options + 5; ++i)
+            if (given(values, i))
+                return notReproduced("with layout=, device=, pin_memory= or memory_format=");
+        if (!xm || xm->dtype.empty())
+            return notReproduced("without a known shape and dtype");
+        PyList size;
+        for (const SymInt &d : xm->shape)
+            size.push_back(d.isConcrete() ? PyValue::ofInt(d.value) : PyValue::ofStr(d.expr));
+        const PyValue value = full ? *values[1] : PyValue::ofInt(target == "aten.ones_like.default" ? 1 : 0);
+        const PyValue dtype = given(values, options) ? *values[options] : e.dtype(xm->dtype);
+        // A tensor made without device= is on torch's default device, the CPU.
+        const std::string device = xm->device.empty() || xm->device.rfind("cpu", 0) == 0 ? "cpu" : xm->device;
+        return e.op("aten.full.default", {PyValue::ofList(std::move(size)), value},
+            {{"dtype", dtype}, {"layout", interp.makeOpaque("torch.strided")}, {"device", PyValue::ofStr(device)},
+                {"pin_memory", PyValue::ofBool(false)}});
+    }
+
     if (target == "aten.square.default") // CompositeImplicit: pow(self, 2)
         return e.op("aten.pow.Tensor_Scalar", {x, PyValue::ofInt(2)});
 
