@@ -67,9 +67,9 @@ bool sameKwargs(const Kwargs &x, const Kwargs &y, const Correspondence &c)
 {
     if (x.size() != y.size())
         return false;
-    for (const auto &[key, value] : x) {
-        auto it = std::find_if(y.begin(), y.end(), [&](const auto &kv) { return kv.first == key; });
-        if (it == y.end() || !c.same(value, it->second))
+    for (const auto &entry : x) {
+        auto it = std::find_if(y.begin(), y.end(), [&](const auto &kv) { return kv.first == entry.first; });
+        if (it == y.end() || !c.same(entry.second, it->second))
             return false;
     }
     return true;
