@@ -15,6 +15,7 @@ using namespace fxs;
 namespace {
 
 const std::string kData = std::string(FXSCOPE_TEST_DATA_DIR) + "/inductor/";
+const std::string kOraclePatterns = std::string(FXSCOPE_SOURCE_DIR) + "/tests/oracle/patterns/";
 
 std::unique_ptr<Graph> code(const std::string &text)
 {
@@ -32,10 +33,11 @@ std::unique_ptr<Graph> loadCode(const std::string &path)
     return code(f.readAll().toStdString());
 }
 
+// A pattern file of tests/data/inductor, or a path.
 std::shared_ptr<PatternRegistry> patterns(const std::string &file)
 {
     auto r = std::make_shared<PatternRegistry>();
-    if (auto st = loadPatternFile(kData + file, *r); !st)
+    if (auto st = loadPatternFile(file.find('/') == std::string::npos ? kData + file : file, *r); !st)
         qFatal("%s", st.error().toString().c_str());
     return r;
 }
@@ -159,7 +161,7 @@ private Q_SLOTS:
     // Two patterns that differ only in dtype= are two patterns (Inductor's duplicate key is the traced graph's text).
     void duplicateKeyHoldsKwargs()
     {
-        auto registry = patterns("dtype_kwargs.py");
+        auto registry = patterns(kOraclePatterns + "dtype_kwargs.py");
         QCOMPARE(registry->entries().size(), size_t(2));
     }
 
@@ -171,7 +173,7 @@ private Q_SLOTS:
                             "    tanh: \"f32[4, 4][4, 1]cpu\" = torch.ops.aten.tanh.default(x)\n"
                             "    mul: \"f32[4, 4][4, 1]cpu\" = torch.ops.aten.mul.Tensor(tanh, y)\n"
                             "    return (mul,)\n";
-        Session s(code(graph), patterns("unused_scalar.py"));
+        Session s(code(graph), patterns(kOraclePatterns + "unused_scalar.py"));
         auto report = s.report();
         QVERIFY(report);
         QCOMPARE(report.value()->find("tanh_mul")->candidates.at(0).stage, MatchStage::Error);
