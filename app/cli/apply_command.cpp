@@ -111,18 +111,7 @@ int runApplyBatch(const CommandLine &cmd, const std::shared_ptr<PatternRegistry>
             }
         }
     };
-    BatchRunner runner({cmd.positional(), cmd.value("--graph"), jobs});
-    if (!json)
-        output.printHeader();
-    BatchResult result = runner.run(task, [&](const BatchRow &row) {
-        if (!json)
-            output.printRow(row);
-    });
-    if (json)
-        std::printf("%s\n", output.toJson(result).dump(1).c_str());
-    else
-        output.printSummary(result);
-    return result.exitCode();
+    return output.run(BatchRunner({cmd.positional(), cmd.value("--graph"), jobs}), task, json);
 }
 
 } // namespace

@@ -70,6 +70,21 @@ void BatchOutput::printRow(const BatchRow &row) const
     std::fflush(stdout);
 }
 
+int BatchOutput::run(const BatchRunner &runner, const BatchRunner::GraphTask &task, bool json) const
+{
+    if (!json)
+        printHeader();
+    BatchResult result = runner.run(task, [&](const BatchRow &row) {
+        if (!json)
+            printRow(row);
+    });
+    if (json)
+        std::printf("%s\n", toJson(result).dump(1).c_str());
+    else
+        printSummary(result);
+    return result.exitCode();
+}
+
 void BatchOutput::printSummary(const BatchResult &result) const
 {
     for (const BatchSkip &s : result.skipped)

@@ -19,6 +19,10 @@ public:
     {
     }
 
+    // Runs `task` over the runner's graphs, printing rows as they finish (or the JSON document at the end); returns
+    // the batch's exit code.
+    int run(const BatchRunner &runner, const BatchRunner::GraphTask &task, bool json) const;
+
     void printHeader() const;
     void printRow(const BatchRow &row) const;
     // The skipped files (notes on stderr) and the totals line.

@@ -133,18 +133,7 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
             row.error = "the pass stops at " + report->stoppedBy;
         }
     };
-    BatchRunner runner({cmd.positional(), cmd.value("--graph"), jobs});
-    if (!json)
-        output.printHeader();
-    BatchResult result = runner.run(task, [&](const BatchRow &row) {
-        if (!json)
-            output.printRow(row);
-    });
-    if (json)
-        std::printf("%s\n", output.toJson(result).dump(1).c_str());
-    else
-        output.printSummary(result);
-    return result.exitCode();
+    return output.run(BatchRunner({cmd.positional(), cmd.value("--graph"), jobs}), task, json);
 }
 
 // --subgraph: each pattern's search graph through torch.fx's SubgraphMatcher as replace_pattern uses it
