@@ -3,9 +3,11 @@
 #include "logging.h"
 #include "ranks_profile.h"
 
+#include "io/fxscope_json.h"
 #include "io/loader.h"
 #include "ir/graph.h"
 #include "match/matcher.h"
+#include "match/torch_check.h"
 #include "patterns/builtin_patterns.h"
 #include "patterns/op_schema_table.h"
 #include "patterns/pattern_file.h"
@@ -22,6 +24,9 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
@@ -30,6 +35,13 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+
+#ifndef FXSCOPE_PYTHON_DEFAULT
+#define FXSCOPE_PYTHON_DEFAULT ""
+#endif
+#ifndef FXSCOPE_PYTHON_PACKAGE_DIR
+#define FXSCOPE_PYTHON_PACKAGE_DIR ""
+#endif
 
 // Q_INIT_RESOURCE must be used outside any namespace. The resources sit in a static archive, so
 // without this reference the linker would leave them out.
@@ -64,6 +76,13 @@ struct Document::MatchOutcome {
     QString error;
     bool canceled = false;
     qint64 milliseconds = 0;
+};
+
+// What torch's check hands back: the comparison, or why there is none.
+struct Document::TorchOutcome {
+    std::shared_ptr<const TorchComparison> comparison;
+    QString error;
+    bool canceled = false;
 };
 
 // A stepping request, run on the session by a worker.
@@ -176,6 +195,8 @@ Document::~Document()
     // A profile still running stops inside LibTorch instead of running on after the window closed.
     if (m_profileJob)
         m_profileJob->cancel = true;
+    if (m_torchJob)
+        m_torchJob->cancel = true; // its worker kills the Python
 }
 
 QString Document::bundledSamplePath()
@@ -356,6 +377,7 @@ void Document::resetPatterns()
     auto registry = std::make_shared<PatternRegistry>();
     if (auto status = registerBuiltinPatterns(*registry); !status)
         uiLogger()->error("built-in patterns: {}", status.error().toString());
+    m_builtinPatternCount = registry->entries().size();
     m_patterns = std::move(registry);
     m_patternFiles.clear();
     m_patternResetJob = m_lastPatternJob; // pattern files still loading belong to the old registry
@@ -431,6 +453,7 @@ quint64 Document::rematch()
         m_matchPoll->stop();
         m_report.reset();
         m_reportGraph.reset();
+        cancelTorchCheck();
         Q_EMIT matchReportChanged(nullptr);
         return job;
     }
@@ -503,6 +526,7 @@ void Document::finishMatch(quint64 job, const MatchOutcome &outcome)
         m_report.reset();
         m_reportGraph.reset();
         Q_EMIT matchFailed(outcome.error);
+        cancelTorchCheck();
         Q_EMIT matchReportChanged(nullptr);
         return;
     }
@@ -511,6 +535,145 @@ void Document::finishMatch(quint64 job, const MatchOutcome &outcome)
     m_matchMilliseconds = outcome.milliseconds;
     uiLogger()->debug("match #{}: {} pattern(s) in {} ms", job, m_report->patterns.size(), outcome.milliseconds);
     Q_EMIT matchReportChanged(m_report);
+    startTorchCheck();
+}
+
+QString Document::torchPython()
+{
+    const QString env = qEnvironmentVariable("FXSCOPE_PYTHON");
+    return env.isEmpty() ? QStringLiteral(FXSCOPE_PYTHON_DEFAULT) : env;
+}
+
+void Document::cancelTorchCheck()
+{
+    if (m_torchJob)
+        m_torchJob->cancel = true;
+    m_torchJob.reset();
+    m_currentTorch = 0;
+}
+
+void Document::startTorchCheck()
+{
+    cancelTorchCheck();
+    const QString python = torchPython();
+    if (!m_report || !m_reportGraph || python.isEmpty() || m_patternFiles.isEmpty())
+        return;
+    for (const QString &f : m_patternFiles)
+        if (!f.endsWith(QLatin1String(".py")) || f.startsWith(QLatin1Char(':')))
+            return; // torch registers Python pattern files (register_replacement), from disk
+    // torch's pass registers the pattern files alone: fxscope matches them alone too, for a like comparison.
+    auto alone = std::make_shared<PatternRegistry>();
+    for (size_t i = m_builtinPatternCount; i < m_patterns->entries().size(); ++i)
+        if (!alone->add(m_patterns->entries()[i]))
+            return;
+    const quint64 job = ++m_lastTorch;
+    m_currentTorch = job;
+    auto state = std::make_shared<LoadJob>();
+    m_torchJob = state;
+    std::shared_ptr<const MatchReport> report = m_report;
+    std::shared_ptr<const Graph> graph = m_reportGraph;
+    const NamedGraph *named = currentGraph();
+    const std::string name = named ? named->name : std::string("graph");
+    const std::string format = m_file ? m_file->format : std::string();
+    const QStringList files = m_patternFiles;
+    const size_t first = m_builtinPatternCount;
+    uiLogger()->debug("torch check #{}: {} -m fxscope_capture.inductor_check", job, python.toStdString());
+    auto future = QtConcurrent::run([=]() -> TorchOutcome {
+        TorchOutcome out;
+        QTemporaryDir dir;
+        if (!dir.isValid()) {
+            out.error = tr("cannot make a temporary folder for the graph: %1").arg(dir.errorString());
+            return out;
+        }
+        const QString graphPath = dir.filePath(QStringLiteral("graph.json"));
+        {
+            GraphFile file;
+            file.format = format;
+            NamedGraph g;
+            g.name = name;
+            g.graph = graph->clone();
+            file.graphs.push_back(std::move(g));
+            QFile f(graphPath);
+            if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(writeFxscopeJson(file))) < 0) {
+                out.error = tr("cannot write %1: %2").arg(graphPath, f.errorString());
+                return out;
+            }
+        }
+        QProcess proc;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        if (const QString pkg = QStringLiteral(FXSCOPE_PYTHON_PACKAGE_DIR); !pkg.isEmpty() && QFileInfo(pkg).isDir()) {
+            const QString old = env.value(QStringLiteral("PYTHONPATH"));
+            env.insert(QStringLiteral("PYTHONPATH"), old.isEmpty() ? pkg : pkg + QLatin1Char(':') + old);
+        }
+        proc.setProcessEnvironment(env);
+        QStringList args = {QStringLiteral("-m"), QStringLiteral("fxscope_capture.inductor_check"), graphPath,
+            QStringLiteral("--graph"), QStringLiteral("0"), QStringLiteral("--no-run"), QStringLiteral("--json"),
+            QStringLiteral("--patterns")};
+        args << files;
+        proc.start(python, args);
+        if (!proc.waitForStarted(30000)) {
+            out.error = tr("cannot run %1: %2").arg(python, proc.errorString());
+            return out;
+        }
+        while (proc.state() != QProcess::NotRunning) {
+            if (state->cancel) {
+                proc.kill();
+                proc.waitForFinished(5000);
+                out.canceled = true;
+                return out;
+            }
+            proc.waitForFinished(100);
+        }
+        const QString err = QString::fromLocal8Bit(proc.readAllStandardError()).trimmed();
+        if (proc.exitStatus() != QProcess::NormalExit || proc.exitCode() != 0) {
+            // The first line says why: the last line of a Python traceback is the exception.
+            const QString last = err.section(QLatin1Char('\n'), -1).trimmed();
+            out.error = tr("%1 -m fxscope_capture.inductor_check failed (exit status %2)%3\n%4")
+                            .arg(python)
+                            .arg(proc.exitCode())
+                            .arg(last.isEmpty() ? QString() : QStringLiteral(": ") + last, err.right(4000));
+            return out;
+        }
+        const QByteArray output = proc.readAllStandardOutput();
+        auto parsed = Json::parse(std::string_view(output.constData(), size_t(output.size())), "inductor_check output");
+        if (!parsed) {
+            out.error = tr("cannot read inductor_check's JSON: %1")
+                            .arg(QString::fromStdString(parsed.error().toString()));
+            return out;
+        }
+        auto aloneReport = Matcher(*alone).run(*graph);
+        if (!aloneReport) {
+            out.error = tr("matching the pattern files alone failed: %1")
+                            .arg(QString::fromStdString(aloneReport.error().toString()));
+            return out;
+        }
+        out.comparison = std::make_shared<const TorchComparison>(
+            compareReportWithTorch(*report, first, aloneReport.value(), parsed.value()));
+        return out;
+    });
+    auto *watcher = new QFutureWatcher<TorchOutcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, report] {
+        watcher->deleteLater();
+        const TorchOutcome outcome = watcher->result();
+        if (job != m_currentTorch || outcome.canceled)
+            return; // a newer report's check replaced it
+        m_currentTorch = 0;
+        m_torchJob.reset();
+        if (!outcome.comparison) {
+            uiLogger()->warn("torch check: {}", outcome.error.toStdString());
+            Q_EMIT torchCheckFailed(report, outcome.error);
+            return;
+        }
+        uiLogger()->info("torch {} checked the match: {}", outcome.comparison->torchVersion,
+            outcome.comparison->disagreements.empty()
+                ? std::string("agrees on every candidate")
+                : std::to_string(outcome.comparison->disagreements.size()) + " disagreement(s)");
+        for (const std::string &d : outcome.comparison->disagreements)
+            uiLogger()->warn("torch disagrees: {}", d);
+        Q_EMIT torchCheckFinished(report, outcome.comparison);
+    });
+    watcher->setFuture(future);
+    Q_EMIT torchCheckStarted(report);
 }
 
 void Document::resetSession(bool keepRevision)
@@ -757,6 +920,7 @@ void Document::finishStep(quint64 job, const StepOutcome &outcome)
             m_report = outcome.report;
             m_reportGraph = outcome.graph;
             Q_EMIT matchReportChanged(m_report);
+            startTorchCheck();
         }
         if (!outcome.error.isEmpty())
             Q_EMIT stepFailed(outcome.error);

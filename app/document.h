@@ -30,6 +30,7 @@ struct NamedGraph;
 struct ProfileReport;
 struct RanksProfile;
 struct RuntimeDevices;
+struct TorchComparison;
 
 class Document : public QObject {
     Q_OBJECT
@@ -85,6 +86,15 @@ public:
     std::shared_ptr<const MatchReport> matchReport() const { return m_report; }
     std::shared_ptr<const Graph> matchGraph() const { return m_reportGraph; }
     qint64 matchMilliseconds() const { return m_matchMilliseconds; }
+
+    // Inductor's real PatternMatcherPass on each new report's graph, in a Python with torch (python -m
+    // fxscope_capture.inductor_check, as fxscope-cli match --check-with-torch runs it), off the UI thread: started by
+    // itself after a report when every pattern file added is a Python one and torchPython() names an interpreter.
+    // torchCheckStarted, then torchCheckFinished or torchCheckFailed follows, for that report; a newer report drops
+    // the check still running.
+    bool isCheckingWithTorch() const { return m_torchJob != nullptr; }
+    // $FXSCOPE_PYTHON, else the Python fxscope was built with; empty when neither is known.
+    static QString torchPython();
 
     // Stepping: an optimizer Session over the current graph, created at the first request after a graph
     // loads or the patterns change. Requests run one after another off the UI thread (each with a job id);
@@ -175,6 +185,11 @@ Q_SIGNALS:
     void matchReportChanged(std::shared_ptr<const fxs::MatchReport> report);
     void matchFailed(const QString &message);
     void matchCanceled();
+    void torchCheckStarted(std::shared_ptr<const fxs::MatchReport> report);
+    void torchCheckFinished(
+        std::shared_ptr<const fxs::MatchReport> report, std::shared_ptr<const fxs::TorchComparison> comparison);
+    // `message`: its first line says why (no torch, the Python's error); torch's stderr follows.
+    void torchCheckFailed(std::shared_ptr<const fxs::MatchReport> report, const QString &message);
 
     // The graph shown is another revision of the session: `description` says how it got there, `diff` what
     // changed from the revision shown before (removed and added nodes, per-op counts).
@@ -211,6 +226,9 @@ private:
     void finishLoad(quint64 job, const Outcome &outcome);
     void finishPatterns(quint64 job, const QString &path, const PatternOutcome &outcome);
     void finishMatch(quint64 job, const MatchOutcome &outcome);
+    struct TorchOutcome;
+    void startTorchCheck();
+    void cancelTorchCheck();
 
     struct StepOp;
     struct StepOutcome;
@@ -252,6 +270,10 @@ private:
     std::shared_ptr<const MatchReport> m_report;
     std::shared_ptr<const Graph> m_reportGraph;
     qint64 m_matchMilliseconds = 0;
+    size_t m_builtinPatternCount = 0; // the registry's first entries, which torch's check does not register
+    quint64 m_lastTorch = 0;
+    quint64 m_currentTorch = 0; // only its outcome is used; 0: none running
+    std::shared_ptr<LoadJob> m_torchJob; // its cancel flag: the worker kills the Python
 
     // Only the worker of the running request touches the session; requests wait their turn in m_stepQueue.
     std::shared_ptr<SessionHolder> m_session;

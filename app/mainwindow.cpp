@@ -22,6 +22,7 @@
 #include "io/loader.h"
 #include "ir/graph_file.h"
 #include "match/match_report.h"
+#include "match/torch_check.h"
 #include "patterns/pattern_registry.h"
 #include "rewrite/graph_diff.h"
 #include "runtime/profile_export.h"
@@ -662,6 +663,16 @@ void MainWindow::connectDocument()
         statusBar()->showMessage(tr("Matching stopped; the candidates shown are from before"), kStatusMessageMs);
     });
     connect(m_document, &Document::matchReportChanged, this, &MainWindow::onMatchReportChanged);
+    connect(m_document, &Document::torchCheckStarted, this,
+        [this](std::shared_ptr<const MatchReport> report) { m_patterns->setTorchRunning(report.get()); });
+    connect(m_document, &Document::torchCheckFinished, this,
+        [this](std::shared_ptr<const MatchReport> report, std::shared_ptr<const TorchComparison> comparison) {
+            m_patterns->setTorchResult(report.get(), std::move(comparison));
+        });
+    connect(m_document, &Document::torchCheckFailed, this,
+        [this](std::shared_ptr<const MatchReport> report, const QString &message) {
+            m_patterns->setTorchFailed(report.get(), message);
+        });
     connect(m_document, &Document::matchFailed, this,
         [this](const QString &message) { statusBar()->showMessage(tr("Matching failed: %1").arg(message), 0); });
     connect(m_document, &Document::patternsFailed, this, [this](const QString &path, const QString &message) {

@@ -1,6 +1,7 @@
 #include "pattern_tree_model.h"
 
 #include "match/match_report.h"
+#include "match/torch_check.h"
 
 #include <QBrush>
 #include <QFontDatabase>
@@ -88,6 +89,10 @@ PatternTreeModel::~PatternTreeModel() = default;
 void PatternTreeModel::setReport(std::shared_ptr<const MatchReport> report)
 {
     beginResetModel();
+    if (report != m_report) { // the same report shown again keeps its Torch column
+        m_torchState = TorchState::Unavailable;
+        m_torch.reset();
+    }
     m_report = std::move(report);
     m_firstCandidate.clear();
     m_candidateOf.clear();
@@ -315,6 +320,17 @@ QVariant PatternTreeModel::candidateData(int pattern, int candidate, int column,
         case NameColumn: return qs(v.anchor);
         case VerdictColumn:
             return v.accepted ? tr("✓ accepted") : QStringLiteral("✗ %1").arg(QLatin1String(matchStageName(v.stage)));
+        case TorchColumn:
+            switch (m_torchState) {
+            case TorchState::Unavailable:
+            case TorchState::Failed: return QString();
+            case TorchState::Running: return QStringLiteral("…");
+            case TorchState::Done: {
+                const auto &row = m_torch->verdicts[size_t(pattern)];
+                return size_t(candidate) < row.size() ? qs(row[size_t(candidate)].text()) : QString();
+            }
+            }
+            break;
         case DetailColumn: {
             const std::vector<QString> &texts = childRows(flatIndex(pattern, candidate)).texts;
             if (v.accepted)
@@ -330,12 +346,37 @@ QVariant PatternTreeModel::candidateData(int pattern, int candidate, int column,
     case Qt::ForegroundRole:
         if (column == VerdictColumn)
             return QBrush(v.accepted ? acceptedColor() : rejectedColor());
+        if (column == TorchColumn) {
+            const QVariant agrees = candidateData(pattern, candidate, column, TorchAgreesRole);
+            if (agrees.isValid())
+                return QBrush(agrees.toBool() ? acceptedColor() : rejectedColor());
+        }
+        break;
+    case TorchAgreesRole:
+        if (m_torchState == TorchState::Done) {
+            const auto &row = m_torch->verdicts[size_t(pattern)];
+            if (size_t(candidate) < row.size() && row[size_t(candidate)].known)
+                return row[size_t(candidate)].agrees;
+        }
         break;
     case Qt::FontRole:
         if (column == NameColumn)
             return m_fixedFont;
         break;
     case Qt::ToolTipRole: {
+        if (column == TorchColumn) {
+            const QString text = candidateData(pattern, candidate, column, Qt::DisplayRole).toString();
+            if (text.isEmpty() || m_torchState != TorchState::Done)
+                return text;
+            const TorchVerdict &t = m_torch->verdicts[size_t(pattern)][size_t(candidate)];
+            QString tip = tr("Inductor's PatternMatcherPass (torch %1), with the pattern files alone: %2")
+                              .arg(qs(m_torch->torchVersion), text.toHtmlEscaped());
+            if (t.fxscopeAccepted != v.accepted)
+                tip += tr("<br>With the pattern files alone fxscope %1 this candidate; here a built-in pattern "
+                          "decided its nodes first.")
+                           .arg(t.fxscopeAccepted ? tr("accepts") : tr("rejects"));
+            return tip;
+        }
         QStringList lines;
         for (const QString &t : childRows(flatIndex(pattern, candidate)).texts)
             lines << t.toHtmlEscaped();
@@ -389,9 +430,49 @@ QVariant PatternTreeModel::headerData(int section, Qt::Orientation orientation, 
     switch (section) {
     case NameColumn: return tr("Pattern / anchor");
     case VerdictColumn: return tr("Verdict");
+    case TorchColumn: return tr("Torch");
     case DetailColumn: return tr("Detail");
     }
     return {};
+}
+
+void PatternTreeModel::setTorchRunning(const MatchReport *report)
+{
+    if (!m_report || report != m_report.get())
+        return;
+    m_torchState = TorchState::Running;
+    m_torch.reset();
+    torchColumnChanged();
+}
+
+void PatternTreeModel::setTorchResult(const MatchReport *report, std::shared_ptr<const TorchComparison> comparison)
+{
+    if (!m_report || report != m_report.get() || !comparison
+        || comparison->verdicts.size() != m_report->patterns.size())
+        return;
+    m_torchState = TorchState::Done;
+    m_torch = std::move(comparison);
+    torchColumnChanged();
+}
+
+void PatternTreeModel::setTorchFailed(const MatchReport *report)
+{
+    if (!m_report || report != m_report.get())
+        return;
+    m_torchState = TorchState::Failed;
+    m_torch.reset();
+    torchColumnChanged();
+}
+
+void PatternTreeModel::torchColumnChanged()
+{
+    for (int p = 0; p < int(m_report->patterns.size()); ++p) {
+        const int n = int(m_report->patterns[size_t(p)].candidates.size());
+        if (n > 0)
+            Q_EMIT dataChanged(candidateIndex(p, 0).siblingAtColumn(TorchColumn),
+                candidateIndex(p, n - 1).siblingAtColumn(TorchColumn));
+    }
+    Q_EMIT headerDataChanged(Qt::Horizontal, TorchColumn, TorchColumn);
 }
 
 } // namespace fxs

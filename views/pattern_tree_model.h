@@ -15,6 +15,7 @@ namespace fxs {
 struct MatchReport;
 struct PatternReport;
 struct Verdict;
+struct TorchComparison;
 
 // The icon of a pattern (or pattern file) that loaded with warnings.
 QIcon patternWarningIcon();
@@ -22,7 +23,9 @@ QIcon patternWarningIcon();
 class PatternTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, VerdictColumn, DetailColumn, ColumnCount };
+    enum Column { NameColumn, VerdictColumn, TorchColumn, DetailColumn, ColumnCount };
+    // The Torch column: what Inductor's real pass says of each candidate, when a Python with torch checked it.
+    enum class TorchState { Unavailable, Running, Done, Failed };
     enum class Kind { Pattern, Candidate, Reason, Trace, Nodes };
     enum Role {
         KindRole = Qt::UserRole, // int(Kind)
@@ -32,6 +35,7 @@ public:
         StageRole, // candidates: matchStageName
         AnchorRole, // candidates: the anchor's node name
         WarningsRole, // patterns: the entry's load warnings (QStringList)
+        TorchAgreesRole, // candidates: bool once torch checked them; null otherwise
     };
 
     explicit PatternTreeModel(QObject *parent = nullptr);
@@ -40,6 +44,13 @@ public:
     // Shows `report` (nullptr clears); the pointer keeps it alive while shown.
     void setReport(std::shared_ptr<const MatchReport> report);
     const MatchReport *report() const { return m_report.get(); }
+
+    // The Torch column (empty until a check runs; setReport empties it). Both ignore a report other than the one shown.
+    void setTorchRunning(const MatchReport *report);
+    void setTorchResult(const MatchReport *report, std::shared_ptr<const TorchComparison> comparison);
+    void setTorchFailed(const MatchReport *report);
+    TorchState torchState() const { return m_torchState; }
+    const TorchComparison *torchComparison() const { return m_torch.get(); }
 
     // What a row stands for; nullptr where it does not (a pattern row has no verdict).
     const PatternReport *pattern(const QModelIndex &index) const;
@@ -74,7 +85,11 @@ private:
     QVariant candidateData(int pattern, int candidate, int column, int role) const;
     QVariant childData(size_t flat, int row, int column, int role) const;
 
+    void torchColumnChanged();
+
     std::shared_ptr<const MatchReport> m_report;
+    TorchState m_torchState = TorchState::Unavailable;
+    std::shared_ptr<const TorchComparison> m_torch;
     std::vector<size_t> m_firstCandidate; // per pattern: flat index of its first candidate
     std::vector<std::pair<int, int>> m_candidateOf; // per flat index: (pattern, candidate)
     mutable std::vector<ChildRows> m_children; // per flat index, built on first use

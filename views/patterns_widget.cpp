@@ -4,6 +4,7 @@
 #include "pattern_tree_model.h"
 
 #include "match/match_report.h"
+#include "match/torch_check.h"
 
 #include <QAbstractItemView>
 #include <QAction>
@@ -119,7 +120,8 @@ QString verdictHtml(const PatternReport &p, const Verdict &v)
 PatternsWidget::PatternsWidget(QWidget *parent)
     : QWidget(parent), m_model(new PatternTreeModel(this)), m_proxy(new PatternFilterProxyModel(this)),
       m_filter(new QLineEdit(this)), m_verdict(new QComboBox(this)), m_stage(new QComboBox(this)),
-      m_summary(new QLabel(this)), m_filterMessage(new QLabel(this)), m_completer(new QCompleter(this)),
+      m_summary(new QLabel(this)), m_filterMessage(new QLabel(this)), m_torchMessage(new QLabel(this)),
+      m_completer(new QCompleter(this)),
       m_patternNames(new QStringListModel(this)), m_fileWarningsRow(new QWidget(this)),
       m_fileWarnings(new QLabel(m_fileWarningsRow)), m_tree(new QTreeView(this)), m_details(new QTextBrowser(this))
 {
@@ -147,6 +149,11 @@ PatternsWidget::PatternsWidget(QWidget *parent)
     m_filterMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_filterMessage->setContentsMargins(2, 0, 2, 0);
     m_filterMessage->hide();
+    m_torchMessage->setObjectName(QStringLiteral("patternTorchMessage"));
+    m_torchMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_torchMessage->setContentsMargins(2, 0, 2, 0);
+    m_torchMessage->setTextFormat(Qt::PlainText);
+    m_torchMessage->hide();
 
     m_verdict->setObjectName(QStringLiteral("verdictFilter"));
     m_verdict->addItem(tr("All verdicts"), int(PatternFilterProxyModel::Verdicts::All));
@@ -192,6 +199,9 @@ PatternsWidget::PatternsWidget(QWidget *parent)
         PatternTreeModel::NameColumn, fontMetrics().horizontalAdvance(QLatin1Char('m')) * 14);
     m_tree->header()->resizeSection(
         PatternTreeModel::VerdictColumn, fontMetrics().horizontalAdvance(QStringLiteral("10 of 10 accepted  ")));
+    m_tree->header()->resizeSection(
+        PatternTreeModel::TorchColumn, fontMetrics().horizontalAdvance(QStringLiteral("disagrees: not_an_anchor  ")));
+    m_tree->setColumnHidden(PatternTreeModel::TorchColumn, true); // until a Python with torch checks the report
 
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(0, 0, 0, 0);
@@ -218,6 +228,7 @@ PatternsWidget::PatternsWidget(QWidget *parent)
     layout->setSpacing(4);
     layout->addLayout(bar);
     layout->addWidget(m_filterMessage);
+    layout->addWidget(m_torchMessage);
     layout->addWidget(m_fileWarningsRow);
     layout->addWidget(split, 1);
     layout->addWidget(m_summary);
@@ -255,7 +266,63 @@ void PatternsWidget::setReport(std::shared_ptr<const MatchReport> report, qint64
     m_tree->expandToDepth(0);
     updateSummary();
     updateFileWarnings();
+    updateTorchColumn();
     applyFilter(); // the typed pattern may name another pattern, or none, in the new report
+}
+
+void PatternsWidget::setTorchRunning(const MatchReport *report)
+{
+    m_model->setTorchRunning(report);
+    updateTorchColumn();
+}
+
+void PatternsWidget::setTorchResult(const MatchReport *report, std::shared_ptr<const TorchComparison> comparison)
+{
+    m_model->setTorchResult(report, std::move(comparison));
+    updateTorchColumn();
+}
+
+void PatternsWidget::setTorchFailed(const MatchReport *report, const QString &message)
+{
+    if (!m_model->report() || report != m_model->report())
+        return;
+    m_model->setTorchFailed(report);
+    updateTorchColumn();
+    // One line, however long torch's traceback: the whole text is the tooltip.
+    m_torchMessage->setText(tr("Torch check failed: %1").arg(message.section(QLatin1Char('\n'), 0, 0).trimmed()));
+    m_torchMessage->setToolTip(message);
+}
+
+void PatternsWidget::updateTorchColumn()
+{
+    const PatternTreeModel::TorchState state = m_model->torchState();
+    m_tree->setColumnHidden(PatternTreeModel::TorchColumn,
+        state == PatternTreeModel::TorchState::Unavailable || state == PatternTreeModel::TorchState::Failed);
+    m_torchMessage->setVisible(state == PatternTreeModel::TorchState::Failed);
+    const TorchComparison *c = m_model->torchComparison();
+    if (state != PatternTreeModel::TorchState::Done || !c)
+        return;
+    m_torchMessage->setToolTip({});
+    const QString version = QString::fromStdString(c->torchVersion);
+    if (!c->disagreements.empty()) {
+        m_torchMessage->setText(tr("torch %1 disagrees with fxscope: %n difference(s) (hover for them)", nullptr,
+            int(c->disagreements.size()))
+                                    .arg(version));
+        QStringList lines;
+        for (const std::string &d : c->disagreements)
+            lines << QString::fromStdString(d);
+        m_torchMessage->setToolTip(lines.join(QLatin1Char('\n')));
+        m_torchMessage->show();
+    } else if (!c->acceptedAloneOnly.empty()) {
+        // torch's pass registers the pattern files alone; here the built-ins run first and take some nodes.
+        QStringList anchors;
+        for (const std::string &a : c->acceptedAloneOnly)
+            anchors << QString::fromStdString(a);
+        m_torchMessage->setText(tr("torch %1 agrees; with the pattern files alone (as torch registers them) fxscope "
+                                   "also accepts %2, which a built-in pattern takes first here")
+                                    .arg(version, anchors.join(QLatin1String(", "))));
+        m_torchMessage->show();
+    }
 }
 
 void PatternsWidget::updateFileWarnings()

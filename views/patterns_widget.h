@@ -19,6 +19,7 @@ class QTreeView;
 namespace fxs {
 
 struct MatchReport;
+struct TorchComparison;
 class PatternFilterProxyModel;
 class PatternTreeModel;
 
@@ -31,6 +32,14 @@ public:
     void setReport(std::shared_ptr<const MatchReport> report, qint64 milliseconds = -1);
     // Shown while a match runs; the last report stays until the new one arrives.
     void setMatching(bool matching);
+
+    // The Torch column: shown while a check of `report` (the one shown) runs and once it is done; a failure hides it
+    // and says why in one line above the tree.
+    void setTorchRunning(const MatchReport *report);
+    void setTorchResult(const MatchReport *report, std::shared_ptr<const TorchComparison> comparison);
+    void setTorchFailed(const MatchReport *report, const QString &message);
+    // The line that says why torch could not check; hidden otherwise.
+    QLabel *torchMessage() const { return m_torchMessage; }
 
     PatternTreeModel *model() const { return m_model; }
     PatternFilterProxyModel *proxyModel() const { return m_proxy; }
@@ -71,6 +80,7 @@ private:
     void insertPatternCompletion(const QString &completion);
     void updateSummary();
     void updateFileWarnings();
+    void updateTorchColumn();
     void spanChildRows(const QModelIndex &proxyParent);
     void showDetails(int pattern, int candidate);
 
@@ -81,6 +91,7 @@ private:
     QComboBox *m_stage;
     QLabel *m_summary;
     QLabel *m_filterMessage;
+    QLabel *m_torchMessage;
     QCompleter *m_completer;
     QStringListModel *m_patternNames;
     QWidget *m_fileWarningsRow; // the pattern files' load warnings, above the tree; hidden when there are none
