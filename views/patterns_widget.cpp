@@ -153,6 +153,7 @@ PatternsWidget::PatternsWidget(QWidget *parent)
     m_torchMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_torchMessage->setContentsMargins(2, 0, 2, 0);
     m_torchMessage->setTextFormat(Qt::PlainText);
+    m_torchMessage->setWordWrap(true); // a long line must not widen the dock past the canvas
     m_torchMessage->hide();
 
     m_verdict->setObjectName(QStringLiteral("verdictFilter"));
