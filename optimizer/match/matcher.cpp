@@ -160,14 +160,19 @@ std::string unsupportedTensor(const Node &anchor)
 // TorchAir's add_stream_label_to_node_meta, run before its pattern pass: every node gets meta["stream_label"] of
 // the innermost air.scope_enter that names a '_user_stream_label' (null: the default stream). A graph without scope
 // ops keeps the labels it has.
+int scopeOp(const Node &n)
+{
+    const std::string t = n.op() == OpKind::CallFunction ? canonicalTarget(n.target()) : std::string();
+    return t.rfind("air.scope_enter", 0) == 0 ? 1 : t.rfind("air.scope_exit", 0) == 0 ? -1 : 0;
+}
+
+bool hasScopeOps(const Graph &graph)
+{
+    return std::any_of(graph.nodes().begin(), graph.nodes().end(), [](const auto &n) { return scopeOp(*n) != 0; });
+}
+
 void addTorchairStreamLabels(Graph &graph)
 {
-    auto scopeOp = [](const Node &n) {
-        const std::string t = n.op() == OpKind::CallFunction ? canonicalTarget(n.target()) : std::string();
-        return t.rfind("air.scope_enter", 0) == 0 ? 1 : t.rfind("air.scope_exit", 0) == 0 ? -1 : 0;
-    };
-    if (std::none_of(graph.nodes().begin(), graph.nodes().end(), [&](const auto &n) { return scopeOp(*n) != 0; }))
-        return;
     std::vector<Json> stack{Json()};
     for (const auto &n : graph.nodes()) {
         if (int op = scopeOp(*n); op > 0) {
@@ -211,9 +216,13 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
 
     // One PatternMatcherPass.apply on a copy: accepted matches are replaced as they are found, so every later
     // candidate sees the graph Inductor's would (user counts after a replacement, nodes it created or erased).
-    std::unique_ptr<Graph> work = input.clone();
-    Graph &graph = *work;
-    addTorchairStreamLabels(graph);
+    // The copy is made at the first replacement (most graphs have none), or at once where stream labels are added.
+    std::unique_ptr<Graph> work;
+    if (hasScopeOps(input)) {
+        work = input.clone();
+        addTorchairStreamLabels(*work);
+    }
+    const Graph &graph = work ? *work : input;
 
     // Anchors: the nodes present when the sweep starts, visited in reverse graph order; nodes the sweep creates
     // are never anchors.
@@ -246,9 +255,7 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
     // Anchor index -> the accepted match that erased it ("'<pattern>' at <anchor>").
     std::unordered_map<size_t, std::string> erasedBy;
 
-    std::optional<RegionIds> regions;
-    if (options.mutationFilter)
-        regions.emplace(graph, m_schemas);
+    std::optional<RegionIds> regions; // made at the first generic match, before any replacement
     // Nodes kept by an accepted entry that has no replacement graph (a plain PatternEntry): later candidates that
     // need them overlap it, as if it had replaced them. By name, dropped when the name leaves the graph.
     std::unordered_map<std::string, std::string> consumed;
@@ -324,7 +331,9 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
             }
 
             // PatternMatcherPass.apply's filters.
-            if (regions) {
+            if (options.mutationFilter) {
+                if (!regions)
+                    regions.emplace(graph, m_schemas);
                 std::set<int> ids;
                 std::string detail;
                 for (const Node *n : generic.match.nodes) {
@@ -472,9 +481,21 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
                     consumed.emplace(n->name(), label);
                 continue;
             }
-            finalMatch.replaceGraph = std::move(replaceGraph);
-            GraphEditor editor(graph);
-            auto replaced = applyReplacement(editor, entry, finalMatch, anchor->name());
+            if (!work) {
+                // The first replacement: the sweep goes on in a copy, and this match is made again there.
+                work = input.clone();
+                for (size_t k = ai; k < anchors.size(); ++k)
+                    if (!erasedBy.count(k))
+                        anchors[k] = work->find(anchorNames[k]);
+                auto again = matchAt(entry, anchors[ai], matcher);
+                if (!again)
+                    return Error{"", 0, 0, label + ": " + again.error().message};
+                finalMatch = std::move(again.value());
+            } else {
+                finalMatch.replaceGraph = std::move(replaceGraph);
+            }
+            GraphEditor editor(*work);
+            auto replaced = applyReplacement(editor, entry, finalMatch, anchorNames[ai]);
             if (!replaced)
                 return Error{"", 0, 0, label + ": " + replaced.error().message};
             for (const std::string &name : replaced->removed) {
