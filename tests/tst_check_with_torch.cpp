@@ -1,5 +1,7 @@
 // fxscope-cli match --check-with-torch: Inductor's real PatternMatcherPass run on the same graph in a Python with
 // torch (fxscope_capture.inductor_check), per candidate "torch" and "torch_agrees", exit 4 on a disagreement.
+#include "cli_test_support.h"
+
 #include <QtTest>
 
 #include <QDir>
@@ -11,22 +13,12 @@
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList &args)
+// The real torch's Python, for the wrapper script of the disagreement test.
+Run torchCli(const QStringList &args)
 {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("FXSCOPE_TEST_REAL_PYTHON", QStringLiteral(FXSCOPE_TORCH_PYTHON));
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"), args);
-    p.waitForFinished(600000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError()};
+    return cli(args, env, 600000);
 }
 
 QString src(const char *relative)
@@ -82,7 +74,7 @@ class TestCheckWithTorch : public QObject {
 private Q_SLOTS:
     void sampleWithResourcePatterns()
     {
-        Run r = cli(QStringList{"match", src("resources/samples/llama_block.py"), "--patterns"} + resourcePatterns()
+        Run r = torchCli(QStringList{"match", src("resources/samples/llama_block.py"), "--patterns"} + resourcePatterns()
             + QStringList{"--check-with-torch", "--json"});
         QVERIFY2(r.exitCode == 0 || r.exitCode == 4, r.err.constData());
         auto [candidates, replaced] = checkContract(r);
@@ -92,7 +84,7 @@ private Q_SLOTS:
 
     void corpusGraph()
     {
-        Run r = cli({"match",
+        Run r = torchCli({"match",
             QStringLiteral(FXSCOPE_CORPUS_DIR "/readable/learn_torch_compile__tb_hf_GPT2_inference_cpu__after_post_grad.py"),
             "--patterns", src("resources/patterns/gelu_tanh.py"), "--check-with-torch", "--json"});
         QVERIFY2(r.exitCode == 0 || r.exitCode == 4, r.err.constData());
@@ -103,7 +95,7 @@ private Q_SLOTS:
 
     void tableShowsTheTorchColumn()
     {
-        Run r = cli({"match", src("resources/samples/llama_block.py"), "--patterns", src("resources/patterns/rms_norm.py"),
+        Run r = torchCli({"match", src("resources/samples/llama_block.py"), "--patterns", src("resources/patterns/rms_norm.py"),
             "--check-with-torch", QStringLiteral(FXSCOPE_TORCH_PYTHON)});
         QVERIFY2(r.exitCode == 0 || r.exitCode == 4, r.err.constData());
         QVERIFY(r.out.contains("torch 2."));
@@ -114,7 +106,7 @@ private Q_SLOTS:
     // between mul and add and replaces the match; fxscope's matcher sees the slice and rejects it.
     void disagreementExitsFour()
     {
-        Run r = cli({"match", src("tests/data/check_with_torch/noop_slice_mul_add.py"), "--patterns",
+        Run r = torchCli({"match", src("tests/data/check_with_torch/noop_slice_mul_add.py"), "--patterns",
             src("tests/oracle/patterns/mul_add.py"), "--check-with-torch",
             src("tests/data/check_with_torch/torchair_pipeline_python.sh"), "--json"});
         QCOMPARE(r.exitCode, 4);
@@ -127,7 +119,7 @@ private Q_SLOTS:
         QCOMPARE(c["torch_agrees"].toBool(), false);
 
         // The same graph without the TorchAir pipeline: Inductor also rejects, so both agree.
-        Run same = cli({"match", src("tests/data/check_with_torch/noop_slice_mul_add.py"), "--patterns",
+        Run same = torchCli({"match", src("tests/data/check_with_torch/noop_slice_mul_add.py"), "--patterns",
             src("tests/oracle/patterns/mul_add.py"), "--check-with-torch", "--json"});
         QCOMPARE(same.exitCode, 0);
         checkContract(same);
@@ -135,10 +127,10 @@ private Q_SLOTS:
 
     void errors()
     {
-        Run r = cli({"match", src("resources/samples/llama_block.py"), "--patterns",
+        Run r = torchCli({"match", src("resources/samples/llama_block.py"), "--patterns",
             src("resources/patterns/addmm_training.addmm_training.json"), "--check-with-torch"});
         QCOMPARE(r.exitCode, 1); // JSON pattern files are not registered through register_replacement
-        Run bad = cli({"match", src("resources/samples/llama_block.py"), "--patterns", src("resources/patterns/rms_norm.py"),
+        Run bad = torchCli({"match", src("resources/samples/llama_block.py"), "--patterns", src("resources/patterns/rms_norm.py"),
             "--check-with-torch", "/bin/false"});
         QCOMPARE(bad.exitCode, 3);
         QVERIFY(bad.err.contains("inductor_check failed"));

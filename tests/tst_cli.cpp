@@ -1,5 +1,7 @@
 // fxscope-cli as users and scripts call it: the JSON contract of DESIGN.md, exit codes, error
 // locations, and conversions that read back.
+#include "cli_test_support.h"
+
 #include <QtTest>
 
 #include <QFile>
@@ -11,30 +13,6 @@
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError()};
-}
-
-QString corpus(const char *relative)
-{
-    return QStringLiteral(FXSCOPE_CORPUS_DIR "/") + QLatin1String(relative);
-}
-
-QJsonObject json(const Run &r)
-{
-    return QJsonDocument::fromJson(r.out).object();
-}
 
 } // namespace
 

@@ -1,6 +1,8 @@
 // fxscope-cli match/apply over several graphs (issue 17, item 4): one row per graph in input order, a file that
 // does not load reported in its row without stopping the others, the exit code, the --json document, the same
 // result on one thread and two, and the single-graph output left as it was.
+#include "cli_test_support.h"
+
 #include <QtTest>
 
 #include <QDir>
@@ -13,30 +15,6 @@
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli"), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError()};
-}
-
-QString corpus(const char *relative)
-{
-    return QStringLiteral(FXSCOPE_CORPUS_DIR "/") + QLatin1String(relative);
-}
-
-QJsonObject json(const Run &r)
-{
-    return QJsonDocument::fromJson(r.out).object();
-}
 
 void write(const QString &path, const QByteArray &content)
 {
