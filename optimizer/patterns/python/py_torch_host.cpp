@@ -551,8 +551,77 @@ PyValue PyTorchHost::emitOp(PyInterpreter &interp, PyTraceGraph &trace, const st
     return PyValue::ofTuple(std::move(items));
 }
 
-std::shared_ptr<Graph> PyTorchHost::traceFunction(
-    PyInterpreter &interp, const PyValue &fn, const PyList &examples, std::vector<std::string> &warnings)
+namespace {
+
+// make_fx gives each symbolic size the proxy of the first input that has it (inputs in order, shape before
+// stride) and records that aten.sym_size.int / aten.sym_stride.int just before its first use. A symbol no input
+// has, or a compound expression, stays a SymExpr (the replacement maps it to what the match bound).
+void readSizesFromInputs(Graph &graph)
+{
+    struct SizeRead {
+        const char *target;
+        Node *input;
+        int64_t dim;
+    };
+    std::map<std::string, SizeRead> source; // symbol -> where make_fx reads it
+    for (Node *p : graph.placeholders()) {
+        if (!p->meta().val || p->meta().val->kind != ValueMeta::Kind::Tensor)
+            continue;
+        const TensorMeta &t = p->meta().val->tensor;
+        auto add = [&](const std::vector<SymInt> &dims, const char *target) {
+            for (size_t i = 0; i < dims.size(); ++i)
+                if (!dims[i].isConcrete())
+                    source.insert({dims[i].expr, SizeRead{target, p, int64_t(i)}});
+        };
+        add(t.shape, "aten.sym_size.int");
+        if (t.hasStride)
+            add(t.stride, "aten.sym_stride.int");
+    }
+    if (source.empty())
+        return;
+    std::map<std::string, Node *> made;
+    std::vector<Node *> order;
+    for (const auto &n : graph.nodes())
+        order.push_back(n.get());
+    for (Node *node : order) {
+        bool changed = false;
+        std::function<Argument(const Argument &)> read = [&](const Argument &a) -> Argument {
+            if (a.kind() == Argument::Kind::SymExpr) {
+                auto it = source.find(a.text());
+                if (it == source.end())
+                    return a;
+                Node *&size = made[a.text()];
+                if (!size) {
+                    const SizeRead &r = it->second;
+                    size = graph.insertBefore(node, OpKind::CallFunction, graph.uniqueName("sym_size_int"), r.target,
+                        {Argument::ofNode(r.input), Argument::ofInt(r.dim)});
+                    size->meta().val = ValueMeta::ofSym(ValueMeta::Kind::SymInt, a.text());
+                }
+                changed = true;
+                return Argument::ofNode(size);
+            }
+            if (a.items().empty() || a.isNode())
+                return a;
+            Argument copy = a;
+            for (size_t i = 0; i < copy.items().size(); ++i)
+                copy.items()[i] = read(a.items()[i]);
+            return copy;
+        };
+        std::vector<Argument> args;
+        for (const Argument &a : node->args())
+            args.push_back(read(a));
+        Kwargs kwargs;
+        for (const auto &kv : node->kwargs())
+            kwargs.push_back({kv.first, read(kv.second)});
+        if (changed)
+            graph.setArgs(node, std::move(args), std::move(kwargs));
+    }
+}
+
+} // namespace
+
+std::shared_ptr<Graph> PyTorchHost::traceFunction(PyInterpreter &interp, const PyValue &fn, const PyList &examples,
+    std::vector<std::string> &warnings, SymbolicSizes sizes)
 {
     auto *f = fn.as<PyFunction>();
     if (!f)
@@ -597,6 +666,8 @@ std::shared_ptr<Graph> PyTorchHost::traceFunction(
         single = true;
     }
     trace.graph->append(OpKind::Output, "output", "output", {single ? outs[0] : Argument::tuple(outs)});
+    if (sizes == SymbolicSizes::ReadFromInputs)
+        readSizesFromInputs(*trace.graph);
     // fwd_only's passes after make_fx: remove_noop_ops, then eliminate_dead_code.
     PyTraceCleanup::removeNoopOps(*trace.graph);
     PyTraceCleanup::eliminateDeadCode(*trace.graph);

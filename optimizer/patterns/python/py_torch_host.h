@@ -65,10 +65,16 @@ public:
     bool call(PyInterpreter &interp, const std::string &path, PyCallArgs &args, PyValue &out) override;
     bool attribute(PyInterpreter &interp, const std::string &path, PyValue &out) override;
 
+    // How a symbolic size read in the traced function (x.size(-1) of a [s0, s1] input) enters the graph.
+    enum class SymbolicSizes {
+        AsExpressions, // the SymExpr itself: search_fn's re-trace, where check_fn passes the SymInts in as inputs
+        ReadFromInputs, // an aten.sym_size.int node on the input that has it: replace_fn's trace in the replacement
+    };
+
     // Traces fn with one placeholder per tensor example (scalars are passed as constants, as make_fx does).
     // No-op nodes and unused nodes are dropped as fwd_only's remove_noop_ops and dead code elimination do.
-    static std::shared_ptr<Graph> traceFunction(
-        PyInterpreter &interp, const PyValue &fn, const PyList &examples, std::vector<std::string> &warnings);
+    static std::shared_ptr<Graph> traceFunction(PyInterpreter &interp, const PyValue &fn, const PyList &examples,
+        std::vector<std::string> &warnings, SymbolicSizes sizes = SymbolicSizes::AsExpressions);
 
     // Records one aten/npu call: resolves the overload by schema, normalises the arguments as the dispatcher
     // records them, decomposes it as Inductor's table does (PyDecompositions), infers its meta (PyOpMeta), and

@@ -116,7 +116,8 @@ RetraceFn makeRetrace(const std::shared_ptr<LoadedPythonFile> &file, const PyVal
                 if (traceSearch)
                     graph = PyTorchHost::traceFunction(*file->interp, searchFn, values, warnings);
                 searchTraced = true;
-                replace = PyTorchHost::traceFunction(*file->interp, replaceFn, values, warnings);
+                replace = PyTorchHost::traceFunction(*file->interp, replaceFn, values, warnings,
+                    PyTorchHost::SymbolicSizes::ReadFromInputs);
             });
             if (!st) {
                 // check_fn catches only RuntimeError from tracing search_fn; anything else (and anything replace_fn
