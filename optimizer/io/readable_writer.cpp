@@ -1,5 +1,6 @@
 #include "readable_writer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <string>
@@ -96,6 +97,18 @@ std::string annotation(const Node &n)
     return ": \"" + val->toAnnotation() + "\"";
 }
 
+// print_readable spells an op overload torch.ops.aten.add.Tensor; nodes fxscope made carry aten.add.Tensor.
+std::string callee(const std::string &target)
+{
+    static const char *const kPythonModules[] = {"torch.", "operator.", "_operator.", "builtins.", "math."};
+    if (std::count(target.begin(), target.end(), '.') != 2)
+        return target;
+    for (const char *module : kPythonModules)
+        if (target.rfind(module, 0) == 0)
+            return target;
+    return "torch.ops." + target;
+}
+
 std::string expression(const Node &n)
 {
     const auto &args = n.args();
@@ -120,7 +133,8 @@ std::string expression(const Node &n)
         break;
     default: break;
     }
-    return n.target() + "(" + callArguments(args, n.kwargs()) + ")";
+    return (n.op() == OpKind::CallFunction ? callee(n.target()) : n.target()) + "(" + callArguments(args, n.kwargs())
+        + ")";
 }
 
 void writeSourceComment(const Node &n, const SourceLocation *&current, const std::string &indent, std::string &out)
