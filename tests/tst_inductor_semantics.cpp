@@ -75,6 +75,20 @@ private Q_SLOTS:
         QVERIFY2(out.find("[-1, 7168]") != std::string::npos, out.c_str());
     }
 
+    // The same on a symbolic graph: make_fx reads s1 from the replacement's first input that has it, a new
+    // sym_size.int(a_1, 1) before the view; the graph's own sym_size_int stays, unused, as Inductor leaves it.
+    void replacementReadsSymbolicSizeFromItsInput()
+    {
+        const std::string out
+            = fused(loadCode(kData + "add_rms_norm_cast_symbolic.py"), kOraclePatterns + "add_rms_norm_cast.py");
+        QVERIFY2(out.find("sym_size_int_1: \"Sym(s1)\" = torch.ops.aten.sym_size.int(a_1, 1)\n"
+                          "        view_1: \"f32[s0, s1]\" = torch.ops.aten.view.default(getitem_1, [-1, sym_size_int_1])")
+                != std::string::npos,
+            out.c_str());
+        QVERIFY2(out.find("sym_size_int: \"Sym(s1)\" = torch.ops.aten.sym_size.int(a_1, 1)") != std::string::npos,
+            out.c_str());
+    }
+
     // x.to(torch.float32) of a float32 tensor traces to nothing: the T5 pattern matches a float32 T5 RMSNorm.
     void sameDtypeCastTracesToNothing()
     {

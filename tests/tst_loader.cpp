@@ -1,5 +1,6 @@
 #include "io/format.h"
 #include "io/loader.h"
+#include "ir/graph.h"
 #include "util/progress.h"
 
 #include <QtTest>
@@ -119,6 +120,30 @@ private Q_SLOTS:
         QVERIFY(!r.ok());
         QVERIFY(isCanceled(r.error()));
         QVERIFY(last < 0.5); // it stopped soon after the cancel, not at the end
+    }
+
+    // print_readable has no annotation for a tuple value: the loader infers it from the op's meta rule, and not
+    // where the rule disagrees with the dump's own getitem annotations.
+    void tupleValueOfReadableCodeIsInferred()
+    {
+        auto load = [](const std::string &getitem2) {
+            auto file = loadGraphBytes("def forward(self, a: \"f16[s0, 64]\", b: \"f16[s0, 64]\", g: \"f16[64]\"):\n"
+                                       "    norm = torch.ops.npu.npu_add_rms_norm.default(a, b, g)\n"
+                                       "    getitem: \"f16[s0, 64]\" = norm[0]\n"
+                                       "    getitem_2: \""
+                    + getitem2 + "\" = norm[2]\n    return (getitem, getitem_2)\n",
+                "norm.py");
+            if (!file)
+                qFatal("%s", file.error().toString().c_str());
+            return std::move(file->graphs.front().graph);
+        };
+        auto graph = load("f16[s0, 64]");
+        const auto &val = graph->find("norm")->meta().val;
+        QVERIFY(val && val->kind == ValueMeta::Kind::Tuple);
+        QCOMPARE(val->items.size(), size_t(3));
+        QCOMPARE(QString::fromStdString(val->items[1].toAnnotation()), QString("f32[s0, 1][1, 1]"));
+        QCOMPARE(val->items[2].tensor.shape, graph->find("getitem_2")->meta().val->tensor.shape);
+        QVERIFY(!load("f32[s0, 64]")->find("norm")->meta().val);
     }
 
     void atomicWriteReplacesWhole()

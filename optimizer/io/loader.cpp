@@ -1,5 +1,6 @@
 #include "loader.h"
 
+#include "../patterns/python/py_tuple_meta.h"
 #include "../util/progress.h"
 #include "export_json_parser.h"
 #include "format.h"
@@ -89,6 +90,9 @@ Result<GraphFile> loadGraphBytes(std::string_view bytes, const std::string &file
         if (file) {
             file->path = fileName;
             file->format = p.first;
+            if (fmt.value() == format::Readable || fmt.value() == format::TorchTrace)
+                for (NamedGraph &g : file->graphs)
+                    PyTupleMeta::inferMissing(*g.graph);
         }
         return file;
     }

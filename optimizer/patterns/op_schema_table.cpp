@@ -57,6 +57,13 @@ const OpSchema *OpSchemaTable::find(std::string_view target) const
     return it == m_byTarget.end() ? nullptr : it->second.get();
 }
 
+const OpSchema *OpSchemaTable::findKnown(std::string_view target) const
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    auto it = m_byTarget.find(canonicalTarget(target));
+    return it == m_byTarget.end() ? nullptr : it->second.get();
+}
+
 Result<size_t> OpSchemaTable::addLibTorchSchemas()
 {
     // One thread loads; the others wait here for it, so none reads a half-loaded table as final.

@@ -25,6 +25,8 @@ public:
     // By target in any spelling canonicalTarget accepts; nullptr when unknown. The first miss asks
     // LibTorch's registry (addLibTorchSchemas), so ops outside the built-in table are found too.
     const OpSchema *find(std::string_view target) const;
+    // The same without asking LibTorch: what the table holds now (for a graph load, which must not wait on it).
+    const OpSchema *findKnown(std::string_view target) const;
     // Adds every schema LibTorch's dispatcher knows that the table lacks (built-ins win), loading the
     // runtime module on first use. Returns how many were added; tried once per process.
     Result<size_t> addLibTorchSchemas();

@@ -64,7 +64,10 @@ def ensure_dump(case, cache):
     import models
 
     graph_name, kwargs = case["graph"]
-    key = _hash(_models_source(), torch.__version__, graph_name, sorted(kwargs.items()))
+    # A corpus graph is fxscope-cli's conversion of the dump: a rebuilt fxscope-cli converts it again.
+    cli = os.stat(os.environ["FXSCOPE_ORACLE_CLI"]) if graph_name == "corpus" else None
+    key = _hash(_models_source(), torch.__version__, graph_name, sorted(kwargs.items()),
+                cli and (cli.st_mtime_ns, cli.st_size))
     base = os.path.join(cache, key)
     paths = {"json": base + ".json", "readable": base + ".py", "fx_text": base + ".txt"}
     if not os.path.exists(paths["json"]):

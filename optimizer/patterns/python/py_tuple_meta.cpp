@@ -1,0 +1,91 @@
+#include "py_tuple_meta.h"
+
+#include "patterns/op_schema_table.h"
+#include "py_interpreter.h"
+#include "py_op_meta.h"
+#include "py_torch_host.h"
+
+namespace fxs {
+
+namespace {
+
+// A node argument as PyOpMeta reads it: graph nodes as traced tensors (their meta), literals as values.
+PyValue metaValue(const Argument &a)
+{
+    switch (a.kind()) {
+    case Argument::Kind::NodeRef: return PyValue::ofObject(std::make_shared<PyTracedTensor>(nullptr, a.node()));
+    case Argument::Kind::Bool: return PyValue::ofBool(a.toBool());
+    case Argument::Kind::Int: return PyValue::ofInt(a.toInt());
+    case Argument::Kind::Float: return PyValue::ofFloat(a.toDouble());
+    case Argument::Kind::Dtype: return PyValue::ofObject(std::make_shared<PyOpaque>(a.text()));
+    case Argument::Kind::SymExpr:
+    case Argument::Kind::String: return PyValue::ofStr(a.text());
+    case Argument::Kind::List:
+    case Argument::Kind::Tuple: {
+        PyList items;
+        for (const Argument &x : a.items())
+            items.push_back(metaValue(x));
+        return a.kind() == Argument::Kind::List ? PyValue::ofList(std::move(items)) : PyValue::ofTuple(std::move(items));
+    }
+    default: return PyValue::none();
+    }
+}
+
+bool sameAnnotation(const TensorMeta &a, const TensorMeta &b)
+{
+    return a.dtype == b.dtype && a.shape == b.shape; // readable code prints no stride
+}
+
+} // namespace
+
+size_t PyTupleMeta::inferMissing(Graph &graph)
+{
+    size_t filled = 0;
+    for (const auto &owned : graph.nodes()) {
+        Node *node = owned.get();
+        if (node->op() != OpKind::CallFunction || node->meta().val || node->users().empty())
+            continue;
+        bool getitemsOnly = true;
+        for (const Node *u : node->users())
+            getitemsOnly = getitemsOnly && u->target() == "operator.getitem";
+        const OpSchema *schema = getitemsOnly ? OpSchemaTable::instance().findKnown(node->target()) : nullptr;
+        if (!schema)
+            continue;
+        std::vector<PyValue> values(schema->arguments.size());
+        std::vector<const PyValue *> given(schema->arguments.size(), nullptr);
+        for (size_t i = 0; i < node->args().size() && i < values.size(); ++i)
+            given[i] = &(values[i] = metaValue(node->args()[i]));
+        for (const auto &kv : node->kwargs())
+            for (size_t i = 0; i < values.size(); ++i)
+                if (schema->arguments[i].name == kv.first)
+                    given[i] = &(values[i] = metaValue(kv.second));
+        size_t outputs = 0;
+        for (size_t p = 0; (p = schema->returns.find("Tensor", p)) != std::string::npos; p += 6)
+            ++outputs;
+        if (outputs < 2 || schema->returns.find('[') != std::string::npos) // Tensor[] is a list, not a tuple
+            continue;
+        const auto metas = PyOpMeta::infer(*schema, given, outputs);
+        ValueMeta tuple;
+        tuple.kind = ValueMeta::Kind::Tuple;
+        bool complete = true;
+        for (const auto &m : metas) {
+            complete = complete && m.has_value();
+            if (m)
+                tuple.items.push_back(ValueMeta::ofTensor(*m));
+        }
+        for (const Node *u : node->users()) { // a rule that disagrees with the dump's own getitems is not used
+            const Argument &index = u->args().size() > 1 ? u->args()[1] : Argument::none();
+            const auto &val = u->meta().val;
+            if (complete && val && val->kind == ValueMeta::Kind::Tensor && index.kind() == Argument::Kind::Int
+                && index.toInt() >= 0 && size_t(index.toInt()) < metas.size())
+                complete = sameAnnotation(*metas[size_t(index.toInt())], val->tensor);
+        }
+        if (!complete)
+            continue;
+        node->meta().val = std::move(tuple);
+        ++filled;
+    }
+    return filled;
+}
+
+} // namespace fxs
