@@ -2,6 +2,7 @@
 // issue 14, one case each). tests/oracle checks the same against the real torch on hundreds of cases; these keep
 // each fixed divergence visible as a unit test that runs without Python.
 
+#include "io/fx_text_parser.h"
 #include "io/readable_parser.h"
 #include "io/readable_writer.h"
 #include "patterns/pattern_file.h"
@@ -87,6 +88,28 @@ private Q_SLOTS:
             out.c_str());
         QVERIFY2(out.find("sym_size_int: \"Sym(s1)\" = torch.ops.aten.sym_size.int(a_1, 1)") != std::string::npos,
             out.c_str());
+    }
+
+    // print(gm.graph) text has no shapes: replace_fn is traced on the example input, the candidate says so, and the
+    // new nodes get no meta (the example's [4, 4] is not this graph's).
+    void standInTraceLeavesNewNodesWithoutMeta()
+    {
+        auto file = parseFxText("graph():\n"
+                                "    %x_1 : [num_users=1] = placeholder[target=x_1]\n"
+                                "    %sin : [num_users=1] = call_function[target=torch.ops.aten.sin.default](args = (%x_1,), kwargs = {})\n"
+                                "    %cos : [num_users=1] = call_function[target=torch.ops.aten.cos.default](args = (%sin,), kwargs = {})\n"
+                                "    return (cos,)\n",
+            "test");
+        QVERIFY(file);
+        Session s(std::move(file->graphs.front().graph), patterns(kOraclePatterns + "sin_cos_chain.py"));
+        const Verdict &v = s.report().value()->find("sin_cos")->candidates.at(0);
+        QVERIFY(v.accepted);
+        const auto reasons = v.reasonTexts();
+        QVERIFY(std::any_of(reasons.begin(), reasons.end(),
+            [](const std::string &r) { return r.find("the example input's shape") != std::string::npos; }));
+        QCOMPARE(s.runToEnd().value(), size_t(1));
+        for (const auto &n : s.graph().nodes())
+            QVERIFY2(!n->meta().val, n->name().c_str());
     }
 
     // x.to(torch.float32) of a float32 tensor traces to nothing: the T5 pattern matches a float32 T5 RMSNorm.
