@@ -102,23 +102,25 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("agrees") || r.out.contains("DIFFERS"));
     }
 
-    // A genuine disagreement: the real pass under TorchAir's pipeline (remove_noop_ops first) drops the no-op slice
-    // between mul and add and replaces the match; fxscope's matcher sees the slice and rejects it.
+    // A genuine disagreement: mul_add.py registers through TorchAir, so fxscope runs TorchAir's remove_noop_ops
+    // first, drops the no-op slice between mul and add and accepts; the real pass forced into Inductor's pipeline
+    // sees the slice and keeps the graph.
     void disagreementExitsFour()
     {
         Run r = torchCli({"match", src("tests/data/check_with_torch/noop_slice_mul_add.py"), "--patterns",
             src("tests/oracle/patterns/mul_add.py"), "--check-with-torch",
-            src("tests/data/check_with_torch/torchair_pipeline_python.sh"), "--json"});
+            src("tests/data/check_with_torch/inductor_pipeline_python.sh"), "--json"});
         QCOMPARE(r.exitCode, 4);
         checkContract(r);
         QVERIFY2(r.err.contains("torch disagrees: mul_add @ add"), r.err.constData());
-        const QJsonObject c = QJsonDocument::fromJson(r.out).object()["patterns"].toArray()[0].toObject()["candidates"]
-                                  .toArray()[0].toObject();
-        QCOMPARE(c["accepted"].toBool(), false);
-        QCOMPARE(c["torch"].toObject()["replaced"].toBool(), true);
+        const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(report["pipeline"].toObject()["follows"].toString(), QString("torchair"));
+        const QJsonObject c = report["patterns"].toArray()[0].toObject()["candidates"].toArray()[0].toObject();
+        QCOMPARE(c["accepted"].toBool(), true);
+        QCOMPARE(c["torch"].toObject()["replaced"].toBool(), false);
         QCOMPARE(c["torch_agrees"].toBool(), false);
 
-        // The same graph without the TorchAir pipeline: Inductor also rejects, so both agree.
+        // The torch side left to choose (TorchAir's pipeline for a TorchAir file, as fxscope): both replace.
         Run same = torchCli({"match", src("tests/data/check_with_torch/noop_slice_mul_add.py"), "--patterns",
             src("tests/oracle/patterns/mul_add.py"), "--check-with-torch", "--json"});
         QCOMPARE(same.exitCode, 0);

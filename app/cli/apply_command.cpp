@@ -42,9 +42,16 @@ Json applyJson(const Session &session, const NamedGraph &named, const GraphDiff 
     Json steps = Json::array();
     for (size_t i = 0; i < session.revision(); ++i) {
         const SessionStep &s = session.history()[i];
-        steps.push(Json::object(
-            {{"pattern", s.name}, {"anchor", s.anchor}, {"removed", names(s.removed)}, {"added", names(s.added)},
-                {"provenance", s.provenance}, {"nodes_before", s.nodesBefore}, {"nodes_after", s.nodesAfter}}));
+        // A pattern step names its pattern and anchor; a pass step (TorchAir's pipeline) its pass.
+        Json step = Json::object({{"kind", s.kind}, {s.kind == "pass" ? "pass" : "pattern", s.name}});
+        if (s.kind != "pass")
+            step.set("anchor", s.anchor);
+        step.set("removed", names(s.removed));
+        step.set("added", names(s.added));
+        step.set("provenance", s.provenance);
+        step.set("nodes_before", s.nodesBefore);
+        step.set("nodes_after", s.nodesAfter);
+        steps.push(std::move(step));
     }
     Json root = Json::object({{"graph", named.name}, {"steps", std::move(steps)},
         {"nodes_before", named.graph->size()}, {"nodes_after", session.graph().size()},
@@ -211,9 +218,9 @@ int runApply(const std::vector<std::string> &args)
             std::printf("warning: %s\n\n", w.toString().c_str());
         for (size_t i = 0; i < session.revision(); ++i) {
             const SessionStep &s = session.history()[i];
-            std::printf("step %zu: %s at %s  (%zu -> %zu nodes)\n  removed: %s\n  added:   %s\n", i + 1, s.name.c_str(),
-                s.anchor.c_str(), s.nodesBefore, s.nodesAfter, joinNames(s.removed).c_str(),
-                joinNames(s.added).c_str());
+            const std::string what = s.kind == "pass" ? "pass " + s.name : s.name + " at " + s.anchor;
+            std::printf("step %zu: %s  (%zu -> %zu nodes)\n  removed: %s\n  added:   %s\n", i + 1, what.c_str(),
+                s.nodesBefore, s.nodesAfter, joinNames(s.removed).c_str(), joinNames(s.added).c_str());
         }
         std::printf("%s%zu step%s applied\n\n%s", session.revision() ? "\n" : "", session.revision(),
             session.revision() == 1 ? "" : "s", diff.opTable().c_str());

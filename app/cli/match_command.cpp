@@ -11,6 +11,7 @@
 #include "match/torch_check.h"
 #include "patterns/pattern_file.h"
 #include "util/closest_name.h"
+#include "util/text.h"
 
 #include "patterns/op_schema_table.h"
 
@@ -49,6 +50,22 @@ void printTable(const MatchReport &report, double ms)
         std::printf("warning: %s\n", w.c_str());
     if (!report.warnings.empty())
         std::printf("\n");
+    if (report.pipeline == "torchair") {
+        std::printf("pipeline: TorchAir's, as %s\n", report.pipelineWhy.c_str());
+        for (const auto &p : report.pipelinePasses) {
+            std::string what;
+            for (const auto &[verb, names] : {std::pair{"removes ", &p.removed}, {"adds ", &p.added},
+                     {"changes ", &p.changed}})
+                if (!names->empty())
+                    what += (what.empty() ? "" : "; ") + std::string(verb) + joinNames(*names);
+            if (!p.beforePatterns)
+                what = "runs once the patterns are applied";
+            else if (what.empty())
+                what = "nothing to do on this graph";
+            std::printf("  %-6s %-22s %s\n", p.beforePatterns ? "before" : "after", p.name.c_str(), what.c_str());
+        }
+        std::printf("\n");
+    }
     for (const auto &p : report.patterns) {
         std::map<std::string, size_t> byStage;
         for (const auto &c : p.candidates)

@@ -3,6 +3,7 @@
 #include "graph_level.h"
 #include "mutation_regions.h"
 #include "pattern_matcher.h"
+#include "rewrite/passes/torchair_pipeline.h"
 #include "rewrite/replacement.h"
 #include "util/progress.h"
 #include "util/text.h"
@@ -191,6 +192,35 @@ void addTorchairStreamLabels(Graph &graph)
     }
 }
 
+// TorchAir's pattern pass sees the graph its earlier passes left (the session runs them as steps of their own).
+Status runTorchairPassesBefore(Graph &graph, const PatternEntry &why, MatchReport &report)
+{
+    report.pipeline = "torchair";
+    report.pipelineWhy = "'" + why.name + "' (" + why.source
+        + ") is registered through TorchAir, so the patterns run in TorchAir's pipeline: its graph passes before "
+          "and after one PatternMatcherPass.apply";
+    for (const GraphPass &p : TorchairPipeline::before()) {
+        GraphEditor editor(graph);
+        auto changed = p.run(editor);
+        if (!changed)
+            return Error{"", 0, 0, std::string("TorchAir's ") + p.name + " failed: " + changed.error().message};
+        PipelinePass done{p.name, true, {}, {}, {}};
+        for (const EditOp &op : editor.record().ops()) {
+            auto &names = op.kind == EditOp::Kind::Erase ? done.removed
+                : op.kind == EditOp::Kind::Insert        ? done.added
+                                                         : done.changed;
+            if (std::find(names.begin(), names.end(), op.name) == names.end())
+                names.push_back(op.name);
+        }
+        for (const std::string &name : done.removed) // a node both changed and removed was removed
+            done.changed.erase(std::remove(done.changed.begin(), done.changed.end(), name), done.changed.end());
+        report.pipelinePasses.push_back(std::move(done));
+    }
+    for (const GraphPass &p : TorchairPipeline::after())
+        report.pipelinePasses.push_back({p.name, false, {}, {}, {}});
+    return Ok{};
+}
+
 } // namespace
 
 Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &options) const
@@ -208,6 +238,7 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
         PatternReport pr;
         pr.name = e->name;
         pr.source = e->source;
+        pr.api = e->api == PatternApi::Torchair ? "torchair" : e->api == PatternApi::Inductor ? "inductor" : "fxscope";
         pr.pattern = e->pattern->repr(4000);
         pr.extraCheckSource = e->extraCheckSource;
         pr.warnings = e->warnings;
@@ -218,8 +249,14 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
     // candidate sees the graph Inductor's would (user counts after a replacement, nodes it created or erased).
     // The copy is made at the first replacement (most graphs have none), or at once where stream labels are added.
     std::unique_ptr<Graph> work;
-    if (hasScopeOps(input)) {
+    if (const PatternEntry *torchair = m_registry.torchairEntry()) {
         work = input.clone();
+        if (auto st = runTorchairPassesBefore(*work, *torchair, report); !st)
+            return st.error();
+    }
+    if (hasScopeOps(input)) {
+        if (!work)
+            work = input.clone();
         addTorchairStreamLabels(*work);
     }
     const Graph &graph = work ? *work : input;

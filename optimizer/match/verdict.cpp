@@ -97,12 +97,17 @@ Json MatchReport::toJson() const
         Json candidates = Json::array();
         for (const auto &c : p.candidates)
             candidates.push(c.toJson());
-        list.push(Json::object({{"name", p.name}, {"source", p.source}, {"pattern", p.pattern},
+        list.push(Json::object({{"name", p.name}, {"source", p.source}, {"api", p.api}, {"pattern", p.pattern},
             {"extra_check", p.extraCheckSource}, {"warnings", strings(p.warnings)}, {"accepted", p.acceptedCount()},
             {"candidates", std::move(candidates)}}));
     }
     Json out = Json::object({{"graph_nodes", graphNodes}, {"anchors", anchorsVisited},
         {"warnings", strings(warnings)}, {"patterns", std::move(list)}});
+    Json passes = Json::array();
+    for (const auto &p : pipelinePasses)
+        passes.push(Json::object({{"name", p.name}, {"when", p.beforePatterns ? "before" : "after"},
+            {"removed", strings(p.removed)}, {"added", strings(p.added)}, {"changed", strings(p.changed)}}));
+    out.set("pipeline", Json::object({{"follows", pipeline}, {"why", pipelineWhy}, {"passes", std::move(passes)}}));
     if (!stoppedBy.empty())
         out.set("stopped_by", stoppedBy);
     return out;

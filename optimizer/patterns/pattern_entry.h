@@ -47,8 +47,13 @@ struct ExampleInput {
     bool requiresGrad = false;
 };
 
+// Whose register_replacement a pattern file called: it decides which pass the pattern joins (TorchAir's runs
+// graph passes around the patterns, TorchairPipeline) and is named on the verdicts.
+enum class PatternApi { Fxscope, Inductor, Torchair };
+
 struct PatternEntry {
     std::string name;
+    PatternApi api = PatternApi::Fxscope; // built-ins, JSON files and the C++ API
     std::string source; // "builtin:rms_norm", "patterns.json:3", "C++ API"
     PatternPtr pattern; // stage 1: the generic pattern the anchors are matched with
     PatternPtr specificPattern; // stage 2 (register_replacement); nullptr for a plain pattern entry

@@ -60,6 +60,14 @@ const std::vector<PatternEntryPtr> *PatternRegistry::entriesFor(OpKind op, const
     return it == m_index.end() ? nullptr : &it->second;
 }
 
+const PatternEntry *PatternRegistry::torchairEntry() const
+{
+    for (const auto &e : m_entries)
+        if (e->api == PatternApi::Torchair)
+            return e.get();
+    return nullptr;
+}
+
 const PatternEntry *PatternRegistry::find(std::string_view name) const
 {
     for (const auto &e : m_entries)

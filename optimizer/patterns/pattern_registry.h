@@ -26,6 +26,9 @@ public:
     void addWarning(std::string warning) { m_warnings.push_back(std::move(warning)); }
     const std::vector<std::string> &warnings() const { return m_warnings; }
 
+    // The first entry registered through TorchAir: the patterns then run inside TorchAir's pipeline.
+    const PatternEntry *torchairEntry() const;
+
     // PM-main's duplicate key: the pretty-printed pattern plus the search graph. Returns the earlier entry's name.
     std::optional<std::string> duplicateOf(const PatternEntry &entry) const;
 

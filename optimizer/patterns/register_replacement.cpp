@@ -195,6 +195,7 @@ Status registerReplacement(PatternRegistry &registry, ReplacementSpec spec)
     entry->extraCheckSource = spec.extraCheckSource;
     entry->extraCheckEvaluated = spec.extraCheckEvaluated;
     entry->torchairStreamCheck = spec.torchairStreamCheck;
+    entry->api = spec.api;
     entry->searchGraph = spec.search;
     entry->replaceGraph = spec.replace;
     entry->warnings = spec.warnings;

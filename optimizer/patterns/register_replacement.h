@@ -44,6 +44,7 @@ struct ReplacementSpec {
     std::vector<std::pair<std::string, double>> scalarWorkaround;
     std::vector<std::string> exclusiveArgNames;
     bool torchairStreamCheck = true; // TorchAir's register_replacement wraps the check with it
+    PatternApi api = PatternApi::Fxscope;
     bool shapeDerivedLiterals = false; // no re-trace possible (an exported graph): see FxToPatternOptions
     bool prepend = false;
     bool skipDuplicates = false;

@@ -2,6 +2,7 @@
 
 #include "ir/lint.h"
 #include "match/pattern_matcher.h"
+#include "passes/torchair_pipeline.h"
 #include "replacement.h"
 #include "step_lint.h"
 
@@ -137,9 +138,19 @@ Result<bool> Session::advance(const std::string *onlyPattern)
     // One sweep is one PatternMatcherPass.apply: once it is exhausted, stepping stops (a replacement that its own
     // pattern matches again is not re-anchored). A new sweep starts after an edit outside it (a hand-picked
     // candidate, a pass, a pattern switched on or off).
-    if (!m_sweep.sweep)
+    const bool torchair = activeRegistry().torchairEntry() != nullptr;
+    if (!m_sweep.sweep) {
+        // In TorchAir's pipeline its graph passes run before the pattern pass: each one that changes the graph is
+        // a step of its own (idempotent, so once done they find nothing and the sweep starts).
+        if (torchair && !onlyPattern)
+            for (const GraphPass &p : TorchairPipeline::before()) {
+                auto changed = runPass(p.name, p.run, false);
+                if (!changed || changed.value())
+                    return changed;
+            }
         if (auto st = refill(); !st)
             return st.error();
+    }
     PatternMatcher matcher;
     const SweepCursor before = m_sweep; // what undo puts back: this sweep, before the items scanned below
     const auto &items = m_sweep.sweep->items;
@@ -166,6 +177,13 @@ Result<bool> Session::advance(const std::string *onlyPattern)
     }
     if (!onlyPattern && !m_sweep.sweep->report->stoppedBy.empty())
         return sessionError("the pass stops at " + m_sweep.sweep->report->stoppedBy);
+    // The sweep is done: TorchAir's passes after the pattern pass, as steps that keep the finished sweep.
+    if (torchair && !onlyPattern)
+        for (const GraphPass &p : TorchairPipeline::after()) {
+            auto changed = runPass(p.name, p.run, true);
+            if (!changed || changed.value())
+                return changed;
+        }
     return false;
 }
 
@@ -291,6 +309,11 @@ Result<size_t> Session::run(size_t maxSteps)
 
 Result<bool> Session::applyPass(const std::string &name, const SessionPass &pass)
 {
+    return runPass(name, pass, false);
+}
+
+Result<bool> Session::runPass(const std::string &name, const SessionPass &pass, bool keepSweep)
+{
     if (auto st = checkRunning(); !st)
         return st.error();
     SessionStep s;
@@ -322,7 +345,10 @@ Result<bool> Session::applyPass(const std::string &name, const SessionPass &pass
     s.nodesAfter = m_graph->size();
     s.edits = editor.take();
     s.sweepBefore = keepable(m_sweep);
-    m_sweep = {}; // a pass changes what matches: the next step matches afresh
+    if (keepSweep)
+        s.sweepAfter = s.sweepBefore;
+    else
+        m_sweep = {}; // a pass changes what matches: the next step matches afresh
     if (auto st = push(std::move(s)); !st)
         return st.error();
     return true;

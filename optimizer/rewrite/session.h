@@ -87,6 +87,8 @@ public:
 private:
     Status refill();
     Result<bool> advance(const std::string *onlyPattern);
+    // keepSweep: the step leaves the sweep where it is (a pass after the pattern pass, not an edit inside it).
+    Result<bool> runPass(const std::string &name, const SessionPass &pass, bool keepSweep);
     Status applyMatch(const PatternEntry &entry, Node *anchor, const Match &match, const SweepCursor &before);
     Status push(SessionStep step);
     Status lintStep(const SessionStep &step);

@@ -74,11 +74,10 @@ def resolve_target(text):
         return getattr(math, parts[-1])
     if text.startswith("torch.ops."):
         parts = parts[2:]
-    elif parts[0] == "torch" or len(parts) != 3:
+    elif parts[0] == "torch" or len(parts) not in (2, 3):
         parts = None
     if parts:
         ns, op = parts[0], parts[1]
-        overload = parts[2] if len(parts) > 2 else "default"
         try:
             if ns == "npu":
                 packet = npu_ops.npu_op(op)
@@ -86,7 +85,7 @@ def resolve_target(text):
                 packet = air_op(op)
             else:
                 packet = getattr(getattr(torch.ops, ns), op)
-            return getattr(packet, overload)
+            return getattr(packet, parts[2]) if len(parts) > 2 else packet  # aten.sym_size: the packet
         except (AttributeError, RuntimeError) as e:
             raise GraphLoadError(f"unknown op {text}: {e}") from None
     if text.startswith("torch."):
@@ -265,7 +264,38 @@ def load_graph_module(source, graph=None):
         if "stack_trace" in meta:
             node.meta["stack_trace"] = meta["stack_trace"]
     gm = torch.fx.GraphModule(root, g)
+    if any(_lacks_stride(nj) for nj in g_json["nodes"] if nj["op"] == "call_function"):
+        _propagate_strides(gm, syms)
     return gm, syms
+
+
+def _lacks_stride(nj):
+    t = ((nj.get("meta") or {}).get("val") or {}).get("tensor")
+    return t is not None and t.get("stride") is None
+
+
+def _propagate_strides(gm, syms):
+    """A dump without strides (print_readable's default): inputs are taken as contiguous, and every other tensor gets
+    the strides torch's meta kernels give it from them (a permute's output is not contiguous), not contiguous ones.
+    Where propagation fails or disagrees with the dump's shape or dtype, the dump's val stays."""
+    from torch.fx.passes.fake_tensor_prop import FakeTensorProp
+    dumped = {n: n.meta.get("val") for n in gm.graph.nodes}
+    try:
+        inputs = [n.meta.get("val") for n in gm.graph.nodes if n.op == "placeholder"]
+        FakeTensorProp(gm, mode=syms.fake_mode).propagate_dont_convert_inputs(*inputs)
+    except Exception:
+        pass
+    for n, val in dumped.items():
+        got = n.meta.get("val")
+        same = (isinstance(val, torch.Tensor) and isinstance(got, torch.Tensor) and val.dtype == got.dtype
+                and [str(d) for d in val.shape] == [str(d) for d in got.shape])
+        if not same:
+            if val is None:
+                n.meta.pop("val", None)
+            else:
+                n.meta["val"] = val
+        elif isinstance(got, torch.Tensor):
+            n.meta["tensor_meta"] = _extract_tensor_metadata(got)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -300,6 +330,8 @@ def _canon_arg(a, index):
 def _target_text(t):
     if isinstance(t, torch._ops.OpOverload):
         return f"{t.namespace}.{t._opname}.{t._overloadname}"
+    if isinstance(t, torch._ops.OpOverloadPacket):
+        return f"{t._qualified_op_name.replace('::', '.')}"
     if isinstance(t, str):
         return t
     name = getattr(t, "__name__", repr(t))

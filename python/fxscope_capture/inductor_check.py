@@ -19,9 +19,10 @@ per (pattern, anchor), whether it was replaced and why not:
 
 TorchAir registrations (torchair.register_replacement, _PatternPassManager.register_pattern) get TorchAir's stream
 check before the user's check, as TorchAir's register_pattern wraps it (labels from air.scope_enter/scope_exit
-nodes, or meta["stream_label"] where the dump keeps it). --pipeline torchair adds the graph passes TorchAir runs
-around the pattern pass that exist in Inductor (remove_noop_ops before, view_to_reshape after); recover_view_inplace
-and TorchAir's built-in patterns have no public implementation here and are left out (reported in the output).
+nodes, or meta["stream_label"] where the dump keeps it). Under --pipeline torchair (the default where a pattern is
+registered through TorchAir, as fxscope decides) the pass runs inside TorchAir's pipeline (torchair_pipeline.py):
+remove_noop_ops, recover_view_inplace and optimize_sym_input before, view_to_reshape after. TorchAir's built-in
+patterns (registered after the user's) are not installed here and are left out (reported in the output).
 """
 
 import argparse
@@ -291,9 +292,17 @@ def _short(path):
     return path if rel.startswith("..") else rel
 
 
-def check_graph(gm, syms, pattern_pass, observer, pipeline="inductor", run_outputs=True):
-    """Runs the pass on gm (changed in place); the report as a dict."""
-    from torch._inductor.fx_passes.post_grad import remove_noop_ops, view_to_reshape
+def follows_torchair(observer):
+    """A pattern registered through TorchAir joins TorchAir's pass, and so its pipeline (fxscope decides the same)."""
+    return any(r["registered_with"].startswith("torchair.") for r in observer.registrations)
+
+
+def check_graph(gm, syms, pattern_pass, observer, pipeline="auto", run_outputs=True):
+    """Runs the pass on gm (changed in place); the report as a dict. pipeline "auto": TorchAir's where a pattern
+    is registered through TorchAir, else Inductor's."""
+    from . import torchair_pipeline
+    if pipeline == "auto":
+        pipeline = "torchair" if follows_torchair(observer) else "inductor"
     observer.records.clear()
     observer.fallback.clear()
     report = {"torch_version": torch.__version__, "pipeline": pipeline, "nodes_before": len(gm.graph.nodes),
@@ -306,10 +315,10 @@ def check_graph(gm, syms, pattern_pass, observer, pipeline="inductor", run_outpu
         except Exception as e:
             report["outputs"] = {"ran": False, "reason": f"unfused graph does not run: {type(e).__name__}: {e}"}
             inputs = None
-    labels = add_stream_labels(gm.graph)
     if pipeline == "torchair":
-        remove_noop_ops(gm.graph)
-        report["left_out"] = ["recover_view_inplace", "TorchAir's built-in patterns"]
+        report["passes_before"] = torchair_pipeline.before(gm)
+        report["left_out"] = ["TorchAir's built-in patterns"]
+    labels = add_stream_labels(gm.graph)
     error = None
     count = 0
     with observer.observing(pattern_pass, gm.graph):
@@ -318,7 +327,7 @@ def check_graph(gm, syms, pattern_pass, observer, pipeline="inductor", run_outpu
         except Exception as e:
             error = {"type": type(e).__name__, "message": str(e), "where": _user_frame(e.__traceback__)}
     if pipeline == "torchair" and error is None:
-        view_to_reshape(gm)
+        torchair_pipeline.after(gm)
     report["stream_labels_from_scopes"] = labels
     report["replaced_count"] = count
     report["error"] = error
@@ -346,7 +355,7 @@ def check_graph(gm, syms, pattern_pass, observer, pipeline="inductor", run_outpu
     return report
 
 
-def check(graph_path, pattern_files, graph=None, pipeline="inductor", run_outputs=True):
+def check(graph_path, pattern_files, graph=None, pipeline="auto", run_outputs=True):
     observer = Observer()
     pattern_pass = register(pattern_files, observer)
     gm, syms = _torch_graph.load_graph_module(graph_path, graph)
@@ -376,7 +385,8 @@ def main(argv=None):
     ap.add_argument("graph", help="fxscope JSON graph dump (fxscope-cli convert GRAPH -o G.json makes one)")
     ap.add_argument("--patterns", nargs="+", required=True, help="pattern files (register_replacement calls)")
     ap.add_argument("--graph", dest="graph_name", help="graph name or index inside the document")
-    ap.add_argument("--pipeline", choices=["inductor", "torchair"], default="inductor")
+    ap.add_argument("--pipeline", choices=["auto", "inductor", "torchair"], default="auto",
+                    help="auto: TorchAir's where a pattern is registered through TorchAir, as fxscope decides")
     ap.add_argument("--no-run", action="store_true", help="do not run unfused and fused graphs")
     ap.add_argument("-o", "--output", help="write the graph after the pass as fxscope JSON")
     ap.add_argument("--json", action="store_true", help="one JSON document on stdout")

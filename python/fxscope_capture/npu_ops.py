@@ -100,6 +100,14 @@ def _mm_all_reduce_base(x1, x2, hcom, *, reduce_op="sum", bias=None, antiquant_s
     return y if x3 is None else y + x3
 
 
+def _scatter_update(data, indices, updates, axis):
+    return data.index_copy(axis, indices, updates.to(data.dtype))
+
+
+def _scatter_update_(data, indices, updates, axis):
+    return data.index_copy_(axis, indices, updates.to(data.dtype))
+
+
 def _dtype_cast(self, dtype):
     return self.to(_dtype(dtype))
 
@@ -120,6 +128,10 @@ KNOWN_OPS = {
     "npu_rotary_mul": ("npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode='half') -> Tensor",
                        _rotary_mul),
     "npu_dtype_cast": ("npu_dtype_cast(Tensor self, ScalarType dtype) -> Tensor", _dtype_cast),
+    "scatter_update": ("scatter_update(Tensor data, Tensor indices, Tensor updates, int axis) -> Tensor",
+                       _scatter_update),
+    "scatter_update_": ("scatter_update_(Tensor(a!) data, Tensor indices, Tensor updates, int axis) -> Tensor(a!)",
+                        _scatter_update_),
     "npu_mm_all_reduce_base": ("npu_mm_all_reduce_base(Tensor x1, Tensor x2, str hcom, *, str reduce_op='sum', "
                                "Tensor? bias=None, Tensor? antiquant_scale=None, Tensor? antiquant_offset=None, "
                                "Tensor? x3=None, Tensor? dequant_scale=None, Tensor? pertoken_scale=None, "

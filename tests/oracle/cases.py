@@ -80,6 +80,13 @@ def issue_cases():
            "mul_add_scopes", {"keys": ["_scope_name"], "shape": [4, 4]}, [O + "mul_add.py"]),
         _c("scope_user_stream_rejected", "a user stream scope splits the match: TorchAir's stream check rejects",
            "mul_add_scopes", {"keys": ["_user_stream_label"], "shape": [4, 4]}, [O + "mul_add.py"]),
+        _c("torchair_removes_noop_slice", "a TorchAir file runs in TorchAir's pipeline: remove_noop_ops drops the "
+           "full slice between mul and add, so the pattern fires", "noop_slice_mul_add", {"shape": [4, 4]},
+           [O + "mul_add.py"]),
+        _c("inductor_keeps_noop_slice", "the same graph with an Inductor file: no pre-pass, the slice blocks the match",
+           "noop_slice_mul_add", {"shape": [4, 4]}, [O + "mul_add_inductor.py"]),
+        _c("torchair_recovers_view_inplace", "TorchAir's recover_view_inplace: scatter_update -> view -> copy_ into "
+           "the input becomes scatter_update_, then mul_add fires after it", "scatter_view_copy", {}, [O + "mul_add.py"]),
         _c("mutation_region_crossed", "an in-place add_ between the pattern nodes: mutation barrier, no match",
            "mul_add_mutation", {"shape": [4, 4]}, [O + "mul_add.py"]),
         _c("skip_duplicates_second", "the same silu*up registered twice, second with skip_duplicates=True",

@@ -173,6 +173,19 @@ def build(name, symbolic=False, **kw):
             return p + z
         return make_fx(f, tracing_mode="fake")(_t(shape), _t(shape), _t(shape))
 
+    if name == "noop_slice_mul_add":  # a full slice between the pattern nodes: TorchAir's remove_noop_ops drops it
+        def f(x, y, z):
+            return torch.ops.aten.slice.Tensor(x * y, 0, 0, 9223372036854775807) + z
+        return make_fx(f, tracing_mode="fake")(_t(shape), _t(shape), _t(shape))
+
+    if name == "scatter_view_copy":  # an in-place npu scatter into an input view, as functionalization leaves it
+        def f(cache, idx, upd, z):
+            s = torch.ops.npu.scatter_update(cache.view(2, 4, 8), idx, upd, 1)
+            w = s.view(8, 8)
+            cache.copy_(w)
+            return w * w + z
+        return make_fx(f, tracing_mode="fake")(_t((8, 8)), torch.tensor([0, 2]), _t((2, 2, 8)), _t((8, 8)))
+
     if name == "mul_add_scopes":
         keys = kw.get("keys", ["_user_stream_label"])
 

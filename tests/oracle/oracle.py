@@ -138,7 +138,7 @@ def run_case(case, cli, cache, inductor, workdir):
     diffs = []
     json_path, dump = ensure_dump(case, cache)
     patterns = [os.path.join(REPO, p) if not os.path.isabs(p) else p for p in case["patterns"]]
-    pipeline = case.get("pipeline", "inductor")
+    pipeline = case.get("pipeline", "auto")  # TorchAir's where a pattern file registers through TorchAir
 
     # Inductor
     report, syms = inductor.check(json_path, patterns, pipeline)
@@ -175,6 +175,11 @@ def run_case(case, cli, cache, inductor, workdir):
                              f"{a[first] if first < len(a) else '<end>'!r} vs torch "
                              f"{b[first] if first < len(b) else '<end>'!r}")
 
+    # the pipeline: TorchAir's where a pattern file registers through TorchAir, on both sides
+    follows = matched.get("pipeline", {}).get("follows")
+    if follows != report.get("pipeline"):
+        diffs.append(f"pipeline: fxscope follows {follows}'s, the torch side ran {report.get('pipeline')}'s")
+
     # pattern lists line up by registration order
     fx_names = [p["name"] for p in matched["patterns"]]
     ind_pats = [p for p in report["patterns"] if p["registered"]]
@@ -198,7 +203,8 @@ def run_case(case, cli, cache, inductor, workdir):
     # (1) anchors replaced per pattern
     fx_rep = [set() for _ in fx_names]
     for s in applied["steps"]:
-        fx_rep[index[s["pattern"]]].add(s["anchor"])
+        if s["kind"] == "pattern":  # pass steps: TorchAir's graph passes around the pattern pass
+            fx_rep[index[s["pattern"]]].add(s["anchor"])
     for i, p in enumerate(ind_pats):
         ind = {c["anchor"] for c in p["candidates"] if c["replaced"]}
         if fx_rep[i] != ind:
@@ -291,6 +297,7 @@ def worker(cases, cli, cache, out_path):
     with tempfile.TemporaryDirectory(prefix="fxscope_oracle_") as work:
         for case in cases:
             t = time.time()
+            report = None
             try:
                 diffs, report = run_case(case, cli, cache, inductor, work)
                 summary = {f"{p['index']}:{p['search_fn']}": {c["anchor"]: c["stage"] for c in p["candidates"]}
@@ -298,7 +305,9 @@ def worker(cases, cli, cache, out_path):
             except Exception as e:
                 import traceback
                 diffs, summary = [f"harness error: {type(e).__name__}: {e}\n{traceback.format_exc()[-1500:]}"], {}
-            results[case["id"]] = {"diffs": diffs, "seconds": round(time.time() - t, 3), "inductor": summary}
+            results[case["id"]] = {"diffs": diffs, "seconds": round(time.time() - t, 3), "inductor": summary,
+                                   "pipeline": (report or {}).get("pipeline"),
+                                   "passes_before": (report or {}).get("passes_before", [])}
     with open(out_path, "w", encoding="utf-8") as f:
         json.dump(results, f)
 

@@ -256,6 +256,7 @@ void registerCall(const std::shared_ptr<LoadedPythonFile> &file, PatternRegistry
     spec.skipDuplicates = args.count("skip_duplicates") && pyTruthy(args["skip_duplicates"]);
     spec.retrace = makeRetrace(file, args["search_fn"], !searchFnPattern, args["replace_fn"], examples, spec);
     spec.torchairStreamCheck = kind != "inductor";
+    spec.api = kind == "inductor" ? PatternApi::Inductor : PatternApi::Torchair;
     if (args.count("extra_check") && !args["extra_check"].isNone()) {
         PyValue check = args["extra_check"];
         auto *fn = check.as<PyFunction>();

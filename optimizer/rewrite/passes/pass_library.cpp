@@ -5,6 +5,8 @@
 #include "inline_calls.h"
 #include "noop_views.h"
 #include "pattern_pass.h"
+#include "remove_noop_ops.h"
+#include "torchair_pipeline.h"
 #include "rewrite/dead_code.h"
 #include "util/closest_name.h"
 
@@ -49,6 +51,10 @@ const std::vector<std::string> &passHelp()
         "dce                  dead code elimination",
         "cse                  common subexpressions of pure ops",
         "remove_noop_views    view/reshape/expand to the same shape (meta val)",
+        "remove_noop_ops      Inductor's remove_noop_ops: full slices, same-dtype casts, clones, ... (meta val)",
+        "recover_view_inplace TorchAir's: view -> npu scatter -> view -> copy_ into an input, back in place",
+        "optimize_sym_input   TorchAir's: a SymInt input read as sym_size of the first tensor input with it",
+        "view_to_reshape      every aten.view.default becomes aten.reshape.default",
         "remove_detach        detach -> its input",
         "scalars_to_tensors   aten.X.Scalar(t, c) -> aten.X.Tensor(t, scalar_tensor(c))",
         "inline               call_module of a nested graph, higher_order.wrap, a --composites function -> its nodes",
@@ -72,6 +78,14 @@ Result<NamedPass> makePass(const std::string &spec, const PassContext &context)
         return NamedPass{spec, [](GraphEditor &e) { return eliminateCommonSubexpressions(e); }};
     if (name == "remove_noop_views")
         return NamedPass{spec, [](GraphEditor &e) { return removeNoopViews(e); }};
+    if (name == "remove_noop_ops")
+        return NamedPass{spec, [](GraphEditor &e) { return removeNoopOps(e); }};
+    if (name == "recover_view_inplace")
+        return NamedPass{spec, [](GraphEditor &e) { return TorchairPipeline::recoverViewInplace(e); }};
+    if (name == "optimize_sym_input")
+        return NamedPass{spec, [](GraphEditor &e) { return TorchairPipeline::optimizeSymInput(e); }};
+    if (name == "view_to_reshape")
+        return NamedPass{spec, [](GraphEditor &e) { return TorchairPipeline::viewToReshape(e); }};
     if (name == "remove_detach")
         return NamedPass{spec, [](GraphEditor &e) { return removeDetach(e); }};
     if (name == "scalars_to_tensors")

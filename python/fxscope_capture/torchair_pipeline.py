@@ -1,0 +1,102 @@
+"""The graph passes TorchAir's _optimize_fx (torchair/npu_fx_compiler.py) runs around its pattern pass, for the
+torch side of fxscope's checks where TorchAir itself is not installed. Inductor's own remove_noop_ops and
+view_to_reshape are used as they are; recover_view_inplace_pattern and _optimize_sym_input are written here from
+TorchAir's behaviour (fxscope's C++ side has its own: optimizer/rewrite/passes/torchair_pipeline.cpp).
+
+Order, with experimental_config's defaults: remove_noop_ops -> recover_view_inplace_pattern (CANN >= 8.3.RC1) ->
+optimize_sym_input -> stream labels -> the pattern pass -> view_to_reshape.
+"""
+
+import torch
+
+_INPLACE = {"scatter_update": "scatter_update_", "npu_scatter_nd_update": "npu_scatter_nd_update_",
+            "npu_quant_scatter": "npu_quant_scatter_"}
+
+
+def _is(node, target):
+    return isinstance(node, torch.fx.Node) and node.op == "call_function" and node.target == target
+
+
+def _inplace_of(node):
+    """The in-place overload for an out-of-place npu scatter node, or None."""
+    if not isinstance(node, torch.fx.Node) or node.op != "call_function":
+        return None
+    ns, name = getattr(node.target, "namespace", None), getattr(node.target, "_opname", None)
+    if ns != "npu" or name not in _INPLACE or getattr(node.target, "_overloadname", None) != "default":
+        return None
+    packet = getattr(torch.ops.npu, _INPLACE[name], None)
+    return packet.default if packet is not None else None
+
+
+def recover_view_inplace(gm):
+    """placeholder -> view -> npu scatter -> view -> copy_(placeholder, .): the scatter made in place, copy_ gone."""
+    graph = gm.graph
+    copies = [n for n in graph.nodes if _is(n, torch.ops.aten.copy_.default) and len(n.args) == 2
+              and isinstance(n.args[0], torch.fx.Node) and isinstance(n.args[1], torch.fx.Node)
+              and n.args[0].op == "placeholder" and n.args[1].op != "placeholder"]
+    changed = False
+    for copy in copies:
+        inp, post_view = copy.args
+        scatter = post_view.args[0] if _is(post_view, torch.ops.aten.view.default) else None
+        inplace = _inplace_of(scatter)
+        if inplace is None:
+            continue
+        pre_view = scatter.args[0]
+        if not (_is(pre_view, torch.ops.aten.view.default) and pre_view.args[0] is inp
+                and len(pre_view.users) == 1 and len(inp.users) == 2 and not copy.users):
+            continue
+        with graph.inserting_after(scatter):
+            new = graph.call_function(inplace, scatter.args, scatter.kwargs)
+        new.name = f"{scatter.name}_inplace"
+        scatter.replace_all_uses_with(new, propagate_meta=True)
+        graph.erase_node(copy)
+        graph.erase_node(scatter)
+        changed = True
+    if changed:
+        gm.recompile()
+    return changed
+
+
+def optimize_sym_input(gm):
+    """Uses of a SymInt input read it from the first tensor input that has it as a size: aten.sym_size(t, i)."""
+    graph = gm.graph
+    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    syms = [n for n in placeholders if isinstance(n.meta.get("val"), torch.SymInt)]
+    tensors = [n for n in placeholders if isinstance(n.meta.get("val"), torch.Tensor)]
+    changed = False
+    for sym in syms:
+        if not sym.users:
+            continue
+        found = next(((t, i) for t in tensors for i, d in enumerate(t.meta["val"].size())
+                      if str(d) == str(sym.meta["val"])), None)
+        if found is None:
+            continue
+        tensor, dim = found
+        with graph.inserting_after(tensor):
+            size = graph.create_node("call_function", torch.ops.aten.sym_size, (tensor, dim))
+        sym.replace_all_uses_with(size, propagate_meta=True)
+        changed = True
+    if changed:
+        gm.recompile()
+    return changed
+
+
+def before(gm):
+    """The passes before the pattern pass; the names of those that changed the graph."""
+    from torch._inductor.fx_passes.post_grad import remove_noop_ops
+    done = []
+    count = len(gm.graph.nodes)
+    remove_noop_ops(gm.graph)
+    if len(gm.graph.nodes) != count:
+        done.append("remove_noop_ops")
+    if recover_view_inplace(gm):
+        done.append("recover_view_inplace")
+    if optimize_sym_input(gm):
+        done.append("optimize_sym_input")
+    return done
+
+
+def after(gm):
+    from torch._inductor.fx_passes.post_grad import view_to_reshape
+    view_to_reshape(gm)
+    gm.recompile()
