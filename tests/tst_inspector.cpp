@@ -88,6 +88,7 @@ private Q_SLOTS:
     void staleMatchIsDropped();
     void patternFileAddsPatterns();
     void badPatternFileFails();
+    void torchairFileRunsInItsPipeline();
     void patternFileWarningsReachTheDock();
     void dynamoGraphWarningReachesTheDock();
     void acceptedCandidateMarksNodes();
@@ -131,6 +132,22 @@ void TestInspector::matchesAfterLoad()
     auto *summary = view->findChild<QLabel *>(QStringLiteral("patternSummary"));
     QVERIFY(summary);
     QVERIFY2(summary->text().contains(QLatin1String("3 accepted")), qPrintable(summary->text()));
+    QVERIFY(!summary->text().contains(QLatin1String("TorchAir"))); // the built-ins are Inductor-style
+}
+
+// A pattern file that registers through TorchAir: the dock says the verdicts come from TorchAir's pipeline and,
+// in the summary's tooltip, what its graph passes do to this graph.
+void TestInspector::torchairFileRunsInItsPipeline()
+{
+    Loaded l;
+    QVERIFY(openSample(l));
+    QSignalSpy matched(l.doc.get(), &Document::matchReportChanged);
+    l.doc->openPatterns(QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/oracle/patterns/mul_add.py"));
+    QVERIFY(matched.wait(kTimeoutMs));
+    QCOMPARE(l.doc->matchReport()->pipeline, std::string("torchair"));
+    auto *summary = l.window->patternsView()->findChild<QLabel *>(QStringLiteral("patternSummary"));
+    QVERIFY2(summary->text().contains(QLatin1String("in TorchAir's pipeline")), qPrintable(summary->text()));
+    QVERIFY2(summary->toolTip().contains(QLatin1String("after: view_to_reshape")), qPrintable(summary->toolTip()));
 }
 
 void TestInspector::staleMatchIsDropped()

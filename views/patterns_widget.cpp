@@ -503,7 +503,26 @@ void PatternsWidget::updateSummary()
         text += tr(" · %L1 shown").arg(m_proxy->visibleCandidateCount());
     if (m_matchMs >= 0)
         text += m_matchMs < 1 ? tr(" · matched in < 1 ms") : tr(" · matched in %L1 ms").arg(m_matchMs);
+    // A TorchAir pattern file: the verdicts are those of TorchAir's pass, after its graph passes.
+    QString pipeline;
+    if (report->pipeline == "torchair") {
+        text += tr(" · in TorchAir's pipeline");
+        pipeline = QString::fromStdString(report->pipelineWhy) + QLatin1Char('.');
+        for (const PipelinePass &p : report->pipelinePasses) {
+            const QString name = QString::fromStdString(p.name);
+            if (!p.beforePatterns)
+                pipeline += tr("\nafter: %1, run as a step once the patterns are applied").arg(name);
+            else if (p.didNothing())
+                pipeline += tr("\nbefore: %1, nothing to do on this graph").arg(name);
+            else
+                pipeline += tr("\nbefore: %1, removes %L2 and changes %L3 nodes (a step of its own)")
+                                .arg(name)
+                                .arg(p.removed.size())
+                                .arg(p.added.size() + p.changed.size());
+        }
+    }
     m_summary->setText(text);
+    m_summary->setToolTip(pipeline);
 }
 
 bool PatternsWidget::selectCandidate(int pattern, int candidate)
