@@ -87,6 +87,9 @@ def issue_cases():
            "noop_slice_mul_add", {"shape": [4, 4]}, [O + "mul_add_inductor.py"]),
         _c("torchair_recovers_view_inplace", "TorchAir's recover_view_inplace: scatter_update -> view -> copy_ into "
            "the input becomes scatter_update_, then mul_add fires after it", "scatter_view_copy", {}, [O + "mul_add.py"]),
+        _c("replace_fn_number_for_tensor", "y binds the literal 0.1: replace_fn's addcmul(z, x, 0.1) is a "
+           "TypeError in PyTorch (numbers stand for tensors only in add/sub/mul/div...), so the pass stops",
+           "mul_add", {"scalar": 0.1, "shape": [4, 4]}, [O + "mul_add.py"]),
         _c("mutation_region_crossed", "an in-place add_ between the pattern nodes: mutation barrier, no match",
            "mul_add_mutation", {"shape": [4, 4]}, [O + "mul_add.py"]),
         _c("skip_duplicates_second", "the same silu*up registered twice, second with skip_duplicates=True",

@@ -163,6 +163,8 @@ def build(name, symbolic=False, **kw):
         def f(x, y, z):
             if kw.get("same"):
                 return x * x + z
+            if kw.get("scalar"):  # y binds the literal (HRNet's momentum updates: running * 0.9 + batch * 0.1)
+                return x * kw["scalar"] + z
             return x * y + z
         return _trace(f, (_t(shape, dtype, dev), _t(shape, dtype, dev), _t(shape, dtype, dev)), symbolic)
 

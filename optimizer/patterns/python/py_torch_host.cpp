@@ -497,9 +497,14 @@ PyValue PyTorchHost::emitOp(PyInterpreter &interp, PyTraceGraph &trace, const st
     for (const OpSchema *s : candidates)
         if (!found && bind(*s, args, false, bound))
             found = true;
-    for (const OpSchema *s : candidates)
-        if (!found && bind(*s, args, true, bound))
-            found = true;
+    // Elsewhere a number stands for a Tensor only where PyTorch's should_allow_numbers_as_tensors says so
+    // (torch.addcmul(z, x, 0.1) is a TypeError).
+    static const std::set<std::string> numbersAsTensors = {"add", "sub", "mul", "div", "divide", "multiply",
+        "subtract", "true_divide", "floor_divide", "to", "_to_copy", "copy", "copy_", "_conj"};
+    if (numbersAsTensors.count(opName))
+        for (const OpSchema *s : candidates)
+            if (!found && bind(*s, args, true, bound))
+                found = true;
     if (!found) {
         std::string sigs;
         for (const OpSchema *s : candidates)
