@@ -43,4 +43,12 @@ Argument parseSchemaDefault(std::string_view text);
 // "aten.add.Tensor"; "<built-in function getitem>" and "_operator.getitem" give "operator.getitem".
 std::string canonicalTarget(std::string_view target);
 
+// The same for an op overload's target, without a copy ("torch.ops.aten.view.default" -> "aten.view.default"),
+// for passes that test every node of a large graph.
+inline std::string_view opTarget(std::string_view target)
+{
+    constexpr std::string_view kTorchOps = "torch.ops.";
+    return target.substr(0, kTorchOps.size()) == kTorchOps ? target.substr(kTorchOps.size()) : target;
+}
+
 } // namespace fxs

@@ -19,9 +19,9 @@ const TensorMeta *tensorOf(const Node *n)
 // sizes, or an elementwise op that preserves the memory format.
 bool keepsStrides(const Node *n, bool viewOfSource)
 {
-    static const std::set<std::string> preserving = {"prims.convert_element_type.default", "aten.pow.Tensor_Scalar",
+    static const std::set<std::string, std::less<>> preserving = {"prims.convert_element_type.default", "aten.pow.Tensor_Scalar",
         "aten.ceil.default", "aten.floor.default", "aten.round.default", "aten.trunc.default"};
-    const std::string t = canonicalTarget(n->target());
+    const std::string_view t = opTarget(n->target());
     if (t == "aten.clone.default")
         for (const auto &kv : n->kwargs())
             if (kv.first == "memory_format" && kv.second.text() != "torch.preserve_format")
@@ -43,10 +43,10 @@ bool sameMeta(const Node *a, const Node *b, bool viewOfSource)
 }
 
 // The ops whose result shares its input's storage (get_node_storage is equal for them).
-bool isView(const std::string &target)
+bool isView(std::string_view target)
 {
-    static const std::set<std::string> views = {"aten.slice.Tensor", "aten.view.default", "aten.alias.default",
-        "aten.permute.default", "aten.expand.default", "aten.unsqueeze.default", "aten.squeeze.dim",
+    static const std::set<std::string, std::less<>> views = {"aten.slice.Tensor", "aten.view.default",
+        "aten.alias.default", "aten.permute.default", "aten.expand.default", "aten.unsqueeze.default", "aten.squeeze.dim",
         "aten.select.int", "aten.t.default", "aten.transpose.int", "aten._unsafe_view.default"};
     return views.count(target) != 0;
 }
@@ -64,7 +64,7 @@ bool intIs(const Argument *a, int64_t v)
 // The noop_registry entry of a node: its source node when the condition holds, else nullptr.
 Node *noopSource(Node *n)
 {
-    const std::string t = canonicalTarget(n->target());
+    const std::string_view t = opTarget(n->target());
     auto src0 = [&]() -> Node * { return arg(n, 0) && arg(n, 0)->isNode() ? arg(n, 0)->node() : nullptr; };
     const TensorMeta *in = tensorOf(src0());
     if (t == "aten.slice.Tensor") {
@@ -105,7 +105,7 @@ Node *noopSource(Node *n)
     }
     if (t == "aten.ceil.default" || t == "aten.floor.default" || t == "aten.round.default"
         || t == "aten.trunc.default") {
-        static const std::set<std::string> ints
+        static const std::set<std::string, std::less<>> ints
             = {"torch.bool", "torch.uint8", "torch.int8", "torch.int16", "torch.int32", "torch.int64"};
         return in && ints.count(in->dtype) ? src0() : nullptr;
     }
@@ -154,7 +154,7 @@ Result<bool> removeNoopOps(GraphEditor &editor)
     };
     for (const auto &up : graph.nodes()) {
         const Node *n = up.get();
-        if (n->op() == OpKind::CallFunction && isView(canonicalTarget(n->target())) && !n->args().empty()
+        if (n->op() == OpKind::CallFunction && isView(opTarget(n->target())) && !n->args().empty()
             && n->args()[0].isNode())
             storage[n] = storageOf(n->args()[0].node());
     }

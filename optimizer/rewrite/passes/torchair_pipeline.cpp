@@ -11,7 +11,7 @@ namespace {
 
 bool calls(const Node *n, std::string_view target)
 {
-    return n && n->op() == OpKind::CallFunction && canonicalTarget(n->target()) == target;
+    return n && n->op() == OpKind::CallFunction && opTarget(n->target()) == target;
 }
 
 Node *nodeArg(const Node *n, size_t i)
@@ -56,7 +56,7 @@ Result<bool> TorchairPipeline::recoverViewInplace(GraphEditor &editor)
         Node *input = nodeArg(copy, 0), *postView = nodeArg(copy, 1);
         Node *scatter = calls(postView, "aten.view.default") ? nodeArg(postView, 0) : nullptr;
         auto inplace = scatter && scatter->op() == OpKind::CallFunction
-            ? inplaceOf.find(canonicalTarget(scatter->target()))
+            ? inplaceOf.find(opTarget(scatter->target()))
             : inplaceOf.end();
         if (inplace == inplaceOf.end())
             continue;
