@@ -130,6 +130,16 @@ private Q_SLOTS:
         QVERIFY(s.goTo(0));
         QVERIFY(s.graph().find("slice_1"));
         QCOMPARE(s.runToEnd().value(), size_t(3));
+
+        // Stepping over the pattern, or applying its candidate by hand, runs the passes before it first.
+        QVERIFY(s.goTo(0));
+        QCOMPARE(s.stepOver("mul_add").value(), size_t(1));
+        QCOMPARE(s.revision(), size_t(2));
+        QCOMPARE(s.history()[0].name, std::string("remove_noop_ops"));
+        QVERIFY(s.goTo(0));
+        QVERIFY(s.applyCandidate("mul_add", "add"));
+        QCOMPARE(s.revision(), size_t(2));
+        QVERIFY(s.graph().find("addcmul"));
     }
 
     // The same pattern registered through Inductor: one PatternMatcherPass.apply, no graph passes, the slice stays

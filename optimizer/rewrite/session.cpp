@@ -131,6 +131,22 @@ Status Session::refill()
     return Ok{};
 }
 
+Result<bool> Session::runPassesBefore(bool all)
+{
+    if (m_sweep.sweep || !activeRegistry().torchairEntry())
+        return false;
+    bool any = false;
+    for (const GraphPass &p : TorchairPipeline::before()) {
+        auto changed = runPass(p.name, p.run, false);
+        if (!changed)
+            return changed;
+        any = any || changed.value();
+        if (any && !all)
+            break;
+    }
+    return any;
+}
+
 Result<bool> Session::advance(const std::string *onlyPattern)
 {
     if (auto st = checkRunning(); !st)
@@ -138,16 +154,11 @@ Result<bool> Session::advance(const std::string *onlyPattern)
     // One sweep is one PatternMatcherPass.apply: once it is exhausted, stepping stops (a replacement that its own
     // pattern matches again is not re-anchored). A new sweep starts after an edit outside it (a hand-picked
     // candidate, a pass, a pattern switched on or off).
-    const bool torchair = activeRegistry().torchairEntry() != nullptr;
     if (!m_sweep.sweep) {
-        // In TorchAir's pipeline its graph passes run before the pattern pass: each one that changes the graph is
-        // a step of its own (idempotent, so once done they find nothing and the sweep starts).
-        if (torchair && !onlyPattern)
-            for (const GraphPass &p : TorchairPipeline::before()) {
-                auto changed = runPass(p.name, p.run, false);
-                if (!changed || changed.value())
-                    return changed;
-            }
+        // A plain step is the first pending pass; stepping over one pattern runs them all first.
+        auto passed = runPassesBefore(onlyPattern != nullptr);
+        if (!passed || (passed.value() && !onlyPattern))
+            return passed;
         if (auto st = refill(); !st)
             return st.error();
     }
@@ -178,7 +189,7 @@ Result<bool> Session::advance(const std::string *onlyPattern)
     if (!onlyPattern && !m_sweep.sweep->report->stoppedBy.empty())
         return sessionError("the pass stops at " + m_sweep.sweep->report->stoppedBy);
     // The sweep is done: TorchAir's passes after the pattern pass, as steps that keep the finished sweep.
-    if (torchair && !onlyPattern)
+    if (!onlyPattern && activeRegistry().torchairEntry())
         for (const GraphPass &p : TorchairPipeline::after()) {
             auto changed = runPass(p.name, p.run, true);
             if (!changed || changed.value())
@@ -264,6 +275,8 @@ Status Session::applyCandidate(const std::string &pattern, const std::string &an
 {
     if (auto st = checkRunning(); !st)
         return st;
+    if (auto passed = runPassesBefore(true); !passed) // the report's verdicts are on the graph after them
+        return passed.error();
     auto rep = report();
     if (!rep)
         return rep.error();

@@ -87,6 +87,10 @@ public:
 private:
     Status refill();
     Result<bool> advance(const std::string *onlyPattern);
+    // In TorchAir's pipeline (a pattern registered through TorchAir), its graph passes before the pattern pass,
+    // where a sweep starts: each one that changes the graph is a step of its own (they are idempotent, so once
+    // done they find nothing). all: every pending one; else up to the first that changes something.
+    Result<bool> runPassesBefore(bool all);
     // keepSweep: the step leaves the sweep where it is (a pass after the pattern pass, not an edit inside it).
     Result<bool> runPass(const std::string &name, const SessionPass &pass, bool keepSweep);
     Status applyMatch(const PatternEntry &entry, Node *anchor, const Match &match, const SweepCursor &before);
