@@ -51,7 +51,8 @@ int runPatterns(const std::vector<std::string> &args)
             Json argnames = Json::array();
             for (const auto &a : e->argnames)
                 argnames.push(a);
-            list.push(Json::object({{"name", e->name}, {"source", e->source}, {"anchors", std::move(anchors)},
+            list.push(Json::object({{"name", e->name}, {"source", e->source}, {"api", patternApiName(e->api)},
+                {"anchors", std::move(anchors)},
                 {"argnames", std::move(argnames)}, {"pattern", e->pattern->repr(4000)},
                 {"specific_pattern", e->specificPattern ? e->specificPattern->repr(4000) : ""},
                 {"replacement", graphTargets(e->replaceGraph.get())}, {"extra_check", e->extraCheckSource},
@@ -78,6 +79,8 @@ int runPatterns(const std::vector<std::string> &args)
             std::printf("   anchor   %s %s\n", opKindName(root->op), fns.c_str());
         }
         std::printf("   pattern  %s\n", e->pattern->repr(300).c_str());
+        if (e->api == PatternApi::Torchair)
+            std::printf("   pass     TorchAir's: its graph passes run around the pattern pass (see `match`)\n");
         if (e->replaceGraph) {
             std::string targets;
             for (const auto &n : e->replaceGraph->nodes())

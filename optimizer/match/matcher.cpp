@@ -238,7 +238,7 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
         PatternReport pr;
         pr.name = e->name;
         pr.source = e->source;
-        pr.api = e->api == PatternApi::Torchair ? "torchair" : e->api == PatternApi::Inductor ? "inductor" : "fxscope";
+        pr.api = patternApiName(e->api);
         pr.pattern = e->pattern->repr(4000);
         pr.extraCheckSource = e->extraCheckSource;
         pr.warnings = e->warnings;

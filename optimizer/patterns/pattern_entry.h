@@ -51,6 +51,11 @@ struct ExampleInput {
 // graph passes around the patterns, TorchairPipeline) and is named on the verdicts.
 enum class PatternApi { Fxscope, Inductor, Torchair };
 
+inline const char *patternApiName(PatternApi api)
+{
+    return api == PatternApi::Torchair ? "torchair" : api == PatternApi::Inductor ? "inductor" : "fxscope";
+}
+
 struct PatternEntry {
     std::string name;
     PatternApi api = PatternApi::Fxscope; // built-ins, JSON files and the C++ API
