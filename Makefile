@@ -57,6 +57,7 @@ bench: build
 	$(PYTHON) bench/exec/run.py --bench $(BUILD_DIR)/bin/bench_exec
 	$(BUILD_DIR)/bin/bench_diff --out bench/results/diff.json
 	$(PYTHON) bench/batch/run.py --cli $(BUILD_DIR)/bin/fxscope-cli
+	$(PYTHON) bench/pipeline/run.py --bench $(BUILD_DIR)/bin/bench_pipeline --cli $(BUILD_DIR)/bin/fxscope-cli
 
 clean:
 	rm -rf $(BUILD_DIR)
