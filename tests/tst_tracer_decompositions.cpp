@@ -90,6 +90,23 @@ void TestTracerDecompositions::fwdOnlyTrace_data()
            "aten.add.Tensor(exp, 1) : f32[2, 8]\n"
            "aten.div.Tensor(convert_element_type, add) : f32[2, 8]\n"
            "prims.convert_element_type.default(div, torch.float16) : f16[2, 8]\n");
+    QTest::newRow("flatten_view")
+        << QString("x")
+        << QString("x.flatten(0, 1) * 2")
+        << QString("torch.empty(2, 3, 4)")
+        << QString("aten.view.default(x, [6, 4]) : f32[6, 4]\n"
+           "aten.mul.Tensor(view, 2) : f32[6, 4]\n");
+    QTest::newRow("flatten_all")
+        << QString("x")
+        << QString("torch.flatten(x) + 1")
+        << QString("torch.empty(2, 3, 4)")
+        << QString("aten.view.default(x, [24]) : f32[24]\n"
+           "aten.add.Tensor(view, 1) : f32[24]\n");
+    QTest::newRow("flatten_one_dim_is_itself")
+        << QString("x")
+        << QString("x.flatten(1, 1) * 2")
+        << QString("torch.empty(2, 3, 4)")
+        << QString("aten.mul.Tensor(x, 2) : f32[2, 3, 4]\n");
     QTest::newRow("silu_f32_mul")
         << QString("x, y")
         << QString("torch.nn.functional.silu(x) * y")

@@ -70,6 +70,7 @@ const std::vector<const char *> &builtinOpSchemas()
         "aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor",
         // Views, copies and layout.
         "aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a)",
+        "aten::flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
         "aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)",
         "aten::_unsafe_view(Tensor self, SymInt[] size) -> Tensor",
         "aten::permute(Tensor(a) self, int[] dims) -> Tensor(a)",

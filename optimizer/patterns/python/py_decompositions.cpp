@@ -101,6 +101,44 @@ std::optional<PyValue> PyDecompositions::decompose(PyInterpreter &interp, PyTrac
                 {"pin_memory", PyValue::ofBool(false)}});
     }
 
+    // CompositeImplicit flatten: the tensor itself where nothing merges, else reshape, which make_fx records as a
+    // view of a contiguous tensor (the sizes merged: a product, a sympy product for symbols).
+    if (target == "aten.flatten.using_ints") {
+        if (!xm || (xm->hasStride && PyOpMeta::contiguousStrides(xm->shape) != std::optional(xm->stride)))
+            return notReproduced("without a known contiguous shape");
+        const int64_t rank = int64_t(xm->shape.size());
+        auto dim = [&](size_t i, int64_t dflt) {
+            int64_t d = given(values, i) && values[i]->isIntLike() ? values[i]->i : dflt;
+            return rank == 0 ? 0 : d < 0 ? d + rank : d;
+        };
+        const int64_t start = dim(1, 0), end = dim(2, -1);
+        if (rank == 0 || start < 0 || end >= rank || start > end)
+            return notReproduced("of a 0-d tensor or with these dims");
+        if (start == end)
+            return x;
+        PyList size;
+        int64_t product = 1;
+        std::vector<std::string> symbols;
+        for (int64_t i = 0; i < rank; ++i) {
+            const SymInt &d = xm->shape[size_t(i)];
+            if (i < start || i > end) {
+                size.push_back(d.isConcrete() ? PyValue::ofInt(d.value) : PyValue::ofStr(d.expr));
+            } else {
+                if (d.isConcrete())
+                    product *= d.value;
+                else
+                    symbols.push_back(d.expr);
+                if (i == end) {
+                    std::string expr = product == 1 && !symbols.empty() ? "" : std::to_string(product);
+                    for (const std::string &s : symbols)
+                        expr += (expr.empty() ? "" : "*") + s;
+                    size.push_back(symbols.empty() ? PyValue::ofInt(product) : PyValue::ofStr(expr));
+                }
+            }
+        }
+        return e.op("aten.view.default", {x, PyValue::ofList(std::move(size))});
+    }
+
     if (target == "aten.square.default") // CompositeImplicit: pow(self, 2)
         return e.op("aten.pow.Tensor_Scalar", {x, PyValue::ofInt(2)});
 

@@ -241,7 +241,6 @@ const std::map<std::string, std::string> &decompositionNotes()
         {"linear", "recorded as aten.t + aten.addmm (or view + mm for 3-D inputs)"},
         {"matmul", "recorded as aten.mm / aten.bmm with views, by the inputs' ranks"},
         {"dropout", "removed in inference tracing or decomposed into bernoulli/mul"},
-        {"flatten", "recorded as aten.view"},
     };
     return notes;
 }
