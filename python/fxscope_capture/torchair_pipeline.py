@@ -29,11 +29,17 @@ def _inplace_of(node):
 
 
 def recover_view_inplace(gm):
-    """placeholder -> view -> npu scatter -> view -> copy_(placeholder, .): the scatter made in place, copy_ gone."""
+    """placeholder -> view -> npu scatter -> view -> copy_(placeholder, .) of one shape: the scatter made in place,
+    and the copy_ gone unless its result is used (TorchAir as shipped in torch_npu 2.13)."""
     graph = gm.graph
+    def shape(n):
+        val = n.meta.get("val")
+        return tuple(val.size()) if isinstance(val, torch.Tensor) else None
+
     copies = [n for n in graph.nodes if _is(n, torch.ops.aten.copy_.default) and len(n.args) == 2
               and isinstance(n.args[0], torch.fx.Node) and isinstance(n.args[1], torch.fx.Node)
-              and n.args[0].op == "placeholder" and n.args[1].op != "placeholder"]
+              and n.args[0].op == "placeholder" and n.args[1].op != "placeholder"
+              and shape(n.args[0]) is not None and shape(n.args[0]) == shape(n.args[1])]
     changed = False
     for copy in copies:
         inp, post_view = copy.args
@@ -43,13 +49,14 @@ def recover_view_inplace(gm):
             continue
         pre_view = scatter.args[0]
         if not (_is(pre_view, torch.ops.aten.view.default) and pre_view.args[0] is inp
-                and len(pre_view.users) == 1 and len(inp.users) == 2 and not copy.users):
+                and len(pre_view.users) == 1 and len(inp.users) == 2):
             continue
         with graph.inserting_after(scatter):
             new = graph.call_function(inplace, scatter.args, scatter.kwargs)
         new.name = f"{scatter.name}_inplace"
         scatter.replace_all_uses_with(new, propagate_meta=True)
-        graph.erase_node(copy)
+        if not copy.users:  # a copy_ whose result is used stays
+            graph.erase_node(copy)
         graph.erase_node(scatter)
         changed = True
     if changed:

@@ -45,12 +45,19 @@ Result<bool> TorchairPipeline::recoverViewInplace(GraphEditor &editor)
         {"npu.npu_quant_scatter.default", "npu.npu_quant_scatter_.default"},
     };
     Graph &graph = editor.graph();
+    auto shape = [](const Node *n) -> const std::vector<SymInt> * {
+        const auto &val = n->meta().val;
+        return val && val->kind == ValueMeta::Kind::Tensor ? &val->tensor.shape : nullptr;
+    };
+    // copy_(placeholder, other) of the same shape: what functionalization writes back into a mutated input.
     std::vector<Node *> copies;
-    for (const auto &n : graph.nodes())
-        if (calls(n.get(), "aten.copy_.default") && n->args().size() == 2 && nodeArg(n.get(), 0)
-            && nodeArg(n.get(), 1) && nodeArg(n.get(), 0)->op() == OpKind::Placeholder
-            && nodeArg(n.get(), 1)->op() != OpKind::Placeholder)
+    for (const auto &n : graph.nodes()) {
+        Node *dst = n->args().size() == 2 ? nodeArg(n.get(), 0) : nullptr;
+        Node *src = dst ? nodeArg(n.get(), 1) : nullptr;
+        if (calls(n.get(), "aten.copy_.default") && src && dst->op() == OpKind::Placeholder
+            && src->op() != OpKind::Placeholder && shape(dst) && shape(src) && *shape(dst) == *shape(src))
             copies.push_back(n.get());
+    }
     bool changed = false;
     for (Node *copy : copies) {
         Node *input = nodeArg(copy, 0), *postView = nodeArg(copy, 1);
@@ -62,13 +69,14 @@ Result<bool> TorchairPipeline::recoverViewInplace(GraphEditor &editor)
             continue;
         Node *preView = nodeArg(scatter, 0);
         if (!calls(preView, "aten.view.default") || nodeArg(preView, 0) != input || preView->users().size() != 1
-            || input->users().size() != 2 || !copy->users().empty())
+            || input->users().size() != 2)
             continue;
         Node *recovered = editor.insertBefore(Graph::next(scatter), OpKind::CallFunction,
             graph.uniqueName(scatter->name() + "_inplace"), inplace->second, scatter->args(), scatter->kwargs());
         editor.setMeta(recovered, scatter->meta()); // replace_all_uses_with(propagate_meta=True)
         editor.replaceUses(scatter, Argument::ofNode(recovered));
-        editor.erase(copy);
+        if (copy->users().empty()) // a copy_ whose result is used stays
+            editor.erase(copy);
         editor.erase(scatter);
         changed = true;
     }

@@ -22,8 +22,9 @@ public:
     static const std::vector<GraphPass> &after(); // view_to_reshape
 
     // recover_view_inplace_pattern: functionalization turned an in-place npu scatter into
-    // placeholder -> view -> scatter_update -> view -> copy_(placeholder, ...); the in-place op comes back and the
-    // copy_ goes (npu.scatter_update, npu_scatter_nd_update, npu_quant_scatter).
+    // placeholder -> view -> scatter_update -> view -> copy_(placeholder, ...) of one shape; the in-place op comes
+    // back and the copy_ goes unless its result is used (npu.scatter_update, npu_scatter_nd_update,
+    // npu_quant_scatter; as TorchAir in torch_npu 2.13 does).
     static Result<bool> recoverViewInplace(GraphEditor &editor);
     // _optimize_sym_input: a SymInt input's uses read it from the first tensor input with that size instead
     // (aten.sym_size(tensor, dim), inserted after that input).
