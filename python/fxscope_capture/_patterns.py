@@ -592,6 +592,37 @@ class PatternExportError(RuntimeError):
         self.written = written
 
 
+def _call_register_functions(path, module):
+    """TorchAir's built-in pattern files only define `_register_xxx_pattern(pattern_pass_manager, ...)` functions,
+    which its pass manager calls. As fxscope's loader does (python_pattern_file.cpp, callRegisterFunctions): in file
+    order, a `_register_` function without parameters that nothing called yet is called at once; those whose first
+    parameter names a pass manager and whose other parameters have defaults are then called with a pass manager."""
+    import ast
+    import inspect
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    with_manager = []
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef) or not node.name.startswith("_register_"):
+            continue
+        fn = module.get(node.name)
+        if fn is None:
+            continue
+        params = list(inspect.signature(fn).parameters.values())
+        if not params:
+            info = getattr(fn, "cache_info", None)
+            if info is None or info().currsize == 0:
+                fn()
+            continue
+        if "pass_manager" in params[0].name and all(p.default is not p.empty for p in params[1:]):
+            with_manager.append(fn)
+    if with_manager:
+        from torchair.patterns.pattern_pass_manager import _PatternPassManager
+        manager = _PatternPassManager()
+        for fn in with_manager:
+            fn(manager)
+
+
 def export_patterns(pattern_file, out_dir, pattern_pass=None, instrument=None):
     """Runs `pattern_file` (as a module named fxscope_pattern_<stem>, so its `if __name__ == "__main__"` block does
     not run) with every registration handed to Inductor's register_replacement, and writes one fxscope pattern JSON
@@ -615,7 +646,8 @@ def export_patterns(pattern_file, out_dir, pattern_pass=None, instrument=None):
     run_name = "fxscope_pattern_" + re.sub(r"\W", "_", session.stem)
     try:
         with _Environment(session):
-            runpy.run_path(session.pattern_file, run_name=run_name)
+            module = runpy.run_path(session.pattern_file, run_name=run_name)
+            _call_register_functions(session.pattern_file, module)
     finally:
         with contextlib.suppress(ValueError):
             sys.path.remove(folder)

@@ -128,6 +128,7 @@ KNOWN_OPS = {
     "npu_rotary_mul": ("npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode='half') -> Tensor",
                        _rotary_mul),
     "npu_dtype_cast": ("npu_dtype_cast(Tensor self, ScalarType dtype) -> Tensor", _dtype_cast),
+    "_npu_dtype_cast": ("_npu_dtype_cast(Tensor self, ScalarType dtype) -> Tensor", _dtype_cast),
     "scatter_update": ("scatter_update(Tensor data, Tensor indices, Tensor updates, int axis) -> Tensor",
                        _scatter_update),
     "scatter_update_": ("scatter_update_(Tensor(a!) data, Tensor indices, Tensor updates, int axis) -> Tensor(a!)",

@@ -8,6 +8,7 @@ import os
 P = "resources/patterns/"
 O = "tests/oracle/patterns/"
 EX = "../shared/examples/torchair_add_rms_norm.py"
+TA = "torchair:"  # TorchAir's own pattern files (oracle.py fetches them from torch_npu's wheel)
 ALL = [P + f for f in ("add_rms_norm.py", "addmm.py", "gelu_tanh.py", "rms_norm.py", "rotary_mul.py", "swiglu.py")]
 
 
@@ -90,6 +91,29 @@ def issue_cases():
         _c("replace_fn_number_for_tensor", "y binds the literal 0.1: replace_fn's addcmul(z, x, 0.1) is a "
            "TypeError in PyTorch (numbers stand for tensors only in add/sub/mul/div...), so the pass stops",
            "mul_add", {"scalar": 0.1, "shape": [4, 4]}, [O + "mul_add.py"]),
+        # TorchAir's own built-in add_rms_norm_cast.py (torch_npu 2.13.0's wheel): 8 registrations, hand-built
+        # search_fn_patterns over _to_copy or _npu_dtype_cast, with and without view(-1, h), with and without epsilon
+        _c("torchair_builtin_cast_view", "TorchAir's built-in add_rms_norm_cast: y.view(-1, h).to(float32)",
+           "torchair_add_rms_norm_cast", {"dtype": "f16", "shape": [4, 64]}, [TA + "add_rms_norm_cast.py"]),
+        _c("torchair_builtin_cast_npu_cast", "TorchAir's built-in add_rms_norm_cast: _npu_dtype_cast of the view",
+           "torchair_add_rms_norm_cast", {"dtype": "f16", "shape": [4, 64], "npu_cast": True},
+           [TA + "add_rms_norm_cast.py"]),
+        _c("torchair_builtin_cast_no_view", "TorchAir's built-in add_rms_norm_cast: y.to(float32) without a view",
+           "torchair_add_rms_norm_cast", {"dtype": "bf16", "shape": [2, 4, 32], "view": False},
+           [TA + "add_rms_norm_cast.py"]),
+        _c("torchair_builtin_cast_epsilon", "TorchAir's built-in add_rms_norm_cast: epsilon given (scalar_workaround)",
+           "torchair_add_rms_norm_cast", {"dtype": "f16", "shape": [4, 64], "epsilon": 1e-5},
+           [TA + "add_rms_norm_cast.py"]),
+        _c("torchair_builtin_cast_symbolic", "TorchAir's built-in add_rms_norm_cast on a dynamic graph (sym_size view)",
+           "torchair_add_rms_norm_cast", {"dtype": "f16", "shape": [4, 64], "symbolic": True},
+           [TA + "add_rms_norm_cast.py"]),
+        _c("torchair_builtin_cast_y_one_user", "TorchAir's built-in add_rms_norm_cast with y used by the view only: "
+           "its _users=2 is not checked on a MultiOutputPattern output, so it fires",
+           "torchair_add_rms_norm_cast", {"dtype": "f16", "shape": [4, 64], "y_output": False},
+           [TA + "add_rms_norm_cast.py"]),
+        _c("torchair_builtin_after_user", "a user pattern file, then TorchAir's built-in: registration order decides",
+           "torchair_add_rms_norm_cast", {"dtype": "f16", "shape": [4, 64]},
+           [O + "add_rms_norm_cast.py", TA + "add_rms_norm_cast.py"]),
         _c("mutation_region_crossed", "an in-place add_ between the pattern nodes: mutation barrier, no match",
            "mul_add_mutation", {"shape": [4, 4]}, [O + "mul_add.py"]),
         _c("skip_duplicates_second", "the same silu*up registered twice, second with skip_duplicates=True",

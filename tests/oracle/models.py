@@ -175,6 +175,23 @@ def build(name, symbolic=False, **kw):
             return p + z
         return make_fx(f, tracing_mode="fake")(_t(shape), _t(shape), _t(shape))
 
+    if name == "torchair_add_rms_norm_cast":  # as TorchAir's AOT graphs have it: no Inductor decompositions
+        eps = kw.get("epsilon")
+
+        def f(a, b, g):
+            y, _, x = torch.ops.npu.npu_add_rms_norm(a, b, g) if eps is None else \
+                torch.ops.npu.npu_add_rms_norm(a, b, g, eps)
+            c = y.view(-1, y.size(-1)) if kw.get("view", True) else y
+            c = torch.ops.npu._npu_dtype_cast(c, torch.float32) if kw.get("npu_cast") else c.to(torch.float32)
+            if kw.get("y_output", True):  # y's second user, as TorchAir's pattern wants (_users=2)
+                return c, x, torch.relu(y)
+            return c, x
+        args = (_t(shape, dtype), _t(shape, dtype), _t(shape[-1:], dtype))
+        gm = make_fx(f, tracing_mode="symbolic" if symbolic else "fake")(*args)
+        gm.graph.eliminate_dead_code()
+        gm.recompile()
+        return gm
+
     if name == "noop_slice_mul_add":  # a full slice between the pattern nodes: TorchAir's remove_noop_ops drops it
         def f(x, y, z):
             return torch.ops.aten.slice.Tensor(x * y, 0, 0, 9223372036854775807) + z

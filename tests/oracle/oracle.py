@@ -56,6 +56,48 @@ def _models_source():
         return f.read()
 
 
+# TorchAir's own built-in pattern files, as torch_npu 2.13.0 ships them (torch_npu/dynamo/torchair/patterns). The
+# wheel comes from PyPI once (any platform's: only its Python files are read) and nothing of it is installed.
+TORCHAIR_WHEEL = "torch_npu==2.13.0"
+TORCHAIR_PREFIX = "torchair:"
+
+
+def ensure_torchair_patterns(cache):
+    """The folder holding TorchAir's built-in pattern files, fetched into the cache on first use."""
+    import zipfile
+    folder = os.path.join(cache, "torchair_patterns")
+    if os.path.isdir(folder):
+        return folder
+    wheels = os.path.join(cache, "wheels")
+    p = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+                        "--python-version", "3.11", "--platform", "manylinux_2_28_x86_64", TORCHAIR_WHEEL,
+                        "-d", wheels, "-q"], capture_output=True, text=True, timeout=600)
+    found = [f for f in os.listdir(wheels) if f.startswith("torch_npu-")] if os.path.isdir(wheels) else []
+    if p.returncode != 0 or not found:
+        raise RuntimeError(f"cannot fetch {TORCHAIR_WHEEL} from PyPI for TorchAir's built-in patterns: "
+                           f"{p.stderr.strip()[-500:]}")
+    tmp = folder + ".part"
+    os.makedirs(tmp, exist_ok=True)
+    with zipfile.ZipFile(os.path.join(wheels, found[0])) as z:
+        for name in z.namelist():
+            if name.startswith("torch_npu/dynamo/torchair/patterns/") and name.endswith(".py"):
+                with open(os.path.join(tmp, os.path.basename(name)), "wb") as out:
+                    out.write(z.read(name))
+    os.replace(tmp, folder)
+    return folder
+
+
+def pattern_paths(case, cache):
+    """A case's pattern files as paths: repository-relative, or torchair:FILE for TorchAir's built-ins."""
+    out = []
+    for p in case["patterns"]:
+        if p.startswith(TORCHAIR_PREFIX):
+            out.append(os.path.join(ensure_torchair_patterns(cache), p[len(TORCHAIR_PREFIX):]))
+        else:
+            out.append(p if os.path.isabs(p) else os.path.join(REPO, p))
+    return out
+
+
 def ensure_dump(case, cache):
     """(fxscope JSON path, dump path fxscope reads) for the case's graph, traced once per content hash."""
     import torch
@@ -137,7 +179,7 @@ def run_case(case, cli, cache, inductor, workdir):
     from fxscope_capture import _torch_graph
     diffs = []
     json_path, dump = ensure_dump(case, cache)
-    patterns = [os.path.join(REPO, p) if not os.path.isabs(p) else p for p in case["patterns"]]
+    patterns = pattern_paths(case, cache)
     pipeline = case.get("pipeline", "auto")  # TorchAir's where a pattern file registers through TorchAir
 
     # Inductor
@@ -346,6 +388,8 @@ def main(argv=None):
         return 0
 
     start = time.time()
+    if any(p.startswith(TORCHAIR_PREFIX) for c in selected for p in c["patterns"]):
+        ensure_torchair_patterns(args.cache)  # once, before the shards could race for it
     # Traced graphs first, in one process (a cold cache traces each graph once), then the shards.
     tmp = tempfile.mkdtemp(prefix="fxscope_oracle_")
     n = max(1, min(args.jobs, len(selected)))
