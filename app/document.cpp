@@ -12,6 +12,7 @@
 #include "patterns/op_schema_table.h"
 #include "patterns/pattern_file.h"
 #include "patterns/pattern_registry.h"
+#include "patterns/torchair_builtins.h"
 #include "rewrite/graph_diff.h"
 #include "rewrite/session.h"
 #include "runtime/collective_ops.h"
@@ -433,6 +434,13 @@ void Document::finishPatterns(quint64 job, const QString &path, const PatternOut
     }
     for (const std::string &warning : outcome.registry->warnings()) // the file's own: the match report carries them
         merged->addWarning(warning);
+    // TorchAir's own built-ins stay after every file's patterns, as TorchAir registers them.
+    auto arranged = TorchairBuiltins::arrange(*merged);
+    if (!arranged) {
+        Q_EMIT patternsFailed(path, QString::fromStdString(arranged.error().toString()));
+        return;
+    }
+    merged = std::move(arranged.value());
     uiLogger()->info("added {} pattern(s) from {}", outcome.registry->entries().size(), path.toStdString());
     m_patterns = std::move(merged);
     m_patternFiles << path;

@@ -6,11 +6,15 @@
 #include "ir/lint.h"
 #include "match/matcher.h"
 #include "patterns/pattern_file.h"
+#include "patterns/torchair_builtins.h"
 #include "rewrite/passes/remove_noop_ops.h"
 #include "rewrite/passes/torchair_pipeline.h"
 #include "rewrite/session.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
 
 using namespace fxs;
 
@@ -148,6 +152,45 @@ private Q_SLOTS:
         QVERIFY(s.applyCandidate("mul_add", "add"));
         QCOMPARE(s.revision(), size_t(2));
         QVERIFY(s.graph().find("addcmul"));
+    }
+
+    // TorchAir's own built-ins (a folder named by FXSCOPE_TORCHAIR_PATTERNS; here test data in their style under
+    // one of their file names) follow a TorchAir file's patterns, stay last when a file is added after them, and are
+    // not added for an Inductor file.
+    void torchairBuiltinsFollowTheUsersPatterns()
+    {
+        QTemporaryDir folder;
+        QVERIFY(QFile::copy(QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/patterns/torchair_style_patterns.py"),
+            folder.filePath(QStringLiteral("add_rms_norm_cast.py"))));
+        qputenv("FXSCOPE_TORCHAIR_PATTERNS", folder.path().toUtf8());
+        const std::string patterns = std::string(FXSCOPE_SOURCE_DIR) + "/tests/oracle/patterns/";
+        PatternRegistry user;
+        QVERIFY(loadPatternFile(patterns + "mul_add.py", user));
+        auto arranged = TorchairBuiltins::arrange(user);
+        QVERIFY(arranged);
+        const auto &entries = arranged.value()->entries();
+        QVERIFY(entries.size() > 1);
+        QCOMPARE(entries.front()->name, std::string("mul_add"));
+        QVERIFY(std::all_of(entries.begin() + 1, entries.end(), [](const auto &e) { return e->torchairBuiltin; }));
+        QCOMPARE(arranged.value()->torchairBuiltinsFrom(), folder.path().toStdString());
+
+        PatternRegistry more = *arranged.value(); // another file loaded after them
+        QVERIFY(loadPatternFile(patterns + "sin_cos_chain.py", more));
+        auto again = TorchairBuiltins::arrange(more);
+        QVERIFY(again);
+        QCOMPARE(again.value()->entries().size(), more.entries().size());
+        QVERIFY(again.value()->entries().back()->torchairBuiltin);
+        QVERIFY(!again.value()->entries()[1]->torchairBuiltin); // sin_cos, before the built-ins
+
+        auto report = Matcher(*again.value()).run(*code(kSliceBetween, kMulAdd));
+        QVERIFY(report);
+        QVERIFY2(report->pipelineWhy.find("built-in patterns from " + folder.path().toStdString()) != std::string::npos,
+            report->pipelineWhy.c_str());
+
+        PatternRegistry inductor;
+        QVERIFY(loadPatternFile(patterns + "mul_add_inductor.py", inductor));
+        QCOMPARE(TorchairBuiltins::arrange(inductor).value()->entries().size(), size_t(1));
+        qunsetenv("FXSCOPE_TORCHAIR_PATTERNS");
     }
 
     // The same pattern registered through Inductor: one PatternMatcherPass.apply, no graph passes, the slice stays

@@ -3,6 +3,7 @@
 #include "graph_selection.h"
 #include "io/loader.h"
 #include "patterns/pattern_file.h"
+#include "patterns/torchair_builtins.h"
 #include "worker_pool.h"
 
 #include <cstdio>
@@ -65,6 +66,12 @@ bool loadPatternSpecs(const std::vector<std::string> &specs, PatternRegistry &re
             std::fprintf(stderr, "%s\n", loaded.error().toString().c_str());
             return false;
         }
+    auto arranged = TorchairBuiltins::arrange(registry); // TorchAir's own built-ins after a TorchAir file's patterns
+    if (!arranged) {
+        std::fprintf(stderr, "TorchAir's built-in patterns: %s\n", arranged.error().toString().c_str());
+        return false;
+    }
+    registry = std::move(*arranged.value());
     return true;
 }
 

@@ -193,12 +193,18 @@ void addTorchairStreamLabels(Graph &graph)
 }
 
 // TorchAir's pattern pass sees the graph its earlier passes left (the session runs them as steps of their own).
-Status runTorchairPassesBefore(Graph &graph, const PatternEntry &why, MatchReport &report)
+Status runTorchairPassesBefore(
+    Graph &graph, const PatternEntry &why, const PatternRegistry &registry, MatchReport &report)
 {
     report.pipeline = "torchair";
     report.pipelineWhy = "'" + why.name + "' (" + why.source
         + ") is registered through TorchAir, so the patterns run in TorchAir's pipeline: its graph passes before "
           "and after one PatternMatcherPass.apply";
+    report.pipelineWhy += registry.torchairBuiltinsFrom().empty()
+        ? "; TorchAir's built-in patterns, which it registers after yours on an NPU machine, were not found beside "
+          "this torch (FXSCOPE_TORCHAIR_PATTERNS names their folder, torch_npu/dynamo/torchair/patterns)"
+        : "; TorchAir's built-in patterns from " + registry.torchairBuiltinsFrom() + " follow yours, as TorchAir "
+          "registers them";
     for (const GraphPass &p : TorchairPipeline::before()) {
         GraphEditor editor(graph);
         auto changed = p.run(editor);
@@ -251,7 +257,7 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
     std::unique_ptr<Graph> work;
     if (const PatternEntry *torchair = m_registry.torchairEntry()) {
         work = input.clone();
-        if (auto st = runTorchairPassesBefore(*work, *torchair, report); !st)
+        if (auto st = runTorchairPassesBefore(*work, *torchair, m_registry, report); !st)
             return st.error();
     }
     if (hasScopeOps(input)) {

@@ -59,6 +59,7 @@ inline const char *patternApiName(PatternApi api)
 struct PatternEntry {
     std::string name;
     PatternApi api = PatternApi::Fxscope; // built-ins, JSON files and the C++ API
+    bool torchairBuiltin = false; // one of TorchAir's own built-in patterns (TorchairBuiltins)
     std::string source; // "builtin:rms_norm", "patterns.json:3", "C++ API"
     PatternPtr pattern; // stage 1: the generic pattern the anchors are matched with
     PatternPtr specificPattern; // stage 2 (register_replacement); nullptr for a plain pattern entry

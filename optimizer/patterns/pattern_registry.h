@@ -29,6 +29,10 @@ public:
     // The first entry registered through TorchAir: the patterns then run inside TorchAir's pipeline.
     const PatternEntry *torchairEntry() const;
 
+    // The folder TorchAir's built-in patterns were appended from (TorchairBuiltins); empty when they were not.
+    const std::string &torchairBuiltinsFrom() const { return m_torchairBuiltinsFrom; }
+    void setTorchairBuiltinsFrom(std::string folder) { m_torchairBuiltinsFrom = std::move(folder); }
+
     // PM-main's duplicate key: the pretty-printed pattern plus the search graph. Returns the earlier entry's name.
     std::optional<std::string> duplicateOf(const PatternEntry &entry) const;
 
@@ -36,6 +40,7 @@ private:
     static std::string key(OpKind op, const std::string &target);
     std::vector<PatternEntryPtr> m_entries;
     std::vector<std::string> m_warnings;
+    std::string m_torchairBuiltinsFrom;
     std::unordered_map<std::string, std::vector<PatternEntryPtr>> m_index;
 };
 

@@ -108,6 +108,30 @@ def _scatter_update_(data, indices, updates, axis):
     return data.index_copy_(axis, indices, updates.to(data.dtype))
 
 
+def _per_row_int8(x):
+    scale = (x.float().abs().amax(-1) / 127.0).clamp_min(1e-12)
+    return torch.round(x.float() / scale.unsqueeze(-1)).clamp(-128, 127).to(torch.int8), scale
+
+
+def _dynamic_quant(input, *, smooth_scales=None, group_index=None, dst_type=None):
+    return _per_row_int8(input if smooth_scales is None else input * smooth_scales)
+
+
+def _add_rms_norm_dynamic_quant(x1, x2, gamma, *, smooth_scale1=None, smooth_scale2=None, beta=None, epsilon=1e-6,
+                                output_mask=None):
+    # shapes as torch_npu's meta function: an output the mask leaves out has size 0
+    x = x1 + x2
+    y, _ = _rms(x, gamma, epsilon)
+    if beta is not None:
+        y = y + beta
+    y1_on, y2_on = (output_mask if output_mask else
+                    [True, smooth_scale1 is not None and smooth_scale2 is not None])
+    empty_q, empty_s = x1.new_empty((0,), dtype=torch.int8), x1.new_empty((0,), dtype=torch.float32)
+    q1, s1 = _per_row_int8(y if smooth_scale1 is None else y * smooth_scale1) if y1_on else (empty_q, empty_s)
+    q2, s2 = _per_row_int8(y * smooth_scale2) if y2_on and smooth_scale2 is not None else (empty_q, empty_s)
+    return q1, q2, x, s1, s2
+
+
 def _dtype_cast(self, dtype):
     return self.to(_dtype(dtype))
 
@@ -129,6 +153,12 @@ KNOWN_OPS = {
                        _rotary_mul),
     "npu_dtype_cast": ("npu_dtype_cast(Tensor self, ScalarType dtype) -> Tensor", _dtype_cast),
     "_npu_dtype_cast": ("_npu_dtype_cast(Tensor self, ScalarType dtype) -> Tensor", _dtype_cast),
+    "npu_dynamic_quant": ("npu_dynamic_quant(Tensor input, *, Tensor? smooth_scales=None, Tensor? group_index=None, "
+                          "ScalarType? dst_type=None) -> (Tensor, Tensor)", _dynamic_quant),
+    "npu_add_rms_norm_dynamic_quant": ("npu_add_rms_norm_dynamic_quant(Tensor x1, Tensor x2, Tensor gamma, *, "
+                                       "Tensor? smooth_scale1=None, Tensor? smooth_scale2=None, Tensor? beta=None, "
+                                       "float epsilon=1e-06, bool[2]? output_mask=None) "
+                                       "-> (Tensor, Tensor, Tensor, Tensor, Tensor)", _add_rms_norm_dynamic_quant),
     "scatter_update": ("scatter_update(Tensor data, Tensor indices, Tensor updates, int axis) -> Tensor",
                        _scatter_update),
     "scatter_update_": ("scatter_update_(Tensor(a!) data, Tensor indices, Tensor updates, int axis) -> Tensor(a!)",

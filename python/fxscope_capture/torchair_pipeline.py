@@ -7,7 +7,33 @@ Order, with experimental_config's defaults: remove_noop_ops -> recover_view_inpl
 optimize_sym_input -> stream labels -> the pattern pass -> view_to_reshape.
 """
 
+import importlib.util
+import os
+
 import torch
+
+# _apply_pattern_passes' registrations in TorchAir's default mode (max-autotune), after the user's patterns.
+BUILTIN_FILES = ("add_rms_norm_dynamic_quant.py", "add_rms_norm_cast.py")
+
+
+def builtins_folder():
+    """TorchAir's own pattern files, as fxscope finds them (patterns/torchair_builtins.cpp): $FXSCOPE_TORCHAIR_PATTERNS
+    (set but empty: none), else torch_npu's or torchair's in this Python; "" when there is none."""
+    if "FXSCOPE_TORCHAIR_PATTERNS" in os.environ:
+        return os.environ["FXSCOPE_TORCHAIR_PATTERNS"]
+    for package, relative in (("torch_npu", ("dynamo", "torchair", "patterns")), ("torchair", ("patterns",))):
+        spec = importlib.util.find_spec(package)  # finds the package without importing it
+        for root in (spec.submodule_search_locations or []) if spec else []:
+            folder = os.path.join(root, *relative)
+            if os.path.isdir(folder):
+                return folder
+    return ""
+
+
+def builtin_files():
+    folder = builtins_folder()
+    return [os.path.join(folder, f) for f in BUILTIN_FILES if folder and os.path.isfile(os.path.join(folder, f))]
+
 
 _INPLACE = {"scatter_update": "scatter_update_", "npu_scatter_nd_update": "npu_scatter_nd_update_",
             "npu_quant_scatter": "npu_quant_scatter_"}

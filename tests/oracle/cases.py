@@ -114,6 +114,21 @@ def issue_cases():
         _c("torchair_builtin_after_user", "a user pattern file, then TorchAir's built-in: registration order decides",
            "torchair_add_rms_norm_cast", {"dtype": "f16", "shape": [4, 64]},
            [O + "add_rms_norm_cast.py", TA + "add_rms_norm_cast.py"]),
+        # TorchAir's built-ins appended on their own after a TorchAir user file, as TorchAir registers them
+        # (FXSCOPE_TORCHAIR_PATTERNS on both sides): add_rms_norm_dynamic_quant.py then add_rms_norm_cast.py
+        _c("torchair_auto_builtins_cast", "a TorchAir user file: TorchAir's built-ins follow it; add_rms_norm_cast "
+           "fires", "torchair_add_rms_norm_cast", {"dtype": "f16", "shape": [4, 64]}, [O + "mul_add.py"],
+           builtins=True),
+        _c("torchair_auto_builtins_dynamic_quant", "TorchAir's built-in add_rms_norm_dynamic_quant (smooth scales): "
+           "npu_add_rms_norm_dynamic_quant with output_mask [True, False]", "torchair_add_rms_norm_dynamic_quant",
+           {"dtype": "f16", "shape": [4, 64]}, [O + "mul_add.py"], builtins=True),
+        _c("torchair_auto_builtins_dynamic_quant_rows", "TorchAir's built-in add_rms_norm_dynamic_quant, second form: "
+           "the rows of y.view(B * S, h); its replacement flattens (a view, as make_fx records flatten)",
+           "torchair_add_rms_norm_dynamic_quant", {"dtype": "bf16", "shape": [2, 4, 64], "flatten": True},
+           [O + "mul_add.py"], builtins=True),
+        _c("torchair_auto_builtins_inductor_file", "an Inductor user file: TorchAir's built-ins are not added",
+           "torchair_add_rms_norm_cast", {"dtype": "f16", "shape": [4, 64]}, [O + "mul_add_inductor.py"],
+           builtins=True),
         _c("mutation_region_crossed", "an in-place add_ between the pattern nodes: mutation barrier, no match",
            "mul_add_mutation", {"shape": [4, 4]}, [O + "mul_add.py"]),
         _c("skip_duplicates_second", "the same silu*up registered twice, second with skip_duplicates=True",

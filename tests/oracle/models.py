@@ -192,6 +192,20 @@ def build(name, symbolic=False, **kw):
         gm.recompile()
         return gm
 
+    if name == "torchair_add_rms_norm_dynamic_quant":  # add_rms_norm + per-token int8 quant, as DeepSeek has it
+        def f(a, b, g, s):
+            y, _, x = torch.ops.npu.npu_add_rms_norm(a, b, g)
+            if kw.get("flatten"):  # TorchAir's second form: quantized as rows of a [-1, h] view
+                q, scale = torch.ops.npu.npu_dynamic_quant(y.view(y.size(0) * y.size(1), y.size(-1)))
+                return q, scale.view(-1, 1), x
+            q, scale = torch.ops.npu.npu_dynamic_quant(y, smooth_scales=s)
+            return q, x, scale
+        args = (_t(shape, dtype), _t(shape, dtype), _t(shape[-1:], dtype), _t(shape[-1:], dtype))
+        gm = make_fx(f, tracing_mode="fake")(*args)
+        gm.graph.eliminate_dead_code()
+        gm.recompile()
+        return gm
+
     if name == "noop_slice_mul_add":  # a full slice between the pattern nodes: TorchAir's remove_noop_ops drops it
         def f(x, y, z):
             return torch.ops.aten.slice.Tensor(x * y, 0, 0, 9223372036854775807) + z

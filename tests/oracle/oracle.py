@@ -151,7 +151,7 @@ class InductorSide:
 
     def check(self, json_path, pattern_files, pipeline):
         from fxscope_capture import _torch_graph, inductor_check
-        key = tuple(pattern_files)
+        key = (tuple(pattern_files), os.environ.get("FXSCOPE_TORCHAIR_PATTERNS"))
         if key not in self.passes:
             observer = inductor_check.Observer()
             self.passes[key] = (inductor_check.register(list(pattern_files), observer), observer)
@@ -181,6 +181,8 @@ def run_case(case, cli, cache, inductor, workdir):
     json_path, dump = ensure_dump(case, cache)
     patterns = pattern_paths(case, cache)
     pipeline = case.get("pipeline", "auto")  # TorchAir's where a pattern file registers through TorchAir
+    # TorchAir's own built-ins after a TorchAir file's patterns, on both sides, only where the case asks for them
+    os.environ["FXSCOPE_TORCHAIR_PATTERNS"] = ensure_torchair_patterns(cache) if case.get("builtins") else ""
 
     # Inductor
     report, syms = inductor.check(json_path, patterns, pipeline)
@@ -388,7 +390,7 @@ def main(argv=None):
         return 0
 
     start = time.time()
-    if any(p.startswith(TORCHAIR_PREFIX) for c in selected for p in c["patterns"]):
+    if any(p.startswith(TORCHAIR_PREFIX) or c.get("builtins") for c in selected for p in c["patterns"]):
         ensure_torchair_patterns(args.cache)  # once, before the shards could race for it
     # Traced graphs first, in one process (a cold cache traces each graph once), then the shards.
     tmp = tempfile.mkdtemp(prefix="fxscope_oracle_")

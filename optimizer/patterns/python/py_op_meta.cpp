@@ -703,6 +703,33 @@ std::vector<std::optional<TensorMeta>> PyOpMeta::infer(
                 m.dtype = dt;
                 out[0] = m;
             }
+        } else if (name == "npu_dynamic_quant" && outputs == 2 && x && x->shape.size() >= 2
+            && !value(argIndex("dst_type"))) {
+            // per-token int8 (torch_npu's meta): the quantized tensor and one float32 scale per row
+            TensorMeta q = withShape(*x, x->shape, "torch.int8");
+            std::vector<SymInt> rows(x->shape.begin(), x->shape.end() - 1);
+            out = {q, withShape(*x, rows, "torch.float32")};
+        } else if (name == "npu_add_rms_norm_dynamic_quant" && outputs == 5 && x && !x->shape.empty()) {
+            // y1, y2 (int8), x_out, scale1, scale2 (float32 per row); an output the mask leaves out has size 0
+            bool y1 = true, y2 = false;
+            const PyValue *mask = value(argIndex("output_mask"));
+            if (mask && mask->isSequence() && mask->list->size() == 2) {
+                y1 = (*mask->list)[0].i != 0;
+                y2 = (*mask->list)[1].i != 0;
+            } else if (!mask || mask->isNone()) {
+                auto given = [&](const char *arg) {
+                    const PyValue *v = value(argIndex(arg));
+                    return v && !v->isNone();
+                };
+                y2 = given("smooth_scale1") && given("smooth_scale2");
+            } else {
+                return out;
+            }
+            const std::vector<SymInt> empty{concrete(0)};
+            const std::vector<SymInt> rows(x->shape.begin(), x->shape.end() - 1);
+            out = {withShape(*x, y1 ? x->shape : empty, "torch.int8"), withShape(*x, y2 ? x->shape : empty, "torch.int8"),
+                withShape(*x, x->shape), withShape(*x, y1 ? rows : empty, "torch.float32"),
+                withShape(*x, y2 ? rows : empty, "torch.float32")};
         }
     }
     return out;
