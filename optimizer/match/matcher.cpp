@@ -253,7 +253,8 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
 
     // One PatternMatcherPass.apply on a copy: accepted matches are replaced as they are found, so every later
     // candidate sees the graph Inductor's would (user counts after a replacement, nodes it created or erased).
-    // The copy is made at the first replacement (most graphs have none), or at once where stream labels are added.
+    // The copy is made at the first replacement (most graphs have none), or at once where TorchAir's graph passes
+    // run first or stream labels are added.
     std::unique_ptr<Graph> work;
     if (const PatternEntry *torchair = m_registry.torchairEntry()) {
         work = input.clone();
