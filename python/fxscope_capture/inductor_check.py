@@ -21,8 +21,9 @@ TorchAir registrations (torchair.register_replacement, _PatternPassManager.regis
 check before the user's check, as TorchAir's register_pattern wraps it (labels from air.scope_enter/scope_exit
 nodes, or meta["stream_label"] where the dump keeps it). Under --pipeline torchair (the default where a pattern is
 registered through TorchAir, as fxscope decides) the pass runs inside TorchAir's pipeline (torchair_pipeline.py):
-remove_noop_ops, recover_view_inplace and optimize_sym_input before, view_to_reshape after. TorchAir's built-in
-patterns (registered after the user's) are not installed here and are left out (reported in the output).
+remove_noop_ops, recover_view_inplace and optimize_sym_input before, view_to_reshape after. TorchAir's own built-in
+patterns follow the user's where their files are found (FXSCOPE_TORCHAIR_PATTERNS, else torch_npu's or torchair's
+in this Python), as fxscope does; the report says when they were left out.
 """
 
 import argparse
@@ -322,7 +323,7 @@ def check_graph(gm, syms, pattern_pass, observer, pipeline="auto", run_outputs=T
             inputs = None
     if pipeline == "torchair":
         report["passes_before"] = torchair_pipeline.before(gm)
-        report["left_out"] = ["TorchAir's built-in patterns"]
+        report["left_out"] = [] if torchair_pipeline.builtin_files() else ["TorchAir's built-in patterns"]
     labels = add_stream_labels(gm.graph)
     error = None
     count = 0
