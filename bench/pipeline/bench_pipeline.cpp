@@ -2,7 +2,8 @@
 // TorchAir's graph passes around its pattern pass (TorchairPipeline: remove_noop_ops, recover_view_inplace,
 // optimize_sym_input before, view_to_reshape after) on a fresh copy of GRAPH, N times. Prints one JSON line:
 //   {"graph", "nodes", "clone_ms": {median, min, max}, "passes_ms": {...}, "per_pass_ms": {name: median},
-//    "changed": {name: nodes the pass touched}}
+//    "changes_before_ms": {...} (the matcher's check whether the passes before the patterns would change the graph,
+//    which decides whether it copies it), "changes_before", "changed": {name: nodes the pass touched}}
 // The copy is what the matcher makes before running them; it is timed apart. bench/pipeline/run.py compares with
 // the same passes in torch on the same graph.
 
@@ -61,9 +62,15 @@ int main(int argc, char **argv)
     for (const auto &p : fxs::TorchairPipeline::after())
         passes.push_back(p);
 
-    std::vector<double> cloneMs, passesMs;
+    std::vector<double> cloneMs, passesMs, checkMs;
     std::map<std::string, std::vector<double>> perPass;
     std::map<std::string, size_t> changed;
+    bool changes = false;
+    for (int r = 0; r < repeat; ++r) {
+        const auto t = Clock::now();
+        changes = fxs::TorchairPipeline::changesBefore(graph);
+        checkMs.push_back(msSince(t));
+    }
     for (int r = 0; r < repeat; ++r) {
         auto t0 = Clock::now();
         auto copy = graph.clone();
@@ -89,6 +96,7 @@ int main(int argc, char **argv)
     }
     fxs::Json out = fxs::Json::object({{"graph", std::string(argv[1])}, {"nodes", graph.size()},
         {"clone_ms", summary(cloneMs)}, {"passes_ms", summary(passesMs)}, {"per_pass_ms", std::move(per)},
+        {"changes_before_ms", summary(checkMs)}, {"changes_before", changes},
         {"changed", std::move(touched)}});
     std::printf("%s\n", out.dump().c_str());
     return 0;

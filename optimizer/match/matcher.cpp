@@ -193,8 +193,9 @@ void addTorchairStreamLabels(Graph &graph)
 }
 
 // TorchAir's pattern pass sees the graph its earlier passes left (the session runs them as steps of their own).
+// graph: the matcher's copy, or nullptr where they would change nothing (no copy made for them).
 Status runTorchairPassesBefore(
-    Graph &graph, const PatternEntry &why, const PatternRegistry &registry, MatchReport &report)
+    Graph *graph, const PatternEntry &why, const PatternRegistry &registry, MatchReport &report)
 {
     report.pipeline = "torchair";
     report.pipelineWhy = "'" + why.name + "' (" + why.source
@@ -206,7 +207,11 @@ Status runTorchairPassesBefore(
         : "; TorchAir's built-in patterns from " + registry.torchairBuiltinsFrom() + " follow yours, as TorchAir "
           "registers them";
     for (const GraphPass &p : TorchairPipeline::before()) {
-        GraphEditor editor(graph);
+        if (!graph) {
+            report.pipelinePasses.push_back({p.name, true, {}, {}, {}});
+            continue;
+        }
+        GraphEditor editor(*graph);
         auto changed = p.run(editor);
         if (!changed)
             return Error{"", 0, 0, std::string("TorchAir's ") + p.name + " failed: " + changed.error().message};
@@ -257,8 +262,9 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
     // run first or stream labels are added.
     std::unique_ptr<Graph> work;
     if (const PatternEntry *torchair = m_registry.torchairEntry()) {
-        work = input.clone();
-        if (auto st = runTorchairPassesBefore(*work, *torchair, m_registry, report); !st)
+        if (TorchairPipeline::changesBefore(input))
+            work = input.clone();
+        if (auto st = runTorchairPassesBefore(work.get(), *torchair, m_registry, report); !st)
             return st.error();
     }
     if (hasScopeOps(input)) {

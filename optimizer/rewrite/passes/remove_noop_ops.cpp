@@ -138,63 +138,100 @@ Node *noopSource(Node *n)
     return nullptr;
 }
 
+// What remove_noop_ops decides a node by: its storage and the graph's input and output storages, worked out at the
+// first node that is a no-op candidate at all (most graphs have none: a scan then costs one pass over the nodes).
+class NoopScan {
+public:
+    explicit NoopScan(const Graph &graph) : m_graph(graph) { }
+
+    // The node `n` is replaced by, or nullptr when it stays.
+    Node *removable(Node *n) const
+    {
+        if (n->op() != OpKind::CallFunction)
+            return nullptr;
+        Node *src = noopSource(n);
+        if (!src || !storages())
+            return nullptr;
+        const Node *nodeStorage = storageOf(n), *srcStorage = storageOf(src);
+        const bool isViewOfSrc = nodeStorage == srcStorage;
+        // Don't introduce new aliasing between inputs and outputs.
+        if (!isViewOfSrc && m_outputStorages.count(nodeStorage)
+            && (m_inputStorages.count(srcStorage) || m_outputStorages.count(srcStorage)))
+            return nullptr;
+        if (isViewOfSrc && n == m_soleOutput && (m_inputs.count(src) || src == m_soleOutput))
+            return nullptr;
+        return sameMeta(n, src, isViewOfSrc) ? src : nullptr;
+    }
+
+private:
+    // False for a graph without an output.
+    bool storages() const
+    {
+        if (m_scanned)
+            return m_valid;
+        m_scanned = true;
+        const Node *output = m_graph.outputNode();
+        if (!output || output->args().empty())
+            return false;
+        m_valid = true;
+        // Storage identities: placeholders own one each, views share their source's, every other op a new one.
+        for (const auto &up : m_graph.nodes()) {
+            const Node *n = up.get();
+            if (n->op() == OpKind::CallFunction && isView(opTarget(n->target())) && !n->args().empty()
+                && n->args()[0].isNode())
+                m_storage[n] = storageOf(n->args()[0].node());
+        }
+        for (Node *p : m_graph.placeholders()) {
+            m_inputs.insert(p);
+            m_inputStorages.insert(storageOf(p));
+        }
+        const Argument &out = output->args()[0];
+        if (out.isNode())
+            m_outputStorages.insert(storageOf(out.node()));
+        else if (out.isSequence())
+            for (const Argument &a : out.items())
+                if (a.isNode())
+                    m_outputStorages.insert(storageOf(a.node()));
+        // `node in output_node.args`: true only for the single output that is not a tuple.
+        m_soleOutput = out.isNode() ? out.node() : nullptr;
+        return true;
+    }
+
+    const Node *storageOf(const Node *n) const
+    {
+        auto it = m_storage.find(n);
+        return it == m_storage.end() ? n : it->second;
+    }
+
+    const Graph &m_graph;
+    mutable bool m_scanned = false, m_valid = false;
+    mutable std::unordered_map<const Node *, const Node *> m_storage;
+    mutable std::set<const Node *> m_inputs, m_inputStorages, m_outputStorages;
+    mutable const Node *m_soleOutput = nullptr;
+};
+
 } // namespace
+
+bool hasNoopOps(const Graph &graph)
+{
+    const NoopScan scan(graph);
+    for (const auto &n : graph.nodes())
+        if (scan.removable(n.get()))
+            return true;
+    return false;
+}
 
 Result<bool> removeNoopOps(GraphEditor &editor)
 {
     Graph &graph = editor.graph();
-    Node *output = graph.outputNode();
-    if (!output || output->args().empty())
-        return false;
-    // Storage identities: placeholders own one each, views share their source's, every other op makes a new one.
-    std::unordered_map<const Node *, const Node *> storage;
-    auto storageOf = [&](const Node *n) {
-        auto it = storage.find(n);
-        return it == storage.end() ? n : it->second;
-    };
-    for (const auto &up : graph.nodes()) {
-        const Node *n = up.get();
-        if (n->op() == OpKind::CallFunction && isView(opTarget(n->target())) && !n->args().empty()
-            && n->args()[0].isNode())
-            storage[n] = storageOf(n->args()[0].node());
-    }
-    std::set<const Node *> inputs, inputStorages, outputStorages;
-    for (Node *p : graph.placeholders()) {
-        inputs.insert(p);
-        inputStorages.insert(storageOf(p));
-    }
-    const Argument &out = output->args()[0];
-    std::vector<const Node *> outs;
-    if (out.isNode())
-        outs.push_back(out.node());
-    else if (out.isSequence())
-        for (const Argument &a : out.items())
-            if (a.isNode())
-                outs.push_back(a.node());
-    for (const Node *o : outs)
-        outputStorages.insert(storageOf(o));
-    // `node in output_node.args`: true only for the single output that is not a tuple.
-    const Node *soleOutput = out.isNode() ? out.node() : nullptr;
-
-    bool changed = false;
+    const NoopScan scan(graph);
     std::vector<Node *> order;
     for (const auto &up : graph.nodes())
         order.push_back(up.get());
+    bool changed = false;
     for (Node *n : order) {
-        if (n->op() != OpKind::CallFunction)
-            continue;
-        Node *src = noopSource(n);
+        Node *src = scan.removable(n);
         if (!src)
-            continue;
-        const Node *nodeStorage = storageOf(n), *srcStorage = storageOf(src);
-        const bool isViewOfSrc = nodeStorage == srcStorage;
-        // Don't introduce new aliasing between inputs and outputs.
-        if (!isViewOfSrc && outputStorages.count(nodeStorage)
-            && (inputStorages.count(srcStorage) || outputStorages.count(srcStorage)))
-            continue;
-        if (isViewOfSrc && n == soleOutput && (inputs.count(src) || src == soleOutput))
-            continue;
-        if (!sameMeta(n, src, isViewOfSrc))
             continue;
         editor.replaceUses(n, Argument::ofNode(src));
         if (!editor.erase(n))

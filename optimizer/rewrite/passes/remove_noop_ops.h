@@ -10,5 +10,7 @@
 namespace fxs {
 
 Result<bool> removeNoopOps(GraphEditor &editor);
+// Whether removeNoopOps would change `graph` (without changing it).
+bool hasNoopOps(const Graph &graph);
 
 } // namespace fxs

@@ -20,6 +20,8 @@ class TorchairPipeline {
 public:
     static const std::vector<GraphPass> &before(); // remove_noop_ops, recover_view_inplace, optimize_sym_input
     static const std::vector<GraphPass> &after(); // view_to_reshape
+    // Whether a pass of before() would change `graph` (without changing it): the matcher copies it only then.
+    static bool changesBefore(const Graph &graph);
 
     // recover_view_inplace_pattern: functionalization turned an in-place npu scatter into
     // placeholder -> view -> scatter_update -> view -> copy_(placeholder, ...) of one shape; the in-place op comes
