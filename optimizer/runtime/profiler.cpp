@@ -173,7 +173,10 @@ std::vector<FusedRegion> regionsOf(const Graph &graph)
         const Json *provenance = extra.isObject() ? extra.find("fxscope_provenance") : nullptr;
         if (!provenance || !provenance->isObject() || node->op() != OpKind::CallFunction)
             continue;
+        // A pattern's replacement, or a pass's step (TorchAir's graph passes): named "pass NAME", without anchor.
         std::string pattern = (*provenance)["pattern"].toString(), anchor = (*provenance)["anchor"].toString();
+        if (pattern.empty() && (*provenance)["pass"].isString())
+            pattern = "pass " + (*provenance)["pass"].toString();
         auto [it, added] = byKey.emplace(pattern + '\n' + anchor, regions.size());
         if (added)
             regions.push_back({pattern, anchor, (*provenance)["replaced"],
