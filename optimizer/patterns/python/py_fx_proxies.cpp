@@ -65,12 +65,12 @@ public:
         } else if (name == "args") {
             PyList items;
             for (const Argument &a : m_node->args())
-                items.push_back(pyArgumentValue(interp, a));
+                items.push_back(pyArgumentValue(a));
             out = PyValue::ofTuple(std::move(items));
         } else if (name == "kwargs") {
             std::vector<std::pair<PyValue, PyValue>> items;
             for (const auto &kv : m_node->kwargs())
-                items.push_back({PyValue::ofStr(kv.first), pyArgumentValue(interp, kv.second)});
+                items.push_back({PyValue::ofStr(kv.first), pyArgumentValue(kv.second)});
             out = PyValue::ofDict(std::move(items));
         } else if (name == "users") {
             // A dict in FX (node -> None); iteration and len() are what checks use.
@@ -175,7 +175,7 @@ PyValue pyNodeProxy(Node *node)
     return PyValue::ofObject(std::make_shared<PyNodeProxy>(node));
 }
 
-PyValue pyArgumentValue(PyInterpreter &interp, const Argument &a)
+PyValue pyArgumentValue(const Argument &a, const std::function<PyValue(Node *)> &node)
 {
     switch (a.kind()) {
     case Argument::Kind::None: return PyValue::none();
@@ -183,28 +183,28 @@ PyValue pyArgumentValue(PyInterpreter &interp, const Argument &a)
     case Argument::Kind::Int: return PyValue::ofInt(a.toInt());
     case Argument::Kind::Float: return PyValue::ofFloat(a.toDouble());
     case Argument::Kind::String: return PyValue::ofStr(a.text());
-    case Argument::Kind::NodeRef: return pyNodeProxy(a.node());
+    case Argument::Kind::NodeRef: return node(a.node());
     case Argument::Kind::List:
     case Argument::Kind::Tuple: {
         PyList items;
         for (const Argument &x : a.items())
-            items.push_back(pyArgumentValue(interp, x));
+            items.push_back(pyArgumentValue(x, node));
         return a.kind() == Argument::Kind::List ? PyValue::ofList(std::move(items))
                                                 : PyValue::ofTuple(std::move(items));
     }
-    case Argument::Kind::Dtype: return interp.makeOpaque(a.text());
+    case Argument::Kind::Dtype: return PyValue::ofObject(std::make_shared<PyOpaque>(a.text()));
     default: return PyValue::ofStr(a.toPython());
     }
 }
 
-PyValue pyMatchProxy(PyInterpreter &interp, const Match &match)
+PyValue pyMatchProxy(const Match &match)
 {
     std::vector<std::pair<PyValue, PyValue>> kwargs;
     for (const auto &kv : match.kwargs)
-        kwargs.push_back({PyValue::ofStr(kv.first), pyArgumentValue(interp, kv.second)});
+        kwargs.push_back({PyValue::ofStr(kv.first), pyArgumentValue(kv.second)});
     PyList args;
     for (const Argument &a : match.args)
-        args.push_back(pyArgumentValue(interp, a));
+        args.push_back(pyArgumentValue(a));
     PyList nodes;
     for (Node *n : match.nodes)
         nodes.push_back(pyNodeProxy(n));

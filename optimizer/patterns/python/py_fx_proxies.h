@@ -5,10 +5,14 @@
 #include "match/match.h"
 #include "py_value.h"
 
+#include <functional>
+
 namespace fxs {
 
 PyValue pyNodeProxy(Node *node);
-PyValue pyArgumentValue(PyInterpreter &interp, const Argument &a);
-PyValue pyMatchProxy(PyInterpreter &interp, const Match &match);
+// A node argument as a Python value: literals as they are, graph nodes as `node` makes them (Node proxies for an
+// extra_check; PyTorchHost's traced tensors where PyOpMeta reads their meta).
+PyValue pyArgumentValue(const Argument &a, const std::function<PyValue(Node *)> &node = pyNodeProxy);
+PyValue pyMatchProxy(const Match &match);
 
 } // namespace fxs

@@ -1,7 +1,7 @@
 #include "py_tuple_meta.h"
 
 #include "patterns/op_schema_table.h"
-#include "py_interpreter.h"
+#include "py_fx_proxies.h"
 #include "py_op_meta.h"
 #include "py_torch_host.h"
 
@@ -9,26 +9,10 @@ namespace fxs {
 
 namespace {
 
-// A node argument as PyOpMeta reads it: graph nodes as traced tensors (their meta), literals as values.
-PyValue metaValue(const Argument &a)
+// PyOpMeta reads a node's meta through a traced tensor.
+PyValue tracedTensor(Node *n)
 {
-    switch (a.kind()) {
-    case Argument::Kind::NodeRef: return PyValue::ofObject(std::make_shared<PyTracedTensor>(nullptr, a.node()));
-    case Argument::Kind::Bool: return PyValue::ofBool(a.toBool());
-    case Argument::Kind::Int: return PyValue::ofInt(a.toInt());
-    case Argument::Kind::Float: return PyValue::ofFloat(a.toDouble());
-    case Argument::Kind::Dtype: return PyValue::ofObject(std::make_shared<PyOpaque>(a.text()));
-    case Argument::Kind::SymExpr:
-    case Argument::Kind::String: return PyValue::ofStr(a.text());
-    case Argument::Kind::List:
-    case Argument::Kind::Tuple: {
-        PyList items;
-        for (const Argument &x : a.items())
-            items.push_back(metaValue(x));
-        return a.kind() == Argument::Kind::List ? PyValue::ofList(std::move(items)) : PyValue::ofTuple(std::move(items));
-    }
-    default: return PyValue::none();
-    }
+    return PyValue::ofObject(std::make_shared<PyTracedTensor>(nullptr, n));
 }
 
 bool sameAnnotation(const TensorMeta &a, const TensorMeta &b)
@@ -54,11 +38,11 @@ size_t PyTupleMeta::inferMissing(Graph &graph)
         std::vector<PyValue> values(schema->arguments.size());
         std::vector<const PyValue *> given(schema->arguments.size(), nullptr);
         for (size_t i = 0; i < node->args().size() && i < values.size(); ++i)
-            given[i] = &(values[i] = metaValue(node->args()[i]));
+            given[i] = &(values[i] = pyArgumentValue(node->args()[i], tracedTensor));
         for (const auto &kv : node->kwargs())
             for (size_t i = 0; i < values.size(); ++i)
                 if (schema->arguments[i].name == kv.first)
-                    given[i] = &(values[i] = metaValue(kv.second));
+                    given[i] = &(values[i] = pyArgumentValue(kv.second, tracedTensor));
         size_t outputs = 0;
         for (size_t p = 0; (p = schema->returns.find("Tensor", p)) != std::string::npos; p += 6)
             ++outputs;

@@ -58,7 +58,7 @@ ExtraCheck makeExtraCheck(const std::shared_ptr<LoadedPythonFile> &file, const P
         CheckVerdict v;
         PyTrace trace;
         PyCallArgs a;
-        a.args.push_back(pyMatchProxy(*file->interp, m));
+        a.args.push_back(pyMatchProxy(m));
         auto r = file->interp->callFunction(check, std::move(a), &trace);
         v.trace = std::move(trace.lines);
         for (auto &l : trace.logs)
@@ -101,7 +101,7 @@ RetraceFn makeRetrace(const std::shared_ptr<LoadedPythonFile> &file, const PyVal
                 const TensorMeta *meta = inputs.boundTensor(name, *bound->node());
                 values.push_back(meta ? PyValue::ofObject(std::make_shared<PyFakeTensor>(*meta)) : example);
             } else if (bound) {
-                values.push_back(pyArgumentValue(*file->interp, *bound));
+                values.push_back(pyArgumentValue(*bound));
                 inputs.addLiteral(bound->toPython());
             } else {
                 values.push_back(example); // a parameter the generic pattern does not bind (a traced-in constant)
