@@ -336,9 +336,11 @@ Result<bool> Session::runPass(const std::string &name, const SessionPass &pass, 
     GraphEditor editor(*m_graph);
     auto changed = pass(editor);
     if (!changed || !changed.value()) {
-        if (!editor.record().empty())
+        // A pass that changed nothing leaves the report valid (TorchAir's passes are tried at every sweep start).
+        if (!editor.record().empty()) {
             (void)editor.record().undo(*m_graph);
-        invalidate();
+            invalidate();
+        }
         if (!changed)
             return Error{changed.error().file, changed.error().line, changed.error().column,
                 "pass '" + name + "' failed: " + changed.error().message};
