@@ -1001,19 +1001,9 @@ quint64 Document::profile(const QString &device, int iters, int warmup, const Sy
     auto *watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, state] {
         watcher->deleteLater();
-        if (state != m_profileJob) {
-            uiLogger()->debug("profile #{} ended after being superseded; dropped", job);
-            return;
-        }
-        m_profileJob.reset();
-        m_profilePoll->stop();
         const Outcome out = watcher->result();
-        // A run that finished just before it saw the flag was still cancelled by the user.
-        if (out.canceled || state->cancel.load()) {
-            uiLogger()->info("profile #{} stopped", job);
-            Q_EMIT profileCanceled();
+        if (!finishProfileJob(job, state, out.canceled, ""))
             return;
-        }
         if (!out.report) {
             uiLogger()->warn("profile failed: {}", out.error.toStdString());
             Q_EMIT profileFailed(out.error, out.partial);
@@ -1193,19 +1183,9 @@ quint64 Document::profileRanks(const QString &device, int iters, int warmup, con
     auto *watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, state] {
         watcher->deleteLater();
-        if (state != m_profileJob) {
-            uiLogger()->debug("profile #{} on ranks ended after being superseded; dropped", job);
-            return;
-        }
-        m_profileJob.reset();
-        m_rankPoll.reset();
-        m_profilePoll->stop();
         const Outcome out = watcher->result();
-        if (out.canceled || state->cancel.load()) {
-            uiLogger()->info("profile #{} on ranks stopped; every rank was killed", job);
-            Q_EMIT profileCanceled();
+        if (!finishProfileJob(job, state, out.canceled, " on ranks"))
             return;
-        }
         if (!out.profile) {
             uiLogger()->warn("profile on ranks failed: {}", out.error.toStdString());
             Q_EMIT profileFailed(out.error, nullptr);
@@ -1225,6 +1205,25 @@ quint64 Document::profileRanks(const QString &device, int iters, int warmup, con
     Q_EMIT profileStarted(fused != nullptr);
     Q_EMIT ranksProfileStarted(ranks);
     return job;
+}
+
+bool Document::finishProfileJob(
+    quint64 job, const std::shared_ptr<LoadJob> &state, bool canceled, const char *where)
+{
+    if (state != m_profileJob) {
+        uiLogger()->debug("profile #{}{} ended after being superseded; dropped", job, where);
+        return false;
+    }
+    m_profileJob.reset();
+    m_rankPoll.reset();
+    m_profilePoll->stop();
+    // A run that finished just before it saw the flag was still cancelled by the user (on ranks: every rank killed).
+    if (canceled || state->cancel.load()) {
+        uiLogger()->info("profile #{}{} stopped", job, where);
+        Q_EMIT profileCanceled();
+        return false;
+    }
+    return true;
 }
 
 void Document::cancelProfile()

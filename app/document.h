@@ -240,6 +240,9 @@ private:
     struct SessionHolder;
     quint64 enqueue(StepOp op);
     void startNextStep();
+    // The end of a profile job, single-rank or on ranks: false when its result is dropped (a newer job took its
+    // place) or it was cancelled (reported here); true when the caller reports the result.
+    bool finishProfileJob(quint64 job, const std::shared_ptr<LoadJob> &state, bool canceled, const char *where);
     void finishStep(quint64 job, const StepOutcome &outcome);
     void resetSession(bool keepRevision);
     void syncUndoStack(const std::vector<QString> &history, int revision);

@@ -329,6 +329,15 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
                 if (reportIt != reportIndex.end())
                     report.patterns[reportIt->second].candidates.push_back(std::move(verdict));
             };
+            // What Inductor does not catch (an exception in check_fn's re-trace or in the user's check) ends the pass,
+            // and the compile.
+            auto stopPass = [&](const std::string &what, const std::string &raised) {
+                v.stage = MatchStage::Error;
+                v.reasons.push_back(
+                    what + " raised " + raised + "; Inductor does not catch it, so torch.compile fails here");
+                report.stoppedBy = "'" + entry.name + "' at " + v.anchor + ": " + what + " raised " + raised;
+                record(std::move(v));
+            };
             // Inductor stops trying entries once the anchor is erased (`if node._erased: break`).
             std::string erasedLabel;
             if (auto it = erasedBy.find(ai); it != erasedBy.end())
@@ -448,11 +457,7 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
                     Retrace retraced = entry.retrace(generic.match);
                     retraceNotes = std::move(retraced.notes);
                     if (!retraced.raised.empty()) {
-                        v.stage = MatchStage::Error;
-                        v.reasons.push_back("re-tracing with this match's values raised " + retraced.raised
-                            + "; Inductor's check_fn does not catch it, so torch.compile fails here");
-                        report.stoppedBy = "'" + entry.name + "' at " + v.anchor + ": re-tracing raised " + retraced.raised;
-                        record(std::move(v));
+                        stopPass("re-tracing with this match's values", retraced.raised);
                         break;
                     }
                     if (!retraced.error.empty()) {
@@ -492,12 +497,7 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
                 CheckVerdict check = entry.extraCheck(finalMatch);
                 v.checkTrace = check.trace;
                 if (!check.raised.empty()) {
-                    // Inductor does not catch it: the exception ends the pass (and the compile).
-                    v.stage = MatchStage::Error;
-                    v.reasons.push_back("extra_check raised " + check.raised
-                        + "; Inductor's pass does not catch it, so torch.compile fails here");
-                    report.stoppedBy = "'" + entry.name + "' at " + v.anchor + ": extra_check raised " + check.raised;
-                    record(std::move(v));
+                    stopPass("extra_check", check.raised);
                     break;
                 }
                 if (!check.ok) {
