@@ -128,6 +128,42 @@ Json rankReport(double unfusedMm, double unfusedReduce, double fusedOp, bool mat
         {"fused", Json::object({{"median_ms", fusedOp / 1000}, {"nodes", fused}})}, {"outputs_match", match},
         {"max_abs_diff", match ? 0.0 : 0.5}, {"regions", Json::array()}});
 }
+// The tensor-parallel sample profiled on 2 ranks from the Profile dock, with iterations enough that the run never
+// ends on its own (~10 minutes): the tests below cancel it, kill a rank or stop one.
+class LongRankRun {
+public:
+    LongRankRun() { window.setAutosavePath({}); }
+
+    // Starts the run and waits until both ranks run their graphs; what went wrong, or empty.
+    QString start(double rankTimeoutSeconds = -1)
+    {
+        QSignalSpy loaded(&doc, &Document::fileLoaded);
+        doc.open(kSample + QStringLiteral("tp_mlp_rank0.json"));
+        if (!loaded.wait(kTimeoutMs))
+            return QStringLiteral("the sample did not load");
+        view->ranksBox()->setValue(2);
+        if (rankTimeoutSeconds >= 0)
+            view->rankTimeoutBox()->setValue(rankTimeoutSeconds);
+        view->itersBox()->setValue(1000000);
+        view->runButton()->click();
+        if (!QTest::qWaitFor([] { return rankWorkers().size() == 2; }, kTimeoutMs))
+            return QStringLiteral("the 2 rank workers did not start");
+        workers = rankWorkers();
+        if (!QTest::qWaitFor([this] { return status(1).contains(QStringLiteral("running")); }, kTimeoutMs))
+            return QStringLiteral("rank 1 never ran: ") + status(1);
+        return {};
+    }
+    QString status(int rank) const
+    {
+        return view->rankModel()->index(rank, RankTableModel::StatusColumn).data().toString();
+    }
+
+    Document doc;
+    MainWindow window{&doc};
+    ProfileWidget *view = window.profileView();
+    QMap<int, qint64> workers; // rank -> process, once both run
+};
+
 } // namespace
 
 class TestProfileRanksView : public QObject {
@@ -396,24 +432,15 @@ void TestProfileRanksView::badRankFileIsReported()
 // Cancel while both ranks run a long job: the window answers at once meanwhile, and every rank is killed and reaped.
 void TestProfileRanksView::cancelKillsEveryRank()
 {
-    Document doc;
-    MainWindow window(&doc);
-    window.setAutosavePath({});
-    QSignalSpy loaded(&doc, &Document::fileLoaded);
-    doc.open(kSample + QStringLiteral("tp_mlp_rank0.json"));
-    QVERIFY(loaded.wait(kTimeoutMs));
-    ProfileWidget *view = window.profileView();
-    view->ranksBox()->setValue(2);
-    view->itersBox()->setValue(1000000); // ~10 minutes to the end
+    LongRankRun run;
+    Document &doc = run.doc;
+    ProfileWidget *view = run.view;
     QSignalSpy canceled(&doc, &Document::profileCanceled);
     QSignalSpy finished(&doc, &Document::ranksProfileFinished);
-    view->runButton()->click();
-    // Both ranks started and run their graphs.
-    QTRY_VERIFY_WITH_TIMEOUT(rankWorkers().size() == 2, kTimeoutMs);
-    const QList<qint64> workers = rankWorkers().values();
-    QTRY_VERIFY_WITH_TIMEOUT(view->rankModel()->index(1, RankTableModel::StatusColumn).data().toString().contains(
-                                 QStringLiteral("running the unfused graph")),
-        kTimeoutMs);
+    const QString error = run.start();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY2(run.status(1).contains(QStringLiteral("running the unfused graph")), qPrintable(run.status(1)));
+    const QList<qint64> workers = run.workers.values();
     // The UI thread is free: a timer fires on time while the ranks run.
     QElapsedTimer latency;
     latency.start();
@@ -442,23 +469,12 @@ void TestProfileRanksView::cancelKillsEveryRank()
 // stopped, no process left, and the dock ready for the next run.
 void TestProfileRanksView::rankFaultIsShown()
 {
-    Document doc;
-    MainWindow window(&doc);
-    window.setAutosavePath({});
-    QSignalSpy loaded(&doc, &Document::fileLoaded);
-    doc.open(kSample + QStringLiteral("tp_mlp_rank0.json"));
-    QVERIFY(loaded.wait(kTimeoutMs));
-    ProfileWidget *view = window.profileView();
-    view->ranksBox()->setValue(2);
-    view->rankTimeoutBox()->setValue(5);
-    view->itersBox()->setValue(1000000);
-    QSignalSpy failed(&doc, &Document::profileFailed);
-    view->runButton()->click();
-    QTRY_VERIFY_WITH_TIMEOUT(rankWorkers().size() == 2, kTimeoutMs);
-    const QMap<int, qint64> workers = rankWorkers();
-    QTRY_VERIFY_WITH_TIMEOUT(view->rankModel()->index(1, RankTableModel::StatusColumn).data().toString().contains(
-                                 QStringLiteral("running")),
-        kTimeoutMs);
+    LongRankRun run;
+    ProfileWidget *view = run.view;
+    QSignalSpy failed(&run.doc, &Document::profileFailed);
+    const QString error = run.start(5);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QMap<int, qint64> workers = run.workers;
     QElapsedTimer sinceKill;
     sinceKill.start();
     QCOMPARE(::kill(pid_t(workers[1]), SIGKILL), 0);
@@ -481,23 +497,12 @@ void TestProfileRanksView::rankFaultIsShown()
 // processes are killed, the stopped one too.
 void TestProfileRanksView::hungRankIsShown()
 {
-    Document doc;
-    MainWindow window(&doc);
-    window.setAutosavePath({});
-    QSignalSpy loaded(&doc, &Document::fileLoaded);
-    doc.open(kSample + QStringLiteral("tp_mlp_rank0.json"));
-    QVERIFY(loaded.wait(kTimeoutMs));
-    ProfileWidget *view = window.profileView();
-    view->ranksBox()->setValue(2);
-    view->rankTimeoutBox()->setValue(1.5);
-    view->itersBox()->setValue(1000000);
-    QSignalSpy failed(&doc, &Document::profileFailed);
-    view->runButton()->click();
-    QTRY_VERIFY_WITH_TIMEOUT(rankWorkers().size() == 2, kTimeoutMs);
-    const QMap<int, qint64> workers = rankWorkers();
-    QTRY_VERIFY_WITH_TIMEOUT(view->rankModel()->index(1, RankTableModel::StatusColumn).data().toString().contains(
-                                 QStringLiteral("running")),
-        kTimeoutMs);
+    LongRankRun run;
+    ProfileWidget *view = run.view;
+    QSignalSpy failed(&run.doc, &Document::profileFailed);
+    const QString error = run.start(1.5);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QMap<int, qint64> workers = run.workers;
     QElapsedTimer sinceStop;
     sinceStop.start();
     QCOMPARE(::kill(pid_t(workers[1]), SIGSTOP), 0);
