@@ -53,11 +53,18 @@ void printTable(const MatchReport &report, double ms)
     if (report.pipeline == "torchair") {
         std::printf("pipeline: TorchAir's, as %s\n", report.pipelineWhy.c_str());
         for (const auto &p : report.pipelinePasses) {
+            // A count and the first names: a pass can touch thousands of nodes (--json lists them all).
+            auto some = [](const std::vector<std::string> &names) {
+                const size_t shown = std::min<size_t>(names.size(), 5);
+                return std::to_string(names.size()) + " ("
+                    + joinNames(std::vector<std::string>(names.begin(), names.begin() + shown))
+                    + (shown < names.size() ? ", ..." : "") + ")";
+            };
             std::string what;
             for (const auto &[verb, names] : {std::pair{"removes ", &p.removed}, {"adds ", &p.added},
                      {"changes ", &p.changed}})
                 if (!names->empty())
-                    what += (what.empty() ? "" : "; ") + std::string(verb) + joinNames(*names);
+                    what += (what.empty() ? "" : "; ") + std::string(verb) + some(*names);
             if (!p.beforePatterns)
                 what = "runs once the patterns are applied";
             else if (what.empty())
