@@ -146,6 +146,28 @@ private Q_SLOTS:
         QVERIFY(!load("f32[s0, 64]")->find("norm")->meta().val);
     }
 
+    // A constant's get_attr line has no annotation either: read only through lift_fresh_copy (as in AOT graphs), it
+    // has its copy's val; a user that is no copy leaves it unknown.
+    void constantValueOfReadableCodeIsInferred()
+    {
+        auto load = [](const std::string &user) {
+            auto file = loadGraphBytes("def forward(self, x: \"f32[4]\"):\n"
+                                       "    _tensor_constant0 = self._tensor_constant0\n"
+                                       "    c: \"f32[]\" = torch.ops.aten." + user + "(_tensor_constant0)\n"
+                                       "    add: \"f32[4]\" = torch.ops.aten.add.Tensor(x, c)\n"
+                                       "    return (add,)\n",
+                "constant.py");
+            if (!file)
+                qFatal("%s", file.error().toString().c_str());
+            return std::move(file->graphs.front().graph);
+        };
+        const auto graph = load("lift_fresh_copy.default");
+        const auto &val = graph->find("_tensor_constant0")->meta().val;
+        QVERIFY(val && val->kind == ValueMeta::Kind::Tensor);
+        QCOMPARE(QString::fromStdString(val->toAnnotation()), QString("f32[]"));
+        QVERIFY(!load("neg.default")->find("_tensor_constant0")->meta().val);
+    }
+
     void atomicWriteReplacesWhole()
     {
         QTemporaryDir dir;

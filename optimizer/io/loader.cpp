@@ -1,6 +1,6 @@
 #include "loader.h"
 
-#include "../patterns/python/py_tuple_meta.h"
+#include "../patterns/python/py_readable_meta.h"
 #include "../util/progress.h"
 #include "export_json_parser.h"
 #include "format.h"
@@ -92,7 +92,7 @@ Result<GraphFile> loadGraphBytes(std::string_view bytes, const std::string &file
             file->format = p.first;
             if (fmt.value() == format::Readable || fmt.value() == format::TorchTrace)
                 for (NamedGraph &g : file->graphs)
-                    PyTupleMeta::inferMissing(*g.graph);
+                    PyReadableMeta::inferMissing(*g.graph);
         }
         return file;
     }

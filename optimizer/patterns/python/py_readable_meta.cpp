@@ -1,9 +1,12 @@
-#include "py_tuple_meta.h"
+#include "py_readable_meta.h"
 
 #include "patterns/op_schema_table.h"
 #include "py_fx_proxies.h"
 #include "py_op_meta.h"
 #include "py_torch_host.h"
+
+#include <set>
+#include <string_view>
 
 namespace fxs {
 
@@ -20,14 +23,38 @@ bool sameAnnotation(const TensorMeta &a, const TensorMeta &b)
     return a.dtype == b.dtype && a.shape == b.shape; // readable code prints no stride
 }
 
+// The val every user of a constant agrees on, where each user copies it as it is; nullptr otherwise.
+const ValueMeta *copiedVal(const Node &constant)
+{
+    static const std::set<std::string_view> copies
+        = {"aten.lift_fresh_copy.default", "aten.clone.default", "aten.alias.default", "aten.detach.default"};
+    const ValueMeta *val = nullptr;
+    for (const Node *u : constant.users()) {
+        if (!copies.count(opTarget(u->target())) || u->args().empty() || !u->args()[0].isNode()
+            || u->args()[0].node() != &constant || !u->meta().val || (val && !(*val == *u->meta().val)))
+            return nullptr;
+        val = &*u->meta().val;
+    }
+    return val;
+}
+
 } // namespace
 
-size_t PyTupleMeta::inferMissing(Graph &graph)
+size_t PyReadableMeta::inferMissing(Graph &graph)
 {
     size_t filled = 0;
     for (const auto &owned : graph.nodes()) {
         Node *node = owned.get();
-        if (node->op() != OpKind::CallFunction || node->meta().val || node->users().empty())
+        if (node->meta().val || node->users().empty())
+            continue;
+        if (node->op() == OpKind::GetAttr) {
+            if (const ValueMeta *val = copiedVal(*node)) {
+                node->meta().val = *val;
+                ++filled;
+            }
+            continue;
+        }
+        if (node->op() != OpKind::CallFunction)
             continue;
         bool getitemsOnly = true;
         for (const Node *u : node->users())
