@@ -6,6 +6,7 @@
 #include "command_line.h"
 #include "ir/graph_file.h"
 #include "patterns/pattern_registry.h"
+#include "util/json.h"
 
 #include <optional>
 #include <string>
@@ -27,8 +28,19 @@ std::optional<SelectedGraph> selectLoadedGraph(GraphFile file, const CommandLine
 std::optional<unsigned> jobsOption(const CommandLine &cmd);
 // --patterns values, then the positionals after GRAPH.
 std::vector<std::string> patternSpecs(const CommandLine &cmd);
-// Loads every spec into registry; false (after printing the error) when one fails.
+// Loads every spec into registry; false (after printing the error) when one fails. Python sources (FILE.py,
+// module:callable, inductor:NAME) go to the torch host, the user's own torch, unless --sandbox was given or no
+// Python with torch is there: then FILE.py runs in fxscope's sandbox and a note says so once.
 bool loadPatternSpecs(const std::vector<std::string> &specs, PatternRegistry &registry);
+
+// The pattern engine of this run. takeEngineOptions removes --sandbox from the arguments (every command takes
+// it) and starts the torch host in the background when Python sources are named, so torch imports while the
+// graph is parsed.
+void takeEngineOptions(std::vector<std::string> &args);
+// {"name": "torch" | "sandbox", "torch_version", "python", "why"}: what ran the pattern sources.
+Json engineJson();
+// One line for text output: "patterns run by torch 2.13.0 (torch host, PYTHON)" or the sandbox and why.
+std::string engineLine();
 // The files options name (--inputs, --device-plugin) exist and are files: a typo is bad input (exit 2) said before
 // LibTorch loads. False after printing the first that is not. A plugin named without a '/' is left to dlopen's
 // library search.

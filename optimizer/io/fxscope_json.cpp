@@ -181,6 +181,12 @@ public:
         return graph;
     }
 
+    Result<Argument> readLiteral(const Json &j)
+    {
+        Graph noNodes; // a node reference is an error
+        return readArgument(noNodes, j);
+    }
+
 private:
     Status readNode(Graph &graph, const Json &jn)
     {
@@ -486,6 +492,18 @@ Result<GraphFile> parseFxscopeJson(std::string_view text, const std::string &fil
     if (file.graphs.empty())
         return reader.error(r["graphs"], "expected at least one graph, found none");
     return file;
+}
+
+Result<std::unique_ptr<Graph>> parseGraphJson(const Json &graph, const std::string &label)
+{
+    Reader reader({}, label);
+    return reader.readGraph(graph, 0);
+}
+
+Result<Argument> parseArgumentJson(const Json &argument, const std::string &label)
+{
+    Reader reader({}, label);
+    return reader.readLiteral(argument);
 }
 
 } // namespace fxs

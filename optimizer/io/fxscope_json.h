@@ -18,5 +18,10 @@ namespace fxs {
 // The canonical JSON of every graph of a file; parseFxscopeJson reads it back losslessly.
 std::string writeFxscopeJson(const GraphFile &file);
 Json graphToJson(const Graph &graph);
+// One graph object ({"nodes": [...]}) of that JSON, already parsed (the torch host's replies carry them); errors
+// name `label` (their offsets are the reply's).
+Result<std::unique_ptr<Graph>> parseGraphJson(const Json &graph, const std::string &label);
+// One argument in that JSON's encoding, as a literal (a node reference is an error).
+Result<Argument> parseArgumentJson(const Json &argument, const std::string &label);
 
 } // namespace fxs

@@ -112,20 +112,7 @@ Status loadExportedPattern(
             return reader.error(r[which], "expected a graph, found an empty one");
         (std::string(which) == "search" ? spec.search : spec.replace) = std::move(file->graphs.front().graph);
     }
-    for (const Json &ex : r["example_inputs"].items()) {
-        ExampleInput in;
-        in.name = ex["name"].toString();
-        in.requiresGrad = ex["requires_grad"].toBool();
-        if (const Json *t = ex["val"].find("tensor")) {
-            TensorMeta m;
-            m.dtype = (*t)["dtype"].toString();
-            m.device = (*t)["device"].toString();
-            m.shape = dims((*t)["shape"]);
-            m.stride = dims((*t)["stride"]);
-            in.meta = std::move(m);
-        }
-        spec.exampleInputs.push_back(std::move(in));
-    }
+    spec.exampleInputs = exportedExampleInputs(r["example_inputs"]);
     for (const auto &kv : r["scalar_workaround"].members()) {
         if (!kv.second.isNumber())
             return reader.error(kv.second, "expected a number for scalar_workaround '" + kv.first + "'");
@@ -158,6 +145,26 @@ Status loadExportedPattern(
 }
 
 } // namespace
+
+std::vector<ExampleInput> exportedExampleInputs(const Json &list)
+{
+    std::vector<ExampleInput> out;
+    for (const Json &ex : list.items()) {
+        ExampleInput in;
+        in.name = ex["name"].toString();
+        in.requiresGrad = ex["requires_grad"].toBool();
+        if (const Json *t = ex["val"].find("tensor")) {
+            TensorMeta m;
+            m.dtype = (*t)["dtype"].toString();
+            m.device = (*t)["device"].toString();
+            m.shape = dims((*t)["shape"]);
+            m.stride = dims((*t)["stride"]);
+            in.meta = std::move(m);
+        }
+        out.push_back(std::move(in));
+    }
+    return out;
+}
 
 Status loadPatternJson(std::string_view text, const std::string &fileName, PatternRegistry &registry)
 {

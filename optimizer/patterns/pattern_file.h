@@ -21,6 +21,7 @@
 // "builtin:NAME".
 
 #include "pattern_registry.h"
+#include "util/json.h"
 
 #include <string>
 
@@ -30,5 +31,7 @@ Status loadPatternFile(const std::string &path, PatternRegistry &registry);
 Status loadPatternJson(std::string_view text, const std::string &fileName, PatternRegistry &registry);
 // "builtin", "builtin:NAME" or a JSON pattern file.
 Status loadPatternSpec(const std::string &spec, PatternRegistry &registry);
+// The example_inputs of a pattern export_patterns wrote ([{"name", "val": {"tensor": {...}}, "requires_grad"}]).
+std::vector<ExampleInput> exportedExampleInputs(const Json &list);
 
 } // namespace fxs

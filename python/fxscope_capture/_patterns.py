@@ -42,6 +42,8 @@ from ._files import write_json
 from ._tracing import TraceContext, enriched_tracer
 
 PATTERN_FORMAT_VERSION = 1
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__))
 _log = logging.getLogger("fxscope_capture")
 
 # Inductor's own, saved before export_patterns patches the module.
@@ -188,13 +190,17 @@ class _Session:
         self.names = set()
         self.traced = None  # while Inductor registers: [(search_gm, pattern)] from gen_pattern_and_search_gm
 
-    def _call_line(self):
+    def _call_site(self):
+        """(file, line) of the registration: the innermost frame outside torch and this package (the pattern file's
+        line, or where a module's pass code calls register_replacement)."""
         f = sys._getframe(1)
         while f is not None:
-            if os.path.abspath(f.f_code.co_filename) == self.pattern_file:
-                return f.f_lineno
+            path = os.path.abspath(f.f_code.co_filename)
+            if path == self.pattern_file or not (path.startswith(_TORCH_DIR) or path.startswith(_HERE)
+                                                  or f.f_code.co_filename.startswith("<")):
+                return path, f.f_lineno
             f = f.f_back
-        return 0
+        return self.pattern_file, 0
 
     def _unique(self, base):
         name, k = base, 2
@@ -214,13 +220,13 @@ class _Session:
     def record(self, registered_with, stream_check, search_fn, replace_fn, example_inputs, trace_fn=None,
                extra_check=None, scalar_workaround=None, exclusive_arg_names=(), search_fn_pattern=None,
                skip_duplicates=False, pattern_name=None, get_decomp_fn=None):
-        line = self._call_line()
-        label = f"{_shown_path(self.pattern_file)}:{line}: {getattr(search_fn, '__name__', 'search_fn')}"
+        file, line = self._call_site()
+        label = f"{_shown_path(file)}:{line}: {getattr(search_fn, '__name__', 'search_fn')}"
         try:
             registered, path = self._export(registered_with, stream_check, search_fn, replace_fn, example_inputs,
                                             trace_fn, extra_check, dict(scalar_workaround or {}),
                                             tuple(exclusive_arg_names or ()), search_fn_pattern, skip_duplicates,
-                                            pattern_name, get_decomp_fn, line)
+                                            pattern_name, get_decomp_fn, file, line)
         except Exception as e:  # one bad pattern must not hide the others: reported together at the end
             _log.debug("pattern export failed", exc_info=True)
             self.errors.append(f"{label}: {type(e).__name__}: {e}")
@@ -235,7 +241,7 @@ class _Session:
 
     def _export(self, registered_with, stream_check, search_fn, replace_fn, example_inputs, trace_fn, extra_check,
                 scalar_workaround, exclusive_arg_names, search_fn_pattern, skip_duplicates, pattern_name,
-                get_decomp_fn, line):
+                get_decomp_fn, file, line):
         example_inputs = tuple(example_inputs)  # a generator would be used up by Inductor's trace
         trace_fn = trace_fn or _pm.fwd_only
         extra_check = extra_check or _pm._return_true
@@ -266,27 +272,43 @@ class _Session:
                 for e in entries:
                     if id(e) not in before:
                         new[id(e)] = e
-            self.instrument.registered(file=self.pattern_file, line=line, search_fn=search_fn.__name__,
+            self.instrument.registered(file=file, line=line, search_fn=search_fn.__name__,
                                        registered_with=registered_with, entries=list(new.values()),
                                        check=options["extra_check"])
         if registered is False:
             return registered, None
+        notes = []
+
+        def trace_for_display(fn, which):
+            # Inductor itself traces search_fn here only without a search_fn_pattern, and replace_fn only per
+            # match, with the match's values: where the example inputs cannot trace them (fuse_attention's tensor
+            # scale given to a float argument), the torch host still has the registration; an export has not.
+            if inspect.ismethod(fn) and hasattr(_pm, "_wrap_bound_method"):  # as register_replacement does
+                fn = _pm._wrap_bound_method(fn, list(inspect.signature(fn).parameters))
+            try:
+                with enriched_tracer(ctx):
+                    return _call_trace_fn(trace_fn, fn, args, get_decomp_fn)
+            except Exception as e:
+                if not getattr(self.instrument, "per_match_replacement", False):
+                    raise
+                notes.append(f"{which} cannot be traced with the example inputs ({type(e).__name__}: "
+                             f"{str(e).splitlines()[0]}); torch traces it per match")
+                return None
+
         if traced:
             search_gm, pattern = traced[-1]
         else:
             # A search_fn_pattern was given (Inductor then traces search_fn only when it re-checks a match), or this
             # torch does not keep its search graph: traced here as Inductor traces it.
-            with enriched_tracer(ctx):
-                search_gm = _call_trace_fn(trace_fn, search_fn, args, get_decomp_fn)
+            search_gm = trace_for_display(search_fn, "search_fn")
             pattern = search_fn_pattern if search_fn_pattern is not None else (
                 registered if isinstance(registered, _pm.PatternExpr) else None)
         # Inductor traces replace_fn when it replaces a match, with the same trace_fn, on that match's values.
-        with enriched_tracer(ctx):
-            replace_gm = _call_trace_fn(trace_fn, replace_fn, args, get_decomp_fn)
+        replace_gm = trace_for_display(replace_fn, "replace_fn")
 
         flat_names = _flat_argnames(argnames, args)
-        search = self._graph(search_gm, flat_names, "search_fn")
-        replace = self._graph(replace_gm, flat_names, "replace_fn")
+        search = None if search_gm is None else self._graph(search_gm, flat_names, "search_fn")
+        replace = None if replace_gm is None else self._graph(replace_gm, flat_names, "replace_fn")
         examples = []
         for name, value in zip(argnames, args):
             entry = {"name": name}
@@ -301,14 +323,20 @@ class _Session:
                 entry["value"] = _serialize.argument(value, {})
             examples.append(entry)
 
-        name = self._unique(pattern_name or f"{self.stem}.{search_fn.__name__}")
+        if pattern_name:
+            base = pattern_name
+        elif file == self.pattern_file:  # a pattern file's own registration: FILESTEM.search_fn
+            base = f"{self.stem}.{search_fn.__name__}"
+        else:  # pass code registering from its package: RMSNormPattern.register.pattern
+            base = getattr(search_fn, "__qualname__", search_fn.__name__).replace(".<locals>", "")
+        name = self._unique(base)
         check = None if extra_check is _pm._return_true or getattr(
             extra_check, "__name__", "") == "_return_true" else extra_check
         check_info = _function_info(check)
         doc = {
             "fxscope_pattern": PATTERN_FORMAT_VERSION,
             "name": name,
-            "source_file": _shown_path(self.pattern_file),
+            "source_file": _shown_path(file),
             "source_line": line,
             "registered_with": registered_with,
             "stream_check": stream_check,
@@ -333,13 +361,18 @@ class _Session:
             "extra_check_closure": check_info.get("closure", {}) if check_info else {},
             "search": search,
             "replace": replace,
+            "flat_argnames": flat_names,
+            "notes": notes,
             # The same two graphs as an fxscope graph document, so fxscope and fxscope-cli open the file as graphs.
             "fxscope": _serialize.FORMAT_VERSION,
-            "graphs": [{"name": "search", "kind": "pattern_search", "graph": search},
-                       {"name": "replace", "kind": "pattern_replace", "graph": replace}],
+            "graphs": [{"name": name, "kind": f"pattern_{name}", "graph": g}
+                       for name, g in (("search", search), ("replace", replace)) if g is not None],
         }
         if check_info and "partial" in check_info:
             doc["extra_check_partial"] = check_info["partial"]
+        if self.instrument is not None and hasattr(self.instrument, "exported"):
+            self.instrument.exported(doc, search_fn=search_fn, replace_fn=replace_fn, extra_check=check,
+                                     trace_fn=trace_fn, example_args=args)
         path = os.path.join(self.out_dir, re.sub(r"[^\w.-]", "_", name) + ".json")
         return registered, write_json(path, doc)
 

@@ -223,50 +223,61 @@ def load_graph_module(source, graph=None):
     root = torch.nn.Module()
     nodes = {}
     for nj in g_json["nodes"]:
-        name, op = nj["name"], nj["op"]
-        where = f"node {name}"
-        args = tuple(_arg(a, nodes, syms, where) for a in nj.get("args", []))
-        kwargs = {k: _arg(v, nodes, syms, where) for k, v in (nj.get("kwargs") or {}).items()}
-        meta = nj.get("meta") or {}
-        if op == "placeholder":
-            node = g.placeholder(name)
-            node.target = nj.get("target") or name
-        elif op == "output":
-            node = g.output(args[0] if args else None)
-        elif op == "call_function":
-            node = g.create_node("call_function", resolve_target(nj["target"]), args, kwargs, name=name)
-        elif op == "get_attr":
-            val = _val(meta.get("val"), syms)
-            if not isinstance(val, torch.Tensor):
-                raise GraphLoadError(f"{where}: get_attr without a tensor val")
-            attr = re.sub(r"\W", "_", nj["target"])
-            shape = [_concrete(d, syms) for d in val.shape]
-            root.register_buffer(attr, torch.randn(shape).to(val.dtype) if val.dtype.is_floating_point
-                                 else torch.zeros(shape, dtype=val.dtype))
-            node = g.get_attr(attr)
-            node.name = name
-        else:
-            raise GraphLoadError(f"{where}: op {op} is not supported by the torch loader (call_module/call_method)")
-        if node.name != name:
-            raise GraphLoadError(f"{where}: torch.fx renamed it to {node.name} (not a valid FX node name)")
-        nodes[name] = node
-        val = _val(meta.get("val"), syms)
-        if val is not None and op != "output":
-            node.meta["val"] = val
-            if isinstance(val, torch.Tensor):
-                node.meta["tensor_meta"] = _extract_tensor_metadata(val)
-        extra = meta.get("extra") or {}
-        if "val" not in node.meta and "value" in extra and op != "output":
-            node.meta["val"] = extra["value"]
-        for k, v in extra.items():
-            if k != "value":
-                node.meta[k] = v
-        if "stack_trace" in meta:
-            node.meta["stack_trace"] = meta["stack_trace"]
+        nodes[nj["name"]] = build_node(g, root, nodes, syms, nj)
     gm = torch.fx.GraphModule(root, g)
     if any(_lacks_stride(nj) for nj in g_json["nodes"] if nj["op"] == "call_function"):
         _propagate_strides(gm, syms)
     return gm, syms
+
+
+def build_node(g, root, nodes, syms, nj):
+    """One fxscope JSON node appended to g (its args read from `nodes`, name -> Node), with meta["val"] as a
+    FakeTensor of syms' mode; get_attr constants become buffers of root. host.py builds a mirror's edits with it."""
+    name, op = nj["name"], nj["op"]
+    where = f"node {name}"
+    args = tuple(_arg(a, nodes, syms, where) for a in nj.get("args", []))
+    kwargs = {k: _arg(v, nodes, syms, where) for k, v in (nj.get("kwargs") or {}).items()}
+    meta = nj.get("meta") or {}
+    if op == "placeholder":
+        node = g.placeholder(name)
+        node.target = nj.get("target") or name
+    elif op == "output":
+        node = g.output(args[0] if args else None)
+    elif op == "call_function":
+        node = g.create_node("call_function", resolve_target(nj["target"]), args, kwargs, name=name)
+    elif op == "get_attr":
+        val = _val(meta.get("val"), syms)
+        if not isinstance(val, torch.Tensor):
+            raise GraphLoadError(f"{where}: get_attr without a tensor val")
+        attr = re.sub(r"\W", "_", nj["target"])
+        shape = [_concrete(d, syms) for d in val.shape]
+        root.register_buffer(attr, torch.randn(shape).to(val.dtype) if val.dtype.is_floating_point
+                             else torch.zeros(shape, dtype=val.dtype))
+        node = g.get_attr(attr)
+        node.name = name
+    else:
+        raise GraphLoadError(f"{where}: op {op} is not supported by the torch loader (call_module/call_method)")
+    if node.name != name:
+        raise GraphLoadError(f"{where}: torch.fx renamed it to {node.name} (not a valid FX node name)")
+    set_meta(node, meta, syms)
+    return node
+
+
+def set_meta(node, meta, syms):
+    """node.meta from an fxscope JSON node's meta: val (FakeTensor), tensor_meta, the extra keys, stack_trace."""
+    val = _val(meta.get("val"), syms)
+    if val is not None and node.op != "output":
+        node.meta["val"] = val
+        if isinstance(val, torch.Tensor):
+            node.meta["tensor_meta"] = _extract_tensor_metadata(val)
+    extra = meta.get("extra") or {}
+    if "val" not in node.meta and "value" in extra and node.op != "output":
+        node.meta["val"] = extra["value"]
+    for k, v in extra.items():
+        if k != "value":
+            node.meta[k] = v
+    if "stack_trace" in meta:
+        node.meta["stack_trace"] = meta["stack_trace"]
 
 
 def _lacks_stride(nj):

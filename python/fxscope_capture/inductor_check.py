@@ -280,12 +280,14 @@ class Observer:
 
 
 def register(pattern_files, observer, pattern_pass=None):
-    """Registers every pattern file into one PatternMatcherPass through Inductor's register_replacement."""
+    """Registers every pattern source (FILE.py, module:callable, inductor:NAME) into one PatternMatcherPass through
+    Inductor's register_replacement."""
     pattern_pass = pattern_pass or _pm.PatternMatcherPass(pass_name="fxscope_inductor_check")
     from . import torchair_pipeline
+    from .host import load_source
     with tempfile.TemporaryDirectory(prefix="fxscope_check_") as tmp:
         for i, f in enumerate(pattern_files):
-            export_patterns(f, os.path.join(tmp, str(i)), pattern_pass, instrument=observer)
+            load_source(f, os.path.join(tmp, str(i)), pattern_pass, observer)
         # TorchAir registers its own built-ins when it first applies the pass: after the user's.
         if follows_torchair(observer):
             for i, f in enumerate(torchair_pipeline.builtin_files()):

@@ -1,0 +1,272 @@
+#include "torch_host_engine.h"
+
+#include "io/fxscope_json.h"
+#include "patterns/pattern_file.h"
+#include "pattern_tree.h"
+
+#include <spdlog/spdlog.h>
+
+#include <unordered_set>
+
+namespace fxs {
+
+namespace {
+
+std::string stageText(const Json &outcome)
+{
+    return outcome["stage"].toString() + ": " + outcome["reason"].toString();
+}
+
+} // namespace
+
+std::shared_ptr<TorchHostEngine> TorchHostEngine::create(TorchHostSettings settings)
+{
+    std::shared_ptr<TorchHostEngine> engine(new TorchHostEngine(std::move(settings)));
+    engine->m_host->startInBackground();
+    return engine;
+}
+
+TorchHostEngine::TorchHostEngine(TorchHostSettings settings)
+    : m_host(std::make_unique<TorchHost>(std::move(settings)))
+{
+}
+
+std::string TorchHostEngine::torchVersion() const
+{
+    return m_host->hello()["torch_version"].toString();
+}
+
+TorchHostEngine::Stats TorchHostEngine::stats() const
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_stats;
+}
+
+Status TorchHostEngine::load(const std::vector<std::string> &sources, PatternRegistry &registry)
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    Json list = Json::array();
+    for (const auto &s : sources)
+        list.push(s);
+    auto reply = m_host->request("load", Json::object({{"sources", list}}));
+    if (!reply)
+        return reply.error();
+    m_sources.insert(m_sources.end(), sources.begin(), sources.end());
+    m_loadedInStart = m_host->starts();
+    m_mirrored = false;
+    const Json &r = reply.value();
+    for (const Json &w : r["warnings"].items())
+        registry.addWarning(w.toString());
+    auto self = shared_from_this();
+    const std::string label = "torch host";
+    for (const Json &p : r["patterns"].items()) {
+        const size_t index = size_t(p["index"].toInt());
+        auto entry = std::make_shared<PatternEntry>();
+        entry->name = p["name"].toString();
+        for (int k = 2; registry.find(entry->name); ++k)
+            entry->name = p["name"].toString() + "_" + std::to_string(k);
+        const std::string registeredWith = p["registered_with"].toString();
+        entry->api = registeredWith.rfind("torchair.", 0) == 0 ? PatternApi::Torchair : PatternApi::Inductor;
+        entry->torchairBuiltin = p["torchair_builtin"].toBool();
+        entry->source = p["source_file"].toString() + ":" + std::to_string(p["source_line"].toInt());
+        auto pattern = patternFromTree(p["pattern"], entry->source);
+        if (!pattern)
+            return pattern.error();
+        entry->pattern = pattern.value();
+        entry->specificPattern = entry->pattern; // re-traced per match by torch; this one when it is given
+        for (const char *which : {"search", "replace"}) {
+            if (p[which].isNull())
+                continue; // the example inputs could not trace it: torch traces it per match (notes say why)
+            auto g = parseGraphJson(p[which], entry->source + " (" + which + ")");
+            if (!g)
+                return g.error();
+            (std::string(which) == "search" ? entry->searchGraph : entry->replaceGraph) = std::move(g.value());
+        }
+        for (const Json &name : p["flat_argnames"].items())
+            entry->argnames.push_back(name.toString());
+        for (const Json &note : p["notes"].items())
+            entry->warnings.push_back(note.toString());
+        entry->exampleInputs = exportedExampleInputs(p["example_inputs"]);
+        entry->extraCheckSource = p["extra_check_source"].toString();
+        entry->torchairStreamCheck = p["stream_check"].toBool();
+        entry->retrace = [self, index](const Match &m) { return self->retrace(index, m); };
+        entry->extraCheck = [self, index](const Match &m) { return self->check(index, m); };
+        if (auto st = registry.add(entry); !st)
+            return Error{"", 0, 0, entry->source + ": " + st.error().message};
+    }
+    m_patterns += r["patterns"].size();
+    spdlog::info("torch host: {} patterns from {} sources in {:.2f} s", r["patterns"].size(), sources.size(),
+        r["seconds"].toDouble());
+    return Ok{};
+}
+
+Status TorchHostEngine::reloadAfterRestart()
+{
+    if (m_host->starts() == m_loadedInStart)
+        return Ok{};
+    Json list = Json::array();
+    for (const auto &s : m_sources)
+        list.push(s);
+    auto reply = m_host->request("load", Json::object({{"sources", list}}));
+    if (!reply)
+        return reply.error();
+    if (reply.value()["patterns"].size() != m_patterns)
+        return Error{"", 0, 0, "the restarted torch host registered another set of patterns ("
+                + std::to_string(reply.value()["patterns"].size()) + ", before " + std::to_string(m_patterns)
+                + "): the sources changed; load them again"};
+    m_loadedInStart = m_host->starts();
+    m_mirrored = false;
+    m_last.reset();
+    return Ok{};
+}
+
+Status TorchHostEngine::sync(const Graph &graph)
+{
+    if (auto st = reloadAfterRestart(); !st)
+        return st;
+    Json g = graphToJson(graph);
+    std::vector<std::string> order;
+    Json changed = Json::array();
+    std::unordered_map<std::string, std::string> sent;
+    for (const Json &n : g["nodes"].items()) {
+        std::string name = n["name"].toString(), text = n.dump();
+        auto it = m_sent.find(name);
+        if (!m_mirrored || it == m_sent.end() || it->second != text)
+            changed.push(n);
+        order.push_back(name);
+        sent.emplace(std::move(name), std::move(text));
+    }
+    Json removed = Json::array();
+    for (const auto &kv : m_sent)
+        if (!sent.count(kv.first))
+            removed.push(kv.first);
+    if (m_mirrored && changed.size() == 0 && removed.size() == 0 && order == m_order)
+        return Ok{};
+    Status st = Ok{};
+    if (m_mirrored) {
+        Json names = Json::array();
+        if (order != m_order)
+            for (const auto &n : order)
+                names.push(n);
+        auto r = m_host->request("edit",
+            Json::object({{"nodes", std::move(changed)}, {"removed", std::move(removed)}, {"order", std::move(names)}}));
+        if (r) {
+            ++m_stats.edits;
+        } else {
+            spdlog::warn("torch host: the mirror did not follow the edit ({}); sending the whole graph",
+                r.error().message);
+            st = r.error();
+        }
+    }
+    if (!m_mirrored || !st) {
+        auto r = m_host->request("mirror", Json::object({{"graph", std::move(g)}}));
+        if (!r) {
+            m_mirrored = false;
+            return Error{"", 0, 0, "torch cannot rebuild the graph: " + r.error().message};
+        }
+        ++m_stats.mirrors;
+    }
+    m_sent = std::move(sent);
+    m_order = std::move(order);
+    m_mirrored = true;
+    ++m_generation;
+    return Ok{};
+}
+
+Result<Json> TorchHostEngine::decide(size_t pattern, const Graph &graph, const std::string &anchor)
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (auto st = sync(graph); !st)
+        return st.error();
+    if (m_last && m_last->pattern == pattern && m_last->anchor == anchor && m_last->generation == m_generation)
+        return m_last->outcome;
+    auto reply = m_host->request("check", Json::object({{"pattern", Json(pattern)}, {"anchor", anchor}}));
+    if (!reply)
+        return reply.error();
+    ++m_stats.checks;
+    m_last = Decided{pattern, anchor, m_generation, reply.value()};
+    return std::move(reply.value());
+}
+
+Retrace TorchHostEngine::retrace(size_t pattern, const Match &m)
+{
+    Retrace r;
+    const Node *anchor = m.nodes.empty() ? nullptr : m.nodes.back();
+    if (!anchor || !anchor->graph()) {
+        r.raised = "RuntimeError: the match has no anchor node for torch to check";
+        return r;
+    }
+    auto outcome = decide(pattern, *anchor->graph(), anchor->name());
+    if (!outcome) {
+        r.raised = "the torch host could not decide this candidate: " + outcome.error().message;
+        return r;
+    }
+    const Json &o = outcome.value();
+    const std::string stage = o["stage"].toString();
+    if (stage == "error" && !o["check"]["raised"].isString()) {
+        r.raised = o["raised"].toString() + (o["where"].isString() ? " (at " + o["where"].toString() + ")" : "");
+        return r;
+    }
+    if (stage == "retrace") {
+        r.error = o["reason"].toString();
+        return r;
+    }
+    if (stage == "generic") {
+        r.error = "torch's own generic pattern does not match here (" + o["reason"].toString()
+            + "): fxscope's structural match and torch's differ";
+        return r;
+    }
+    if (const Json *tree = o.find("specific_pattern")) {
+        auto specific = patternFromTree(*tree, "torch's specific pattern");
+        if (specific)
+            r.pattern = specific.value();
+        else
+            r.notes.push_back(specific.error().toString());
+    }
+    if (const Json *repl = o.find("replacement"); repl && repl->isObject()) {
+        auto g = parseGraphJson(*repl, "torch's replacement for " + anchor->name());
+        if (g)
+            r.replace = std::shared_ptr<const Graph>(std::move(g.value()));
+        else
+            r.raised = "the replacement torch traced cannot be read: " + g.error().toString();
+    }
+    return r;
+}
+
+CheckVerdict TorchHostEngine::check(size_t pattern, const Match &m)
+{
+    CheckVerdict v;
+    Json o;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (m_last && m_last->pattern == pattern)
+            o = m_last->outcome;
+    }
+    if (o.isNull()) { // not asked through retrace first (matchAt's second look): ask now
+        const Node *anchor = m.nodes.empty() ? nullptr : m.nodes.back();
+        auto outcome = anchor && anchor->graph() ? decide(pattern, *anchor->graph(), anchor->name())
+                                                 : Result<Json>(Error{"", 0, 0, "the match has no anchor node"});
+        if (!outcome) {
+            v.ok = false;
+            v.raised = "the torch host could not decide this candidate: " + outcome.error().message;
+            return v;
+        }
+        o = outcome.value();
+    }
+    const Json &check = o["check"];
+    for (const Json &line : check["trace"].items())
+        v.trace.push_back(line.toString());
+    if (check["raised"].isString()) {
+        v.ok = false;
+        v.raised = (check["where"].isString() ? check["where"].toString() + ": " : std::string())
+            + check["raised"].toString();
+        return v;
+    }
+    const std::string stage = o["stage"].toString();
+    v.ok = stage == "accepted";
+    if (!v.ok && stage != "extra_check")
+        v.trace.push_back("torch's check_fn rejects it: " + stageText(o));
+    return v;
+}
+
+} // namespace fxs
