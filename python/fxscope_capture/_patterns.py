@@ -295,8 +295,14 @@ class _Session:
                              f"{str(e).splitlines()[0]}); torch traces it per match")
                 return None
 
+        replace_gm = None
         if traced:
             search_gm, pattern = traced[-1]
+        elif getattr(self.instrument, "per_match_replacement", False):
+            # A search_fn_pattern (Inductor's serialized patterns): Inductor traces nothing now, and the host does
+            # not either (117 fuse_attention patterns would take minutes); torch traces per match.
+            search_gm, pattern = None, search_fn_pattern
+            notes.append("registered with a search_fn_pattern: torch traces search_fn and replace_fn per match")
         else:
             # A search_fn_pattern was given (Inductor then traces search_fn only when it re-checks a match), or this
             # torch does not keep its search graph: traced here as Inductor traces it.
@@ -304,7 +310,8 @@ class _Session:
             pattern = search_fn_pattern if search_fn_pattern is not None else (
                 registered if isinstance(registered, _pm.PatternExpr) else None)
         # Inductor traces replace_fn when it replaces a match, with the same trace_fn, on that match's values.
-        replace_gm = trace_for_display(replace_fn, "replace_fn")
+        if search_gm is not None:
+            replace_gm = trace_for_display(replace_fn, "replace_fn")
 
         flat_names = _flat_argnames(argnames, args)
         search = None if search_gm is None else self._graph(search_gm, flat_names, "search_fn")

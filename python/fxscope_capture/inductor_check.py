@@ -101,6 +101,8 @@ def _user_frame(tb):
 class Observer:
     """Registration hooks for export_patterns and wrappers for one PatternMatcherPass.apply."""
 
+    per_match_replacement = True  # no pattern graphs are written: a registration counts, not its display graphs
+
     def __init__(self, torchair_stream_check=True):
         self.registrations = []
         self.torchair_stream_check = torchair_stream_check

@@ -29,6 +29,12 @@ def mlp_block(x, w_norm, w_gate, w_up, w_down, w_norm2, w_proj):
     return rms(y @ w_proj, w_norm2)
 
 
+def attention(q, k, v):
+    """BERT's self-attention core as written in model code: matmul, divide by sqrt(head dim), softmax, matmul."""
+    scores = torch.matmul(q, k.transpose(-2, -1)).div(8.0)
+    return torch.matmul(scores.softmax(dim=-1), v)
+
+
 def write(name, fn, *inputs):
     gm = make_fx(fn, tracing_mode="fake", decomposition_table=select_decomp_table())(*inputs)
     doc = _serialize.document([{"name": name, "kind": "aten", "graph": _serialize.graph_json(gm)}])
@@ -42,3 +48,5 @@ if __name__ == "__main__":
     write("mlp_block", mlp_block, torch.randn(2, 8, 64, dtype=h), torch.randn(64, dtype=h),
           torch.randn(64, 128, dtype=h), torch.randn(64, 128, dtype=h), torch.randn(128, 64, dtype=h),
           torch.randn(48, dtype=h), torch.randn(64, 48, dtype=h))
+    qkv = [torch.randn(2, 4, 16, 64) for _ in range(3)]
+    write("attention", attention, *qkv)
