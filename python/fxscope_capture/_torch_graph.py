@@ -230,7 +230,7 @@ def load_graph_module(source, graph=None):
     return gm, syms
 
 
-def build_node(g, root, nodes, syms, nj):
+def build_node(g, root, nodes, syms, nj, force_name=False):
     """One fxscope JSON node appended to g (its args read from `nodes`, name -> Node), with meta["val"] as a
     FakeTensor of syms' mode; get_attr constants become buffers of root. host.py builds a mirror's edits with it."""
     name, op = nj["name"], nj["op"]
@@ -257,6 +257,11 @@ def build_node(g, root, nodes, syms, nj):
         node.name = name
     else:
         raise GraphLoadError(f"{where}: op {op} is not supported by the torch loader (call_module/call_method)")
+    if node.name != name and force_name and name.isidentifier():
+        # A mirror's node takes fxscope's name even where FX's namespace still holds it from an erased node
+        # (a step undone and redone).
+        node.name = name
+        g._graph_namespace._rename_object(node, name)
     if node.name != name:
         raise GraphLoadError(f"{where}: torch.fx renamed it to {node.name} (not a valid FX node name)")
     set_meta(node, meta, syms)

@@ -277,8 +277,11 @@ class Host:
                 request.setdefault("removed", []).append(old.name)
                 self.nodes[old.name] = old
             with graph.inserting_before(None):
-                self.nodes[name] = self.tg.build_node(graph, self.gm, self.nodes, self.syms, nj)
-        removed = [self.nodes.pop(n) for n in request.get("removed") or [] if n in self.nodes]
+                self.nodes[name] = self.tg.build_node(graph, self.gm, self.nodes, self.syms, nj, force_name=True)
+        # Users before what they use: the reverse of the mirror's order.
+        position = {n: i for i, n in enumerate(graph.nodes)}
+        removed = sorted((self.nodes.pop(n) for n in request.get("removed") or [] if n in self.nodes),
+                         key=position.get)
         for node in reversed(removed):
             if node.users:
                 raise HostError(f"edit: {node.name} is removed but still used by "

@@ -105,6 +105,12 @@ int TorchHost::starts() const
     return m_starts;
 }
 
+bool TorchHost::running() const
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_starting || m_pid > 0;
+}
+
 std::string TorchHost::stderrTail() const
 {
     if (!m_stderr)

@@ -42,6 +42,8 @@ public:
     Json hello() const;
     // How many times a host was started (a second start follows a death or a hang).
     int starts() const;
+    // A host is running or starting: false after a death or a hang, until the next request.
+    bool running() const;
     const TorchHostSettings &settings() const { return m_settings; }
 
 private:

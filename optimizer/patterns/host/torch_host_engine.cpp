@@ -102,6 +102,9 @@ Status TorchHostEngine::load(const std::vector<std::string> &sources, PatternReg
 
 Status TorchHostEngine::reloadAfterRestart()
 {
+    if (!m_host->running()) // it died or hung: start the next one now, and load the sources into it
+        if (auto hello = m_host->request("hello"); !hello)
+            return hello.error();
     if (m_host->starts() == m_loadedInStart)
         return Ok{};
     Json list = Json::array();

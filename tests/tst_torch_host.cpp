@@ -1,0 +1,280 @@
+// The torch host: pattern sources run in the user's torch, and torch decides each candidate's second stage.
+// Every verdict here is compared with Inductor's own PatternMatcherPass (--check-with-torch) on the same graph.
+
+#include "cli_test_support.h"
+#include "io/loader.h"
+#include "match/matcher.h"
+#include "patterns/host/torch_host_engine.h"
+#include "rewrite/session.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace fxs;
+
+namespace {
+
+const QString kHostData = QStringLiteral(FXSCOPE_TEST_DATA_DIR "/host");
+
+QProcessEnvironment hostEnvironment()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("FXSCOPE_ENGINE", "host");
+    env.insert("PYTHONPATH", kHostData); // the class-based pass package
+    return env;
+}
+
+TorchHostSettings settings(std::chrono::seconds timeout = std::chrono::seconds(300))
+{
+    TorchHostSettings s;
+    s.python = FXSCOPE_TORCH_PYTHON;
+    s.packageDir = FXSCOPE_SOURCE_DIR "/python";
+    s.timeout = timeout;
+    return s;
+}
+
+std::unique_ptr<Graph> loadGraph(const QString &path)
+{
+    auto file = loadGraphFile(path.toStdString());
+    if (!file)
+        qFatal("%s", file.error().toString().c_str());
+    return std::move(file.value().graphs.front().graph);
+}
+
+const Verdict *verdictAt(const MatchReport &report, const std::string &pattern, const std::string &anchor)
+{
+    for (const auto &p : report.patterns)
+        if (p.name == pattern)
+            for (const auto &v : p.candidates)
+                if (v.anchor == anchor)
+                    return &v;
+    return nullptr;
+}
+
+} // namespace
+
+class TestTorchHost : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { qputenv("PYTHONPATH", kHostData.toUtf8()); }
+
+    // Class-based pass code (patterns built from a config object, torch.library ops, a pass manager) through
+    // module:callable: every verdict equals Inductor's, and the extra_check is explained from its real run.
+    void classBasedPassPackage()
+    {
+        Run r = cli({"match", kHostData + "/mlp_block.json", "--patterns", "fxscope_test_passes.debug:register",
+                        "--check-with-torch", "--json"},
+            hostEnvironment(), 300000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject root = json(r);
+        QCOMPARE(root["engine"].toObject()["name"].toString(), QString("torch"));
+        QVERIFY(root["torch"].toObject()["agrees"].toBool());
+        QStringList accepted, traces;
+        for (const auto &p : root["patterns"].toArray())
+            for (const auto &c : p.toObject()["candidates"].toArray()) {
+                const QJsonObject cand = c.toObject();
+                if (cand["accepted"].toBool())
+                    accepted << p.toObject()["name"].toString() + "@" + cand["anchor"].toString();
+                for (const auto &reason : cand["reasons"].toArray())
+                    traces << reason.toString();
+            }
+        QCOMPARE(accepted,
+            QStringList({"RMSNormPattern.register.pattern@mul_1", "SiluMulPattern.pattern@mul_2"}));
+        // The 48-wide norm: the check's own line with the value torch computed.
+        QVERIFY(traces.contains(
+            "extra_check: return hidden % multiple == 0 → False because hidden % multiple is 16"));
+        QVERIFY(traces.contains("extra_check: hidden = match.kwargs[\"x\"].meta[\"val\"].shape[-1] → hidden = 48"));
+    }
+
+    // Inductor's own pattern set, loaded into a fresh pass: its 117 replacement patterns, each candidate as torch
+    // decides it.
+    void inductorFuseAttention()
+    {
+        Run r = cli({"match", kHostData + "/attention.json", "--patterns", "inductor:fuse_attention",
+                        "--check-with-torch", "--json"},
+            hostEnvironment(), 300000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject root = json(r);
+        QVERIFY(root["torch"].toObject()["agrees"].toBool());
+        const QJsonArray patterns = root["patterns"].toArray();
+        QCOMPARE(patterns.size(), 117); // as many as _sfdp_init registers into Inductor's joint-graph pass
+        int accepted = 0;
+        for (const auto &p : patterns)
+            for (const auto &c : p.toObject()["candidates"].toArray())
+                accepted += c.toObject()["accepted"].toBool();
+        QCOMPARE(accepted, 1);
+    }
+
+    // apply splices the replacement torch traced for the match: the custom ops of the pass package.
+    void applySplicesTorchsReplacement()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("fused.json");
+        Run r = cli({"apply", kHostData + "/mlp_block.json", "--patterns", "fxscope_test_passes.debug:register",
+                        "--all", "-o", out, "--json"},
+            hostEnvironment(), 300000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        auto fused = loadGraph(out);
+        int rmsNorm = 0, siluMul = 0;
+        for (const auto &n : fused->nodes()) {
+            rmsNorm += n->target().find("fxscope_test.fused_rms_norm") != std::string::npos;
+            siluMul += n->target().find("fxscope_test.silu_and_mul") != std::string::npos;
+        }
+        QCOMPARE(rmsNorm, 1);
+        QCOMPARE(siluMul, 1);
+    }
+
+    // The mirror follows the graph by diffs: after a step, torch decides on the stepped graph without the whole
+    // graph being sent again, and undo brings the first verdicts back.
+    void mirrorFollowsStepsAndUndo()
+    {
+        auto engine = TorchHostEngine::create(settings());
+        auto registry = std::make_shared<PatternRegistry>();
+        QVERIFY(engine->load({"fxscope_test_passes.debug:register"}, *registry));
+        Session session(loadGraph(kHostData + "/mlp_block.json"), registry);
+        auto first = session.report();
+        QVERIFY(first);
+        QVERIFY(verdictAt(*first.value(), "RMSNormPattern.register.pattern", "mul_1")->accepted);
+        auto stepped = session.step();
+        QVERIFY2(stepped, stepped ? "" : stepped.error().toString().c_str());
+        QCOMPARE(session.revision(), size_t(1));
+        session.startNewSweep();
+        auto second = session.report();
+        QVERIFY(second);
+        // Anchors are visited last to first: the first step fused SiLU * up at mul_2, which is no anchor now.
+        QVERIFY(!verdictAt(*second.value(), "SiluMulPattern.pattern", "mul_2"));
+        QVERIFY(verdictAt(*second.value(), "RMSNormPattern.register.pattern", "mul_1")->accepted);
+        QVERIFY(session.undo());
+        session.startNewSweep();
+        auto third = session.report();
+        QVERIFY(third);
+        QVERIFY(verdictAt(*third.value(), "SiluMulPattern.pattern", "mul_2")->accepted);
+        const auto stats = engine->stats();
+        QCOMPARE(stats.mirrors, 1); // sent once; every later graph went as a diff
+        QVERIFY(stats.edits >= 2);
+    }
+
+    // A host that dies is reported with what it printed, and the next request starts a new one that loads the
+    // same sources again: nothing of the session is lost.
+    void killedHostIsReportedAndRestarted()
+    {
+        auto engine = TorchHostEngine::create(settings());
+        PatternRegistry registry;
+        QVERIFY(engine->load({"fxscope_test_passes.debug:register"}, registry));
+        auto graph = loadGraph(kHostData + "/mlp_block.json");
+        const pid_t pid = pid_t(engine->host().hello()["pid"].toInt());
+        QVERIFY(pid > 0);
+        ::kill(pid, SIGKILL);
+        auto broken = Matcher(registry).run(*graph);
+        QVERIFY(broken);
+        QVERIFY2(broken->stoppedBy.find("torch host") != std::string::npos
+                && broken->stoppedBy.find("died") != std::string::npos,
+            broken->stoppedBy.c_str());
+        auto again = Matcher(registry).run(*graph);
+        QVERIFY(again);
+        QVERIFY2(again->stoppedBy.empty(), again->stoppedBy.c_str());
+        QVERIFY(verdictAt(again.value(), "RMSNormPattern.register.pattern", "mul_1")->accepted);
+        QCOMPARE(engine->host().starts(), 2);
+    }
+
+    // A check that hangs: the host is stopped after the timeout, the pass stops with that reason, and the next
+    // request works again.
+    void hungHostIsStopped()
+    {
+        QTemporaryDir dir;
+        const QString flag = dir.filePath("hang");
+        QFile file(dir.filePath("hanging_check.py"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral(R"(import os, time
+import torch
+from torch._inductor.pattern_matcher import fwd_only, register_replacement, PatternMatcherPass
+
+def pattern(x, w):
+    return torch.nn.functional.silu(x) * w
+
+def replacement(x, w):
+    return torch.ops.fxscope_test.silu_and_mul.default(x, w)
+
+def check(match):
+    while os.path.exists(%1):
+        time.sleep(0.2)
+    return True
+
+import fxscope_test_passes.ops
+register_replacement(pattern, replacement, [torch.empty(4, 32, dtype=torch.float16) for _ in range(2)], fwd_only,
+                     PatternMatcherPass(), extra_check=check)
+)")
+                       .arg("'" + flag + "'")
+                       .toUtf8());
+        file.close();
+        auto engine = TorchHostEngine::create(settings(std::chrono::seconds(20)));
+        PatternRegistry registry;
+        QVERIFY(engine->load({file.fileName().toStdString()}, registry));
+        auto graph = loadGraph(kHostData + "/mlp_block.json");
+        QFile(flag).open(QIODevice::WriteOnly);
+        auto hung = Matcher(registry).run(*graph);
+        QVERIFY(hung);
+        QVERIFY2(hung->stoppedBy.find("did not answer") != std::string::npos, hung->stoppedBy.c_str());
+        QFile::remove(flag);
+        auto again = Matcher(registry).run(*graph);
+        QVERIFY(again);
+        QVERIFY2(again->stoppedBy.empty(), again->stoppedBy.c_str());
+        QVERIFY(verdictAt(again.value(), "hanging_check.pattern", "mul_2")->accepted);
+    }
+
+    // An exception in the user's check stops the pass with the file and line torch reports, as torch.compile
+    // stops.
+    void raisingCheckStopsThePass()
+    {
+        QTemporaryDir dir;
+        QFile file(dir.filePath("raising_check.py"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"(import torch
+from torch._inductor.pattern_matcher import fwd_only, register_replacement, PatternMatcherPass
+
+def pattern(x, w):
+    return torch.nn.functional.silu(x) * w
+
+def replacement(x, w):
+    return torch.ops.fxscope_test.silu_and_mul.default(x, w)
+
+def check(match):
+    return match.kwargs["x"].meta["val"].shape[7] == 1
+
+import fxscope_test_passes.ops
+register_replacement(pattern, replacement, [torch.empty(4, 32, dtype=torch.float16) for _ in range(2)], fwd_only,
+                     PatternMatcherPass(), extra_check=check)
+)");
+        file.close();
+        Run r = cli({"match", kHostData + "/mlp_block.json", "--patterns", file.fileName()}, hostEnvironment(),
+            300000);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("raising_check.py:11: IndexError"), r.err.constData());
+    }
+
+    // --sandbox (or no torch) runs fxscope's Python subset, and the report says which engine ran.
+    void sandboxIsNamed()
+    {
+        Run r = cli({"match", FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py", "--patterns",
+                        FXSCOPE_SOURCE_DIR "/resources/patterns/rms_norm.py", "--sandbox", "--json"},
+            hostEnvironment());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(json(r)["engine"].toObject()["name"].toString(), QString("sandbox"));
+        QProcessEnvironment noTorch = hostEnvironment();
+        noTorch.insert("FXSCOPE_PYTHON", "/nonexistent/python3");
+        r = cli({"match", FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py", "--patterns",
+                    FXSCOPE_SOURCE_DIR "/resources/patterns/rms_norm.py", "--json"},
+            noTorch);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(json(r)["engine"].toObject()["name"].toString(), QString("sandbox"));
+        QVERIFY2(r.err.contains("the torch host did not start"), r.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTorchHost)
+#include "tst_torch_host.moc"
