@@ -5,12 +5,15 @@
 #include "ir/graph_file.h"
 #include "node_positions.h"
 #include "util/json.h"
+#include "util/install_layout.h"
 #include "util/progress.h"
 #include "util/shared_library_check.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <filesystem>
 #include <limits.h>
 #include <mutex>
 #include <sys/stat.h>
@@ -22,20 +25,53 @@ namespace fxs {
 
 namespace {
 
-std::string executableDirectory()
-{
-    char path[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n <= 0)
-        return ".";
-    std::string p(path, size_t(n));
-    return p.substr(0, p.rfind('/'));
-}
-
 std::string runtimeLibraryPath()
 {
     const char *configured = std::getenv("FXSCOPE_RUNTIME_LIBRARY");
-    return configured ? configured : executableDirectory() + "/libfxscope_runtime.so";
+    return configured ? configured : runtimeModuleDirectory() + "/libfxscope_runtime.so";
+}
+
+// The module finds LibTorch through the path it was built against (its RUNPATH). Installed where that torch is not
+// (a .deb on another machine), LibTorch is loaded first from the torch of defaultPython(), which must be the same
+// version: LibTorch has no stable ABI. Empty on success, else why not.
+std::string preloadTorchFromPython()
+{
+    const std::string python = defaultPython();
+    if (python.empty())
+        return "no Python to find torch in (set FXSCOPE_PYTHON)";
+    const std::string cmd = "'" + python + "' -c 'import os, torch; print(torch.__version__); "
+                                           "print(os.path.join(os.path.dirname(torch.__file__), \"lib\"))' 2>/dev/null";
+    std::string out;
+    if (FILE *pipe = ::popen(cmd.c_str(), "r")) {
+        char buf[4096];
+        size_t n;
+        while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0)
+            out.append(buf, n);
+        if (::pclose(pipe) != 0)
+            out.clear();
+    }
+    const size_t eol = out.find('\n');
+    if (eol == std::string::npos)
+        return python + " cannot import torch (set FXSCOPE_PYTHON to a Python with torch " + buildTorchVersion() + ")";
+    const std::string version = out.substr(0, eol);
+    std::string libDir = out.substr(eol + 1);
+    while (!libDir.empty() && (libDir.back() == '\n' || libDir.back() == '\r'))
+        libDir.pop_back();
+    if (version != buildTorchVersion())
+        return python + " has torch " + version + "; the runtime module was built against torch "
+            + buildTorchVersion() + " (set FXSCOPE_PYTHON to a Python with that version)";
+    for (const char *name : {"libc10.so", "libtorch_cpu.so", "libtorch.so"}) {
+        const std::string lib = libDir + "/" + name;
+        std::error_code ec;
+        if (!std::filesystem::exists(lib, ec))
+            continue;
+        if (!dlopen(lib.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+            const char *why = dlerror();
+            return "cannot load " + lib + ": " + (why ? why : "unknown error");
+        }
+    }
+    spdlog::info("LibTorch {} loaded from {} ({})", version, libDir, python);
+    return {};
 }
 
 // The first line of the schema cache: which runtime module (and so which LibTorch) its lines came from. A rebuilt
@@ -81,9 +117,22 @@ Result<void *> runtimeHandle()
     }
     handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        const char *why = dlerror();
-        failure = "cannot load the LibTorch runtime " + path + ": " + (why ? why : "unknown error");
-        return Error{{}, 0, 0, failure};
+        const char *error = dlerror();
+        std::string why = error ? error : "unknown error";
+        if (why.find("cannot open shared object file") != std::string::npos
+            && (why.find("libtorch") != std::string::npos || why.find("libc10") != std::string::npos)) {
+            if (std::string preload = preloadTorchFromPython(); preload.empty()) {
+                handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+                error = handle ? nullptr : dlerror();
+                why = error ? error : why;
+            } else {
+                why += "; " + preload;
+            }
+        }
+        if (!handle) {
+            failure = "cannot load the LibTorch runtime " + path + ": " + why;
+            return Error{{}, 0, 0, failure};
+        }
     }
     return handle;
 }
@@ -303,7 +352,19 @@ Result<std::vector<std::string>> runtimeOpSchemas()
     // needs schemas (match, apply, patterns) reads a text file instead of loading LibTorch (0.3 s, ~120 MB). With
     // device plugins configured their ops count too, so LibTorch is asked.
     const std::string module = runtimeLibraryPath();
-    const std::string cache = module.substr(0, module.rfind('.')) + ".schemas";
+    std::string cache = module.substr(0, module.rfind('.')) + ".schemas";
+    // An installed module's folder is not the user's to write: the cache goes to the user's cache folder (its
+    // first line names the module, so one cache never serves another module).
+    if (::access(module.substr(0, module.rfind('/') + 1).c_str(), W_OK) != 0) {
+        const char *xdg = std::getenv("XDG_CACHE_HOME");
+        const char *home = std::getenv("HOME");
+        const std::string dir = xdg && *xdg ? std::string(xdg) + "/fxscope"
+            : home && *home                 ? std::string(home) + "/.cache/fxscope"
+                                            : std::string();
+        std::error_code ec;
+        if (!dir.empty() && (std::filesystem::create_directories(dir, ec) || std::filesystem::is_directory(dir, ec)))
+            cache = dir + "/libfxscope_runtime.schemas";
+    }
     const std::string key = schemaCacheKey(module);
     const bool plugins = std::getenv("FXSCOPE_DEVICE_PLUGINS") && *std::getenv("FXSCOPE_DEVICE_PLUGINS");
     if (!key.empty() && !plugins)
