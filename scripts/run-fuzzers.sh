@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer target for a bounded time, seeded with the shared corpus and tests/data.
+# Runs every libFuzzer target for a bounded time, seeded with tests/data (the corpus of real dumps included).
 # Usage: run-fuzzers.sh FUZZ_BUILD_DIR SECONDS_PER_TARGET
 set -uo pipefail
 build=$1
 seconds=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
-corpus="$root/../shared/corpus"
+corpus="${FXSCOPE_CORPUS_DIR:-$root/tests/data/corpus}"  # the same path twice is one seed (named by its hash)
 seeds="$build/seeds"
 rm -rf "$seeds" && mkdir -p "$seeds"
 # Small seeds only: libFuzzer mutates small inputs far faster than the 2.6 MB HRNet dump.

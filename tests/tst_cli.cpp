@@ -1,5 +1,5 @@
-// fxscope-cli as users and scripts call it: the JSON contract of DESIGN.md, exit codes, error
-// locations, and conversions that read back.
+// fxscope-cli as users and scripts call it: the JSON contract of docs/cli-json-contract.md, exit codes, error
+// locations, conversions that read back, one grammar for pattern files and each command's --help.
 #include "cli_test_support.h"
 
 #include <QtTest>
@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 namespace {
@@ -382,7 +383,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString python = dir.filePath("torchair_add_rms_norm.txt");
-        QVERIFY(QFile::copy(QStringLiteral(FXSCOPE_CORPUS_DIR "/../examples/torchair_add_rms_norm.py"), python));
+        QVERIFY(QFile::copy(QStringLiteral(FXSCOPE_TEST_DATA_DIR "/examples/torchair_add_rms_norm.py"), python));
         Run r = cli({"patterns", "--json", python});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(json(r)["patterns"].toArray().size(), 1);
@@ -404,6 +405,109 @@ private Q_SLOTS:
             "builtin:xyz"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.startsWith("no built-in pattern 'xyz'"), r.err.constData());
+    }
+
+    // `patterns` takes its files through --patterns as match, apply and profile do; the positional form is an alias.
+    void patternsTakeThePatternsOption_data()
+    {
+        const QString example = QStringLiteral(FXSCOPE_TEST_DATA_DIR "/examples/torchair_add_rms_norm.py");
+        QTest::addColumn<QStringList>("sources");
+        QTest::addColumn<int>("patterns");
+        QTest::newRow("python file") << QStringList{example} << 1;
+        QTest::newRow("builtin") << QStringList{"builtin"} << 6;
+        QTest::newRow("two sources, in order") << QStringList{"builtin:rms_norm", example} << 2;
+    }
+    void patternsTakeThePatternsOption()
+    {
+        QFETCH(QStringList, sources);
+        QFETCH(int, patterns);
+        Run positional = cli(QStringList{"patterns"} + sources + QStringList{"--json"});
+        QVERIFY2(positional.exitCode == 0, positional.err.constData());
+        Run option = cli(QStringList{"patterns", "--patterns"} + sources + QStringList{"--json"});
+        QVERIFY2(option.exitCode == 0, option.err.constData());
+        QCOMPARE(json(option)["patterns"].toArray().size(), patterns);
+        QCOMPARE(option.out, positional.out);
+        // Both forms on one line: the positional files first, then those of --patterns.
+        if (sources.size() > 1) {
+            Run mixed
+                = cli(QStringList{"patterns", sources.first(), "--patterns"} + sources.mid(1) + QStringList{"--json"});
+            QVERIFY2(mixed.exitCode == 0, mixed.err.constData());
+            QCOMPARE(mixed.out, positional.out);
+        }
+    }
+
+    void patternsWithoutAFileIsAUsageError()
+    {
+        QCOMPARE(cli({"patterns", "--json"}).exitCode, 1);
+        Run r = cli({"patterns", "--patterns", "--json"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("option --patterns needs a value"), r.err.constData());
+    }
+
+    // COMMAND --help (or -h) prints the command's usage with every option it takes on stdout and exits 0, whatever
+    // else the line holds.
+    void helpListsTheOptions_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("options");
+        const QList<QPair<QString, QStringList>> commands = {
+            {"info", {"--graph", "--json"}},
+            {"convert", {"-o", "--output", "--graph"}},
+            {"devices", {"--device-plugin", "--json"}},
+            {"profile",
+                {"--patterns", "--device", "--device-plugin", "--check-on", "--iters", "--warmup", "--inputs",
+                    "--graph", "--sym", "--expected", "--trace", "--csv", "--ranks", "--rank-timeout", "--json"}},
+            {"patterns", {"--patterns", "--json"}},
+            {"match",
+                {"--patterns", "--pattern", "--graph", "--subgraph", "--json", "--check-with-torch", "--jobs",
+                    "--batch"}},
+            {"apply", {"--patterns", "--steps", "--all", "-o", "--graph", "--json", "--jobs", "--batch"}},
+            {"passes",
+                {"--pass", "--steps", "--check-each", "--patterns", "--supported", "--partition", "--allow-single-node",
+                    "-o", "--composites", "--graph", "--json"}},
+            {"diff", {"--graph-a", "--graph-b", "--json"}},
+        };
+        for (const auto &[command, options] : commands) {
+            QTest::newRow(qPrintable(command + " --help")) << QStringList{command, "--help"} << options;
+            QTest::newRow(qPrintable(command + " -h")) << QStringList{command, "-h"} << options;
+        }
+        // Asked for among other arguments, even ones that would be refused.
+        QTest::newRow("match GRAPH --patterns X --help")
+            << QStringList{"match", "nowhere.py", "--patterns", "nothing.py", "--help"} << QStringList{"--patterns"};
+        QTest::newRow("info --bogus -h") << QStringList{"info", "--bogus", "-h"} << QStringList{"--graph"};
+    }
+    void helpListsTheOptions()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, options);
+        Run r = cli(args);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY2(out.startsWith("usage: fxscope-cli " + args.first() + " "), r.out.constData());
+        for (const QString &option : options) {
+            // The option as a word of its own: "-o" inside "--output" does not count.
+            const QRegularExpression word("(?<![\\w-])" + QRegularExpression::escape(option) + "(?![\\w-])");
+            QVERIFY2(word.match(out).hasMatch(), qPrintable(option + " is not in:\n" + out));
+        }
+    }
+
+    // Every command the top-level help lists answers --help, so a new command cannot go without one.
+    void everyListedCommandAnswersHelp()
+    {
+        Run top = cli({"--help"});
+        QCOMPARE(top.exitCode, 0);
+        const QString text = QString::fromUtf8(top.out);
+        const QString commands = text.section("commands:\n", 1).section("\n\n", 0, 0);
+        QStringList names;
+        const QRegularExpression line("^  (\\w+) ", QRegularExpression::MultilineOption);
+        for (auto it = line.globalMatch(commands); it.hasNext();)
+            names << it.next().captured(1);
+        names.removeDuplicates();
+        QCOMPARE(names.size(), 9);
+        for (const QString &name : names) {
+            Run r = cli({name, "--help"});
+            QVERIFY2(r.exitCode == 0 && r.out.startsWith(("usage: fxscope-cli " + name).toUtf8()), qPrintable(name));
+        }
     }
 
     void devicesAlwaysHasCpu()

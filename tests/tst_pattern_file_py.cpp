@@ -16,7 +16,7 @@ using namespace fxs;
 
 namespace {
 
-const std::string kExample = std::string(FXSCOPE_SOURCE_DIR) + "/../shared/examples/torchair_add_rms_norm.py";
+const std::string kExample = std::string(FXSCOPE_TEST_DATA_DIR) + "/examples/torchair_add_rms_norm.py";
 const std::string kGraph = std::string(FXSCOPE_TEST_DATA_DIR) + "/patterns/add_rms_norm_graph.py";
 const std::string kTorchairStyle = std::string(FXSCOPE_TEST_DATA_DIR) + "/patterns/torchair_style_patterns.py";
 const std::string kLibrary = std::string(FXSCOPE_SOURCE_DIR) + "/resources/patterns/";

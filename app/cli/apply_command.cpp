@@ -136,6 +136,8 @@ int runApply(const std::vector<std::string> &args)
           "(steps, nodes before and after), on --jobs threads (default: the cores); -o is then a directory that "
           "receives each fused graph as fxscope JSON; exit 0 when every graph ran, 2 when a file did not load, 3 when "
           "a sweep failed (docs/batch.md)\n";
+    if (helpRequested(args))
+        return printHelp(usage);
     auto err = cmd.parse(
         args, {"--steps", "-o", "--output", "--graph", "--jobs"}, {"--json", "--all", "--batch"}, {"--patterns"});
     if (err || cmd.positional().empty() || cmd.values("--patterns").empty()) {

@@ -1,6 +1,7 @@
 #include "command_line.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace fxs::cli {
 
@@ -62,6 +63,17 @@ std::vector<std::string> CommandLine::values(const std::string &name) const
 {
     auto it = m_values.find(name);
     return it == m_values.end() ? std::vector<std::string>{} : it->second;
+}
+
+bool helpRequested(const std::vector<std::string> &args)
+{
+    return std::any_of(args.begin(), args.end(), [](const std::string &a) { return a == "--help" || a == "-h"; });
+}
+
+int printHelp(const std::string &usage)
+{
+    std::fputs(usage.c_str(), stdout);
+    return Success;
 }
 
 } // namespace fxs::cli

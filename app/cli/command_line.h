@@ -29,4 +29,9 @@ private:
     std::map<std::string, bool> m_flags;
 };
 
+// True when args hold --help or -h: the command then prints its usage (printHelp) whatever else the line holds.
+bool helpRequested(const std::vector<std::string> &args);
+// Prints a command's usage on stdout, as asked for, and gives Success.
+int printHelp(const std::string &usage);
+
 } // namespace fxs::cli

@@ -12,10 +12,16 @@ namespace fxs::cli {
 
 int runConvert(const std::vector<std::string> &args)
 {
+    const char *usage
+        = "usage: fxscope-cli convert GRAPH -o OUT.{json,py,dot,svg,png} [--graph NAME|INDEX]\n"
+          "writes GRAPH in the form OUT's extension names (fxscope JSON, readable Python, Graphviz DOT, SVG, PNG)\n"
+          "  -o, --output OUT    the file to write\n"
+          "  --graph NAME|INDEX  the graph of a file that holds several\n";
+    if (helpRequested(args))
+        return printHelp(usage);
     CommandLine cmd;
     auto err = cmd.parse(args, {"--graph", "-o", "--output"}, {});
     auto out = cmd.value("-o") ? cmd.value("-o") : cmd.value("--output");
-    const char *usage = "usage: fxscope-cli convert GRAPH -o OUT.{json,py,dot,svg,png} [--graph NAME|INDEX]\n";
     if (err || cmd.positional().size() != 1 || !out) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;

@@ -11,10 +11,15 @@ namespace fxs::cli {
 
 int runDevices(const std::vector<std::string> &args)
 {
+    const char *usage = "usage: fxscope-cli devices [--device-plugin LIBRARY.so]... [--json]\n"
+                        "the LibTorch in use, the Python it came from and the devices graphs can run on\n"
+                        "  --device-plugin LIBRARY.so  load a device plugin first (torch_npu's libtorch_npu.so)\n"
+                        "  --json                      one JSON document on stdout\n";
+    if (helpRequested(args))
+        return printHelp(usage);
     CommandLine cmd;
     if (auto err = cmd.parse(args, {"--device-plugin"}, {"--json"}); err || !cmd.positional().empty()) {
-        std::fprintf(stderr, "usage: fxscope-cli devices [--device-plugin LIBRARY.so]... [--json]\n%s\n",
-            err ? err->c_str() : "");
+        std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;
     }
     if (!checkOptionFiles({}, cmd.values("--device-plugin")))

@@ -13,7 +13,13 @@ namespace fxs::cli {
 
 namespace {
 
-const char *kDiffUsage = "usage: fxscope-cli diff A B [--graph-a NAME|INDEX] [--graph-b NAME|INDEX] [--json]\n";
+const char *kDiffUsage
+    = "usage: fxscope-cli diff A B [--graph-a NAME|INDEX] [--graph-b NAME|INDEX] [--json]\n"
+      "the structural diff of two graphs: what paired, what changed, regions only one side has; exit 0 when equal,\n"
+      "5 when they differ\n"
+      "  --graph-a NAME|INDEX  the graph of A when its file holds several\n"
+      "  --graph-b NAME|INDEX  the graph of B when its file holds several\n"
+      "  --json                one JSON document on stdout (docs/diff.md)\n";
 
 struct Side {
     GraphFile file;
@@ -97,6 +103,8 @@ void printText(const Side &a, const Side &b, const GraphComparison &c)
 
 int runDiff(const std::vector<std::string> &args)
 {
+    if (helpRequested(args))
+        return printHelp(kDiffUsage);
     CommandLine cmd;
     if (auto err = cmd.parse(args, {"--graph-a", "--graph-b"}, {"--json"}); err || cmd.positional().size() != 2) {
         std::fprintf(stderr, "%s%s\n", kDiffUsage, err ? err->c_str() : "");

@@ -85,10 +85,15 @@ void printText(const GraphFile &file, const std::vector<const NamedGraph *> &gra
 
 int runInfo(const std::vector<std::string> &args)
 {
+    const char *usage = "usage: fxscope-cli info GRAPH [--graph NAME|INDEX] [--json]\n"
+                        "the format of GRAPH, its graphs, their node counts by op, inputs and outputs\n"
+                        "  --graph NAME|INDEX  only this graph of a file that holds several\n"
+                        "  --json              one JSON document on stdout (docs/cli-json-contract.md)\n";
+    if (helpRequested(args))
+        return printHelp(usage);
     CommandLine cmd;
     if (auto err = cmd.parse(args, {"--graph"}, {"--json"}); err || cmd.positional().size() != 1) {
-        std::fprintf(
-            stderr, "usage: fxscope-cli info GRAPH [--graph NAME|INDEX] [--json]\n%s\n", err ? err->c_str() : "");
+        std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;
     }
     auto file = loadGraphFile(cmd.positional()[0]);

@@ -1,5 +1,6 @@
 // fxscope-cli: everything the GUI shows, headless. The subcommands and their JSON are a stable contract
-// (DESIGN.md); exit codes: 0 success, 1 usage, 2 bad input, 3 runtime failure (diff: 5 when the graphs differ).
+// (docs/cli-json-contract.md); exit codes: 0 success, 1 usage, 2 bad input, 3 runtime failure (diff: 5 when the graphs
+// differ).
 
 #include "apply_command.h"
 #include "command_line.h"
@@ -36,7 +37,7 @@ commands:
   profile  GRAPH [--patterns FILE...] [--device D] [--iters N] [--warmup N] [--inputs F] [--json]
                                                     run unfused and fused through LibTorch: times, speedup, outputs checked
            [--ranks N [--rank-timeout S]]           on N ranks of a real process group (Gloo on the CPU), one process each
-  patterns PATTERN_FILE... [--json]                 the patterns a file registers, in the order they are tried
+  patterns --patterns FILE... [--json]              the patterns a file registers, in the order they are tried
   match    GRAPH --patterns FILE... [--pattern NAME] [--subgraph] [--json]
                                                     every candidate match, its verdict, stage and reasons
            [--check-with-torch [PYTHON]]            ... and Inductor's real pass on the same graph; exit 4 if it differs
@@ -53,7 +54,8 @@ commands:
                                                     the structural diff of two graphs (exit 5 when they differ):
                                                     what paired, what changed, regions only one side has
 
-Pattern files follow --patterns (every argument up to the next option); graphs come before it.
+Pattern files follow --patterns (every argument up to the next option) in every command; graphs come before it.
+fxscope-cli COMMAND --help lists the options of COMMAND.
 GRAPH is any FX dump: print(gm.graph) text, print_readable/TORCH_LOGS code, a TORCH_TRACE log,
 torch.export JSON or .pt2, a TorchAir graph dump, or fxscope JSON. The format is read from the content.
 Logs go to stderr (FXSCOPE_LOG=debug for more).

@@ -379,6 +379,8 @@ int runMatch(const std::vector<std::string> &argsIn)
           "give one row per graph, matched on --jobs threads (default: the cores), and --json one document "
           "{graphs, skipped, summary} (--batch: so for one graph too); exit 0 when every graph ran, 2 when a file did "
           "not load, 3 when a graph failed to match (docs/batch.md)\n";
+    if (helpRequested(argsIn))
+        return printHelp(usage);
     if (auto err = cmd.parse(args, {"--pattern", "--graph", "--jobs"}, {"--json", "--subgraph", "--batch"},
             {"--patterns"});
         err || cmd.positional().empty() || cmd.values("--patterns").empty()) {

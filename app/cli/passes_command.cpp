@@ -56,15 +56,28 @@ int runPasses(const std::vector<std::string> &args)
     std::string usage
         = "usage: fxscope-cli passes GRAPH --pass NAME... [--steps N] [--check-each] [--patterns FILE...] "
           "[--supported T,T...|--partition TARGETS_FILE] [--allow-single-node] [-o OUT.{json,py,dot,svg,png}] "
-          "[--composites FILE] [--graph NAME|INDEX] [--json]\npasses (in the order given; --steps reruns the list "
-          "until "
-          "nothing changes):\n";
+          "[--composites FILE] [--graph NAME|INDEX] [--json]\n"
+          "runs a PassManager pipeline on GRAPH; with a support set, partitions and why nodes are outside\n"
+          "  --pass NAME[,NAME...]   the passes below, in the order given (repeatable)\n"
+          "  --steps N               rerun the list up to N times, until nothing changes\n"
+          "  --check-each            lint the graph after each pass\n"
+          "  --patterns FILE...      every argument up to the next option: the pattern files the pattern pass\n"
+          "                          applies (Python or JSON pattern files, 'builtin' or 'builtin:NAME')\n"
+          "  --supported T,T...      the targets a backend supports (partition); --partition FILE reads them\n"
+          "                          from a file, one or more per line\n"
+          "  --allow-single-node     a partition may hold one node\n"
+          "  --composites FILE       the graphs of fx.wrap'ed functions, for inline\n"
+          "  -o OUT                  write the result (.json, .py, .dot, .svg, .png)\n"
+          "  --graph NAME|INDEX      the graph of a file that holds several\n"
+          "  --json                  one JSON document on stdout (docs/cli-json-contract.md)\n"
+          "passes:\n";
     for (const auto &line : passHelp())
         usage += "  " + line + "\n";
+    if (helpRequested(args))
+        return printHelp(usage);
     CommandLine cmd;
-    auto err = cmd.parse(args,
-        {"--pass", "--steps", "--patterns", "--supported", "--partition", "-o", "--graph", "--composites"},
-        {"--json", "--check-each", "--allow-single-node"});
+    auto err = cmd.parse(args, {"--pass", "--steps", "--supported", "--partition", "-o", "--graph", "--composites"},
+        {"--json", "--check-each", "--allow-single-node"}, {"--patterns"});
     bool partitionOnly = cmd.value("--supported") || cmd.value("--partition");
     if (err || cmd.positional().size() != 1 || (cmd.values("--pass").empty() && !partitionOnly)) {
         std::fprintf(stderr, "%s%s\n", usage.c_str(), err ? err->c_str() : "");

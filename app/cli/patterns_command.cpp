@@ -25,16 +25,27 @@ Json graphTargets(const Graph *g)
 
 int runPatterns(const std::vector<std::string> &args)
 {
+    const char *usage
+        = "usage: fxscope-cli patterns --patterns FILE... [--json]\n"
+          "the patterns the files register, in the order they are tried, with what each matches and replaces\n"
+          "  --patterns FILE...  every argument up to the next option: a Python pattern file (register_replacement),\n"
+          "                      a JSON pattern file, 'builtin' or 'builtin:NAME'; FILEs named without it\n"
+          "                      (fxscope-cli patterns FILE...) are read the same way, before those of --patterns\n"
+          "  --json              one JSON document {warnings, patterns} on stdout\n";
+    if (helpRequested(args))
+        return printHelp(usage);
     CommandLine cmd;
-    if (auto err = cmd.parse(args, {}, {"--json"}); err || cmd.positional().empty()) {
-        std::fprintf(stderr,
-            "usage: fxscope-cli patterns PATTERN_FILE... [--json]\n"
-            "PATTERN_FILE is a JSON or Python (.py) pattern file, 'builtin' or 'builtin:NAME'\n%s\n",
-            err ? err->c_str() : "");
+    auto err = cmd.parse(args, {}, {"--json"}, {"--patterns"});
+    // The positional form came first; it stays an alias of --patterns, as match and apply spell it.
+    std::vector<std::string> specs = cmd.positional();
+    for (const auto &spec : cmd.values("--patterns"))
+        specs.push_back(spec);
+    if (err || specs.empty()) {
+        std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "no pattern file named");
         return UsageError;
     }
     PatternRegistry registry;
-    for (const auto &spec : cmd.positional())
+    for (const auto &spec : specs)
         if (auto st = loadPatternSpec(spec, registry); !st) {
             std::fprintf(stderr, "%s\n", st.error().toString().c_str());
             return BadInput;

@@ -120,17 +120,34 @@ void printPartial(const ProfileReport &partial)
 
 int runProfile(const std::vector<std::string> &args)
 {
-    CommandLine cmd;
     const char *usage
         = "usage: fxscope-cli profile GRAPH [--patterns FILE...|builtin] [--device cpu|cuda[:i]|npu[:i]] "
           "[--device-plugin LIBRARY.so]... [--check-on cpu] [--iters N] [--warmup N] [--inputs FILE.safetensors] "
           "[--graph NAME|INDEX] [--sym SYMBOL=N]... [--expected OUTPUTS.safetensors] [--trace OUT.json] [--csv OUT.csv] "
           "[--ranks N [--rank-timeout SECONDS]] [--json]\n"
-          "with --ranks, GRAPH, --inputs and --expected may hold {r}, each rank's number\n";
+          "runs GRAPH unfused and fused through LibTorch: per-node times, the speedup, outputs checked\n"
+          "  --patterns FILE...     every argument up to the next option: a Python or JSON pattern file, 'builtin'\n"
+          "                         or 'builtin:NAME' (files after GRAPH without it are read the same way)\n"
+          "  --device D             cpu (default), cuda[:i], npu[:i] or another LibTorch device type\n"
+          "  --device-plugin LIB    load a device plugin first (torch_npu's libtorch_npu.so)\n"
+          "  --check-on cpu         also run the unfused graph there and check the device's outputs\n"
+          "  --iters N, --warmup N  timed and untimed iterations\n"
+          "  --inputs FILE          inputs (and weights) from a .safetensors file; else generated, seeded\n"
+          "  --graph NAME|INDEX     the graph of a file that holds several\n"
+          "  --sym SYMBOL=N         a value for a symbolic size the inputs do not fix\n"
+          "  --expected FILE        outputs PyTorch gave (a capture's), which the unfused outputs must equal\n"
+          "  --trace OUT.json       a Chrome trace; --csv OUT.csv the per-node table\n"
+          "  --ranks N              N ranks of a real process group (Gloo on the CPU), one process each; GRAPH,\n"
+          "                         --inputs and --expected may hold {r}, each rank's number\n"
+          "  --rank-timeout S       seconds a rank may take (default 60)\n"
+          "  --json                 one JSON document on stdout (docs/cli-json-contract.md)\n";
+    if (helpRequested(args))
+        return printHelp(usage);
+    CommandLine cmd;
     auto err = cmd.parse(args,
-        {"--patterns", "--device", "--device-plugin", "--check-on", "--iters", "--warmup", "--inputs", "--graph",
-            "--trace", "--csv", "--sym", "--expected", "--ranks", "--rank-timeout"},
-        {"--json"});
+        {"--device", "--device-plugin", "--check-on", "--iters", "--warmup", "--inputs", "--graph", "--trace", "--csv",
+            "--sym", "--expected", "--ranks", "--rank-timeout"},
+        {"--json"}, {"--patterns"});
     ProfileOptions options;
     if (!err && !parseCount(cmd.value("--iters"), 1, options.iters))
         err = "--iters expects a count >= 1";

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Batch benchmark (issue 17, item 4): `fxscope-cli match DIR --patterns builtin --jobs N` over
 
-1. the corpus (../shared/corpus, walked recursively: 77 graphs in 56 dumps) × the built-in patterns, and
+1. the corpus (tests/data/corpus, walked recursively: 77 graphs in 56 dumps) × the built-in patterns, and
 2. a synthetic zoo of 5,000 transformer-ish graphs of ~1k nodes, written here as readable code (print_readable):
    each is 9-11 copies of the bundled LLaMA decoder block (resources/samples/llama_block.py, 92 ops: RMSNorm with
    casts, q/k/v/o projections, rotary embedding, softmax attention, SwiGLU MLP) chained through the residual
@@ -132,7 +132,7 @@ def measure(cli, target, jobs, repeat, json_out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cli", default=str(ROOT / "build" / "bin" / "fxscope-cli"))
-    ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
+    ap.add_argument("--corpus", default=str(ROOT / "tests" / "data" / "corpus"))
     ap.add_argument("--zoo", default="/tmp/fxscope-batch-zoo")
     ap.add_argument("--zoo-size", type=int, default=5000)
     ap.add_argument("--seed", type=int, default=17)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runtime coverage of the shared corpus: which graphs fxscope's executor runs end to end on CPU.
+"""Runtime coverage of the corpus (tests/data/corpus): which graphs fxscope's executor runs end to end on CPU.
 
 Every graph of every corpus file (`fxscope-cli info --json` lists them; a TORCH_TRACE log holds several) is run
 once with generated inputs: `fxscope-cli profile FILE --graph INDEX --iters 1 --warmup 0`. A graph with symbolic
@@ -7,7 +7,7 @@ dims is retried with `--sym NAME=2` for each symbol the CLI reports as missing (
 symbol to 2). Each graph is then "ran" or "failed" with the node it stopped at and the reason.
 
 Prints a table, a summary by reason, and writes bench/results/corpus_coverage.json.
-Usage: python3 bench/exec/corpus_coverage.py [--cli build/bin/fxscope-cli] [--corpus /work/shared/corpus]
+Usage: python3 bench/exec/corpus_coverage.py [--cli build/bin/fxscope-cli] [--corpus tests/data/corpus]
        [--timeout SECONDS] [--filter SUBSTRING]
 """
 
@@ -92,7 +92,7 @@ def run_graph(cli, path, index, timeout):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cli", default=str(ROOT / "build" / "bin" / "fxscope-cli"))
-    parser.add_argument("--corpus", default="/work/shared/corpus")
+    parser.add_argument("--corpus", default=str(ROOT / "tests" / "data" / "corpus"))
     parser.add_argument("--timeout", type=int, default=300)
     parser.add_argument("--filter", default="", help="only files whose name contains this")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "corpus_coverage.json"))

@@ -13,7 +13,7 @@ overloads, the same LibTorch kernels underneath: the project's torch, build/fxsc
   Interpreter  torch.fx.Interpreter(gm).run(x), median of N runs, under torch.inference_mode() as fxscope runs
   GraphModule  gm(x) (generated Python code), median of N runs, under torch.inference_mode()
 
-With --corpus, also the print_readable dumps of the shared corpus whose inputs are tiny: those with symbolic dims
+With --corpus, also the print_readable dumps of the corpus (tests/data/corpus/readable) whose inputs are tiny: those with symbolic dims
 (every symbol set to 2) and static ones of at most 4096 elements per input, as the issue asks (static dumps with
 large tensors cannot be shrunk: their views carry the real shapes). PyTorch's side is the dump's forward itself,
 exec'd with real torch (the code a GraphModule generates), on inputs made from the placeholders' annotations.

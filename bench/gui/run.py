@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = ROOT / "tests" / "data" / "corpus"
 HRNET = "learn_torch_compile__timm_hrnet_w18_training_cuda__aot_joint_graph.py"
 
 

@@ -48,7 +48,7 @@ from common import (DumpTracer, fake_propagate, fmt, machine, run_json, slope, t
                     torch_version)
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus" / "readable"
+CORPUS = ROOT / "tests" / "data" / "corpus" / "readable"
 DEFAULT_SIZES = [1000, 3000, 10000, 30000, 100000]
 HRNET = CORPUS / "learn_torch_compile__timm_hrnet_w18_training_cuda__aot_joint_graph.py"
 TARGET_MS = 100.0

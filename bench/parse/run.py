@@ -405,7 +405,7 @@ def main():
     ap.add_argument("--fxscope-repeat", type=int,
                     help="loads per file for fxscope (default: max(repeat, 15); its loads take milliseconds)")
     ap.add_argument("--quick", action="store_true", help="sizes 1000,10000 and 3 repeats")
-    ap.add_argument("--hrnet", default=str(ROOT.parent / "shared" / "corpus" / "readable" / HRNET_NAME),
+    ap.add_argument("--hrnet", default=str(ROOT / "tests" / "data" / "corpus" / "readable" / HRNET_NAME),
                     help="the HRNet joint graph dump ('' to skip)")
     ap.add_argument("--python", help="interpreter with torch >= 2.1 for the PyTorch side (default: the build's "
                     "fxscope-python beside --bench's bin/, else this interpreter)")

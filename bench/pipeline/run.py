@@ -32,7 +32,7 @@ from common import fmt, machine, run_json, slope, torch_python, torch_version  #
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SIZES = [1000, 3000, 10000, 30000, 100000]
-HRNET = ROOT.parent / "shared" / "corpus" / "readable" / \
+HRNET = ROOT / "tests" / "data" / "corpus" / "readable" / \
     "learn_torch_compile__timm_hrnet_w18_training_cuda__aot_joint_graph.py"
 
 _spec = importlib.util.spec_from_file_location("parse_run", ROOT / "bench" / "parse" / "run.py")

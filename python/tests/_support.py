@@ -1,5 +1,6 @@
-"""What the capture tests share: where fxscope-cli and the shared examples are, and readers that do not trust the code
-under test (the safetensors layout with struct + json, the fxscope JSON graph run by resolving its targets in torch).
+"""What the capture tests share: where fxscope-cli and the example pattern file are, and readers that do not trust
+the code under test (the safetensors layout with struct + json, the fxscope JSON graph run by resolving its targets in
+torch).
 
 fxscope-cli is required: ctest sets FXSCOPE_CLI to the one it built; by hand, build/bin/fxscope-cli is used.
 """
@@ -13,8 +14,7 @@ import subprocess
 import torch
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SHARED = os.environ.get("FXSCOPE_SHARED_DIR", os.path.join(REPO, "..", "shared"))
-ADD_RMS_NORM = os.path.join(SHARED, "examples", "torchair_add_rms_norm.py")
+ADD_RMS_NORM = os.path.join(REPO, "tests", "data", "examples", "torchair_add_rms_norm.py")
 PATTERNS_DIR = os.path.join(REPO, "resources", "patterns")
 
 
@@ -39,7 +39,7 @@ def cli_json(test, *args):
 
 def require_file(path, what):
     if not os.path.exists(path):
-        raise AssertionError(f"{what} not found at {path} (FXSCOPE_SHARED_DIR names the shared folder)")
+        raise AssertionError(f"{what} not found at {path}")
     return path
 
 

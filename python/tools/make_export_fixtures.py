@@ -3,7 +3,7 @@
 
 These are the schema-built fixtures of error cases and older schema forms (fixtures that torch 2.13 itself wrote
 are made by make_torch_fixtures.py into tests/data/torch2/). The programs are written by hand following torch/_export/serde/schema.py as summarised in
-../shared/reference/FORMATS.md section C (SCHEMA_VERSION 8.17): unions as one-key objects, structs with
+docs/formats.md section C (SCHEMA_VERSION 8.17): unions as one-key objects, structs with
 every field except those whose None default is unset, enums as integers, non-finite floats as the
 strings "Infinity", "-Infinity" and "NaN".
 

@@ -7,7 +7,10 @@ import os
 
 P = "resources/patterns/"
 O = "tests/oracle/patterns/"
-EX = "../shared/examples/torchair_add_rms_norm.py"
+EX = "tests/data/examples/torchair_add_rms_norm.py"
+# The real dumps: the repository's copy, or another folder of the same layout that FXSCOPE_CORPUS_DIR names.
+CORPUS = os.environ.get("FXSCOPE_CORPUS_DIR") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
+                                                               "corpus")
 TA = "torchair:"  # TorchAir's own pattern files (oracle.py fetches them from torch_npu's wheel)
 ALL = [P + f for f in ("add_rms_norm.py", "addmm.py", "gelu_tanh.py", "rms_norm.py", "rotary_mul.py", "swiglu.py")]
 

@@ -271,10 +271,10 @@ def build(name, symbolic=False, **kw):
                 _t((1, 1, seq, hd), dtype), _t((1, 1, seq, hd), dtype))
         return _trace(f, args, symbolic)
 
-    if name == "corpus":  # a shared corpus dump as fxscope-cli reads it (the oracle checks torch rebuilds it)
+    if name == "corpus":  # a corpus dump as fxscope-cli reads it (the oracle checks torch rebuilds it)
         import subprocess
-        src = os.path.join(os.environ.get("FXSCOPE_SHARED_DIR", os.path.join(os.path.dirname(__file__), "..", "..",
-                                                                             "..", "shared")), "corpus", kw["file"])
+        from cases import CORPUS
+        src = os.path.join(CORPUS, kw["file"])
         out = os.path.join(tempfile.mkdtemp(prefix="fxscope_oracle_corpus_"), "graph.json")
         subprocess.run([os.environ["FXSCOPE_ORACLE_CLI"], "convert", src, "-o", out], check=True,
                        capture_output=True, timeout=120)

@@ -29,6 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "python"))
 sys.path.insert(0, HERE)
+from cases import CORPUS  # noqa: E402 (found through HERE)
 
 # fxscope's stage for a rejected candidate -> the Inductor reason classes consistent with it (inductor_check's
 # classes). A stage named like an Inductor class is consistent with that class.
@@ -133,8 +134,7 @@ def ensure_dump(case, cache):
         with open(paths["fx_text"], "w", encoding="utf-8") as f:
             f.write(str(gm.graph))
     if case.get("form") == "original":  # a corpus file: fxscope reads the dump as it was published
-        return paths["json"], os.path.join(os.environ.get("FXSCOPE_SHARED_DIR", os.path.join(REPO, "..", "shared")),
-                                           "corpus", kwargs["file"])
+        return paths["json"], os.path.join(CORPUS, kwargs["file"])
     return paths["json"], paths[case.get("form", "json")]
 
 
