@@ -1,9 +1,11 @@
 // fxscope-cli match/apply over several graphs (issue 17, item 4): one row per graph in input order, a file that
 // does not load reported in its row without stopping the others, the exit code, the --json document, the same
-// result on one thread and two, and the single-graph output left as it was.
+// result on one thread and two, and the single-graph output left as it was. Issue 23: the output streams, so a
+// zoo's --json, --jsonl and --summary runs in memory that does not grow with the number of graphs.
 #include "cli_test_support.h"
 
 #include <QtTest>
+
 
 #include <QDir>
 #include <QFile>
@@ -46,6 +48,50 @@ QJsonValue withoutTimings(const QJsonValue &value)
     return out;
 }
 
+// fxscope-cli with stdout to a file, and its peak resident memory as GNU time reports it. Not getrusage of a child
+// of this process: Linux starts a child's peak at its parent's (the memory it is forked or vforked from), and this
+// test's own peak grows as it reads the documents; time forks fxscope-cli from its own small process.
+struct Measured {
+    int exitCode = -1;
+    long peakRssKib = 0;
+    QByteArray out;
+};
+
+Measured runMeasured(const QStringList &args, const QString &outPath)
+{
+    Measured m;
+    const QString rssPath = outPath + ".rss";
+    QProcess p;
+    p.setStandardOutputFile(outPath);
+    p.setStandardErrorFile(QProcess::nullDevice());
+    p.start(QStringLiteral("/usr/bin/time"),
+        QStringList{"-f", "%M", "-o", rssPath, QStringLiteral(FXSCOPE_BIN_DIR "/fxscope-cli")} + args);
+    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit)
+        return m;
+    m.exitCode = p.exitCode();
+    QFile rss(rssPath);
+    if (rss.open(QIODevice::ReadOnly)) // "Command exited with non-zero status N" comes first when it did
+        m.peakRssKib = rss.readAll().trimmed().split('\n').last().toLong();
+    QFile out(outPath);
+    if (out.open(QIODevice::ReadOnly))
+        m.out = out.readAll();
+    return m;
+}
+
+// The zoo's files: the LLaMA sample with its RMSNorm epsilon varied, every 50th a dump that does not parse.
+QStringList zooFiles(int from, int to)
+{
+    QStringList names;
+    for (int i = from; i < to; ++i)
+        names << QStringLiteral("g%1.py").arg(i, 4, 10, QLatin1Char('0'));
+    return names;
+}
+
+bool brokenInZoo(int i)
+{
+    return i % 50 == 13;
+}
+
 } // namespace
 
 class TestCliBatch : public QObject {
@@ -53,6 +99,40 @@ class TestCliBatch : public QObject {
 private:
     QTemporaryDir m_dir;
     QString m_zoo; // zoo/: three corpus dumps (one a TORCH_TRACE log of 3 graphs), a broken dump, a README
+    // big/a: 100 graph dumps, big/b: 300 more (issue 23's memory check runs 100 against all 400).
+    QString m_big;
+    QStringList m_bigPaths; // in the order the rows must come
+    QByteArray m_bigMatchJson[2]; // match --json over big/a and over big/, kept for the --jsonl and --summary checks
+
+    // Peak RSS of `args` over big/a (100 graphs) and over big/ (400), in KiB per graph more; the two outputs.
+    std::pair<QByteArray, QByteArray> growthPerGraph(const QStringList &args, double &kibPerGraph, int &exitCode)
+    {
+        const Measured hundred
+            = runMeasured(QStringList{args[0], m_big + "/a"} + args.mid(1), m_dir.filePath("100.out"));
+        const Measured all = runMeasured(QStringList{args[0], m_big} + args.mid(1), m_dir.filePath("400.out"));
+        exitCode = all.exitCode == hundred.exitCode ? all.exitCode : -1;
+        if (hundred.peakRssKib <= 0 || all.peakRssKib <= 0)
+            exitCode = -1; // /usr/bin/time (Debian: time) missing or failed
+        kibPerGraph = double(all.peakRssKib - hundred.peakRssKib) / 300;
+        qInfo("%s: peak RSS %ld KiB at 100 graphs, %ld KiB at 400: %.1f KiB per graph", qPrintable(args.join(' ')),
+            hundred.peakRssKib, all.peakRssKib, kibPerGraph);
+        return {hundred.out, all.out};
+    }
+
+    // The rows are the zoo's graphs in path order; the broken ones are error rows; the others carry a report
+    // unless `summary`.
+    void checkZooRows(const QJsonArray &graphs, bool summary, int count = 400)
+    {
+        QCOMPARE(graphs.size(), count);
+        for (int i = 0; i < graphs.size(); ++i) {
+            const QJsonObject row = graphs[i].toObject();
+            QCOMPARE(row["path"].toString(), m_bigPaths[i]);
+            QCOMPARE(row["status"].toString(), QString(brokenInZoo(i) ? "error" : "ok"));
+            QCOMPARE(row.contains("report"), !summary);
+            if (!summary && !brokenInZoo(i))
+                QVERIFY(row["report"].toObject()["graph"].isString());
+        }
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -68,6 +148,20 @@ private Q_SLOTS:
         write(m_zoo + "/b_broken.txt", kBroken);
         write(m_zoo + "/README.md", "# notes\nnot a graph\n");
         write(m_zoo + "/weights.bin", QByteArray(4096, '\0'));
+
+        m_big = m_dir.filePath("big");
+        QVERIFY(QDir().mkpath(m_big + "/a") && QDir().mkpath(m_big + "/b"));
+        QFile sample(QStringLiteral(FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        const QByteArray llama = sample.readAll();
+        const QStringList names = zooFiles(0, 400);
+        for (int i = 0; i < names.size(); ++i) {
+            const QString path = m_big + (i < 100 ? "/a/" : "/b/") + names[i];
+            QByteArray text = llama;
+            text.replace("1e-06", QByteArray::number(1e-6 * (1 + i % 7), 'g', 3));
+            write(path, brokenInZoo(i) ? QByteArray(kBroken) : text);
+            m_bigPaths << path;
+        }
     }
 
     // Rows in path order, the broken file's row carries its FILE:LINE:COL error and makes the exit 2; the others
@@ -200,6 +294,88 @@ private Q_SLOTS:
         QCOMPARE(json(info)["graphs"].toArray()[0].toObject()["nodes"].toInt(), first["nodes_after"].toInt());
         QVERIFY(QFile::exists(out + "/zoo/logs/simple.log.2.fused.json")); // a log's third graph
         QVERIFY(!QFile::exists(out + "/zoo/b_broken.txt.fused.json"));
+    }
+
+    // Issue 23: `match --json` over a zoo writes each graph's object as it is done. The document is whole and in
+    // order, and the memory it takes does not grow with the graphs: a document kept whole grows by the report's
+    // tree per graph (hundreds of KiB for this graph); a streamed one by a path name.
+    void zooMatchJsonStreamsInBoundedMemory()
+    {
+        double kibPerGraph = 0;
+        int exitCode = 0;
+        const auto [hundred, all]
+            = growthPerGraph({"match", "--patterns", "builtin", "--json", "--jobs", "2"}, kibPerGraph, exitCode);
+        QCOMPARE(exitCode, 2); // the broken files
+        m_bigMatchJson[0] = hundred;
+        m_bigMatchJson[1] = all;
+        QJsonParseError error;
+        const QJsonObject doc = QJsonDocument::fromJson(all, &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QCOMPARE(doc.keys(), (QStringList{"graphs", "skipped", "summary"}));
+        checkZooRows(doc["graphs"].toArray(), false);
+        QCOMPARE(doc["summary"].toObject()["graphs"].toInt(), 400);
+        QCOMPARE(doc["summary"].toObject()["failed"].toInt(), 8);
+        QVERIFY(doc["summary"].toObject()["accepted"].toInt() > 0);
+        QVERIFY2(kibPerGraph < 24, qPrintable(QString::number(kibPerGraph)));
+    }
+
+    void zooApplyJsonStreamsInBoundedMemory()
+    {
+        double kibPerGraph = 0;
+        int exitCode = 0;
+        const auto [hundred, all]
+            = growthPerGraph({"apply", "--patterns", "builtin", "--json", "--jobs", "2"}, kibPerGraph, exitCode);
+        QCOMPARE(exitCode, 2);
+        QCOMPARE(QJsonDocument::fromJson(hundred).object()["graphs"].toArray().size(), 100);
+        const QJsonObject doc = QJsonDocument::fromJson(all).object();
+        checkZooRows(doc["graphs"].toArray(), false);
+        const QJsonObject first = doc["graphs"].toArray()[0].toObject();
+        QVERIFY(first["steps"].toInt() > 0);
+        QCOMPARE(first["report"].toObject()["steps"].toArray().size(), first["steps"].toInt());
+        QVERIFY2(kibPerGraph < 24, qPrintable(QString::number(kibPerGraph)));
+    }
+
+    // --jsonl: the same rows as the document, one per line, then the totals line; --summary: the same counts
+    // without the reports, in the document and in the table.
+    void zooJsonLinesAndSummary()
+    {
+        QVERIFY(!m_bigMatchJson[1].isEmpty()); // from zooMatchJsonStreamsInBoundedMemory
+        const QJsonObject document = QJsonDocument::fromJson(m_bigMatchJson[1]).object();
+        Run lines = cli({"match", m_big, "--patterns", "builtin", "--jobs", "2", "--jsonl"});
+        QCOMPARE(lines.exitCode, 2);
+        const QList<QByteArray> split = lines.out.trimmed().split('\n');
+        QCOMPARE(split.size(), 401);
+        const QJsonArray graphs = document["graphs"].toArray();
+        QJsonArray rows;
+        for (int i = 0; i < 400; ++i) {
+            QJsonParseError error;
+            const QJsonObject row = QJsonDocument::fromJson(split[i], &error).object();
+            QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+            QCOMPARE(withoutTimings(row), withoutTimings(graphs[i]));
+            rows.append(row);
+        }
+        checkZooRows(rows, false);
+        const QJsonObject last = QJsonDocument::fromJson(split[400]).object();
+        QCOMPARE(last.keys(), (QStringList{"skipped", "summary"}));
+        QCOMPARE(withoutTimings(last["summary"]), withoutTimings(document["summary"]));
+
+        // --summary over big/a, against the full document over big/a.
+        const QStringList hundred = {"match", m_big + "/a", "--patterns", "builtin", "--jobs", "2"};
+        const QJsonObject full = QJsonDocument::fromJson(m_bigMatchJson[0]).object();
+        Run summary = cli(hundred + QStringList{"--json", "--summary"});
+        QCOMPARE(summary.exitCode, 2);
+        const QJsonArray counted = json(summary)["graphs"].toArray();
+        checkZooRows(counted, true, 100);
+        for (int i = 0; i < counted.size(); ++i) {
+            QJsonObject row = full["graphs"].toArray()[i].toObject();
+            row.remove("report");
+            QCOMPARE(withoutTimings(counted[i]), withoutTimings(row));
+        }
+        QCOMPARE(withoutTimings(json(summary)["summary"]), withoutTimings(full["summary"]));
+        Run table = cli(hundred + QStringList{"--summary"});
+        QCOMPARE(table.exitCode, 2);
+        QVERIFY2(table.out.startsWith("100 graphs from 100 files (0 skipped): 98 ok, 2 failed"), table.out.constData());
+        QCOMPARE(cli(hundred + QStringList{"--json", "--jsonl"}).exitCode, 1);
     }
 };
 

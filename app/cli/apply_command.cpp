@@ -77,10 +77,13 @@ std::string batchOutputPath(const std::string &dir, const BatchRow &row, size_t 
 int runApplyBatch(const CommandLine &cmd, const std::shared_ptr<PatternRegistry> &registry, size_t maxSteps,
     const std::optional<std::string> &outDir, unsigned jobs)
 {
-    const bool json = cmd.flag("--json");
+    const auto format = BatchOutput::formatOf(cmd.flag("--json"), cmd.flag("--jsonl"));
+    if (!format)
+        return UsageError;
     if (jobs > 1)
         OpSchemaTable::instance().addLibTorchSchemas(); // see runMatchBatch: loaded once, before the workers
-    BatchOutput output({"steps", "nodes_after"}, "steps");
+    const BatchOutput output({"steps", "nodes_after"}, "steps", *format, cmd.flag("--summary"));
+    const bool json = output.wantsReports();
     auto task = [&](const GraphFile &file, size_t index, BatchRow &row) {
         const NamedGraph &named = file.graphs[index];
         Session session(named.graph->clone(), registry);
@@ -118,7 +121,7 @@ int runApplyBatch(const CommandLine &cmd, const std::shared_ptr<PatternRegistry>
             }
         }
     };
-    return output.run(BatchRunner({cmd.positional(), cmd.value("--graph"), jobs}), task, json);
+    return output.run(BatchRunner({cmd.positional(), cmd.value("--graph"), jobs}), task);
 }
 
 } // namespace
@@ -128,18 +131,19 @@ int runApply(const std::vector<std::string> &args)
     CommandLine cmd;
     const char *usage
         = "usage: fxscope-cli apply GRAPH... --patterns FILE... [--steps N] [--all] [-o OUT.{json,py,dot,svg,png}] "
-          "[--graph NAME|INDEX] [--json] [--jobs N] [--batch]\n"
+          "[--graph NAME|INDEX] [--json] [--jobs N] [--batch] [--jsonl] [--summary]\n"
           "FILE is a Python pattern file (register_replacement), a JSON pattern file, 'builtin' or 'builtin:NAME'; "
           "every argument after --patterns up to the next option is a pattern file; "
           "without --steps every match is applied (--all).\n"
           "Several GRAPHs, a directory or a file holding several graphs (without --graph) give one row per graph "
           "(steps, nodes before and after), on --jobs threads (default: the cores); -o is then a directory that "
-          "receives each fused graph as fxscope JSON; exit 0 when every graph ran, 2 when a file did not load, 3 when "
-          "a sweep failed (docs/batch.md)\n";
+          "receives each fused graph as fxscope JSON; --json writes one document graph by graph, --jsonl one line per "
+          "graph then a totals line, --summary counts without each graph's report; exit 0 when every graph ran, 2 "
+          "when a file did not load, 3 when a sweep failed (docs/batch.md)\n";
     if (helpRequested(args))
         return printHelp(usage);
-    auto err = cmd.parse(
-        args, {"--steps", "-o", "--output", "--graph", "--jobs"}, {"--json", "--all", "--batch"}, {"--patterns"});
+    auto err = cmd.parse(args, {"--steps", "-o", "--output", "--graph", "--jobs"},
+        {"--json", "--all", "--batch", "--jsonl", "--summary"}, {"--patterns"});
     if (err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;
@@ -160,7 +164,8 @@ int runApply(const std::vector<std::string> &args)
     }
     auto out = cmd.value("-o") ? cmd.value("-o") : cmd.value("--output");
     std::string ext = out ? extensionOf(*out) : std::string();
-    const bool namesBatch = cmd.flag("--batch") || cmd.positional().size() > 1 || isDirectory(cmd.positional()[0]);
+    const bool namesBatch = cmd.flag("--batch") || cmd.flag("--jsonl") || cmd.flag("--summary")
+        || cmd.positional().size() > 1 || isDirectory(cmd.positional()[0]);
     if (out && !namesBatch && !isGraphOutputExtension(ext) && !isDirectory(*out)) {
         std::fprintf(
             stderr, "%sexpected an output ending in .json, .py, .dot, .svg or .png, found '%s'\n", usage, out->c_str());

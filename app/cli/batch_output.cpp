@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 
 namespace fxs::cli {
 
@@ -26,22 +25,63 @@ std::string byPatternText(const std::vector<std::pair<std::string, size_t>> &byP
     return text;
 }
 
-// Totals over the rows that ran, per pattern in the order first seen.
-std::vector<std::pair<std::string, size_t>> totalByPattern(const std::vector<BatchRow> &rows)
+Json byPatternJson(const std::vector<std::pair<std::string, size_t>> &byPattern)
 {
-    std::vector<std::pair<std::string, size_t>> totals;
-    for (const BatchRow &row : rows)
-        for (const auto &[name, n] : row.byPattern) {
-            auto it = std::find_if(totals.begin(), totals.end(), [&](const auto &t) { return t.first == name; });
-            if (it == totals.end())
-                totals.emplace_back(name, n);
-            else
-                it->second += n;
-        }
-    return totals;
+    Json out = Json::object();
+    for (const auto &[name, n] : byPattern)
+        out.set(name, n);
+    return out;
+}
+
+// JSON text made at indent 1 and level 0, moved to `level` (strings hold no raw newline, so every newline is
+// the layout's): what Json::dump(1) of the whole document would print there.
+std::string atLevel(std::string text, int level)
+{
+    const std::string indent(size_t(level), ' ');
+    std::string out;
+    out.reserve(text.size() + text.size() / 16);
+    for (char c : text) {
+        out += c;
+        if (c == '\n')
+            out += indent;
+    }
+    return out;
+}
+
+void write(const std::string &text)
+{
+    std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
 } // namespace
+
+// Totals over the rows printed so far: the counts, and per pattern in the order first seen.
+struct BatchOutput::Totals {
+    std::vector<long long> counts;
+    std::vector<std::pair<std::string, size_t>> byPattern;
+
+    void add(const BatchRow &row)
+    {
+        for (size_t i = 0; i < counts.size() && i < row.counts.size(); ++i)
+            counts[i] += row.counts[i];
+        for (const auto &[name, n] : row.byPattern) {
+            auto it = std::find_if(byPattern.begin(), byPattern.end(), [&](const auto &t) { return t.first == name; });
+            if (it == byPattern.end())
+                byPattern.emplace_back(name, n);
+            else
+                it->second += n;
+        }
+    }
+};
+
+std::optional<BatchOutput::Format> BatchOutput::formatOf(bool json, bool jsonl)
+{
+    if (json && jsonl) {
+        std::fprintf(stderr, "--json and --jsonl: name one (a document, or one line per graph)\n");
+        return std::nullopt;
+    }
+    return json ? Format::Json : jsonl ? Format::Jsonl : Format::Table;
+}
 
 void BatchOutput::printHeader() const
 {
@@ -70,85 +110,102 @@ void BatchOutput::printRow(const BatchRow &row) const
     std::fflush(stdout);
 }
 
-int BatchOutput::run(const BatchRunner &runner, const BatchRunner::GraphTask &task, bool json) const
+std::string BatchOutput::rowText(const BatchRow &row) const
 {
-    if (!json)
+    Json entry = Json::object({{"path", row.path}, {"graph", row.graph.empty() ? Json() : Json(row.graph)},
+        {"status", row.ok() ? "ok" : "error"}, {"error", row.ok() ? Json() : Json(row.error)}, {"exit", row.exitCode},
+        {"nodes", row.graph.empty() ? Json() : Json(row.nodes)}});
+    // The command's counts sit beside nodes (null where the graph did not run).
+    for (size_t i = 0; i < m_countNames.size(); ++i)
+        entry.set(m_countNames[i], i < row.counts.size() ? Json(int64_t(row.counts[i])) : Json());
+    entry.set("by_pattern", byPatternJson(row.byPattern));
+    entry.set("load_ms", row.loadMs);
+    entry.set("ms", row.ms);
+    if (!m_summaryOnly)
+        entry.set("report", row.report);
+    // In the document a graph's object sits at level 2 ({"graphs": [ here ]}).
+    return m_format == Format::Jsonl ? entry.dump() : atLevel(entry.dump(1), 2);
+}
+
+int BatchOutput::run(const BatchRunner &runner, const BatchRunner::GraphTask &task) const
+{
+    Totals totals;
+    totals.counts.assign(m_countNames.size(), 0);
+    bool first = true;
+    if (m_format == Format::Json)
+        write("{\n \"graphs\": [");
+    else if (m_format == Format::Table && !m_summaryOnly)
         printHeader();
-    BatchResult result = runner.run(task, [&](const BatchRow &row) {
-        if (!json)
-            printRow(row);
-    });
-    if (json)
-        std::printf("%s\n", toJson(result).dump(1).c_str());
-    else
-        printSummary(result);
+    // The text is made on the worker; the report's tree is dropped there and only the text waits for its turn.
+    auto finished = [&](BatchRow &row) {
+        if (m_format == Format::Table)
+            return;
+        row.text = rowText(row);
+        row.report = Json();
+    };
+    auto done = [&](const BatchRow &row) {
+        totals.add(row);
+        if (m_format == Format::Table) {
+            if (!m_summaryOnly)
+                printRow(row);
+            return;
+        }
+        write(m_format == Format::Jsonl ? row.text + "\n" : (first ? "\n  " : ",\n  ") + row.text);
+        first = false;
+        std::fflush(stdout);
+    };
+    const BatchResult result = runner.run(task, done, finished);
+    if (m_format == Format::Json) {
+        write(std::string(first ? "]" : "\n ]") + ",\n \"skipped\": " + atLevel(skippedJson(result).dump(1), 1)
+            + ",\n \"summary\": " + atLevel(summaryJson(result, totals).dump(1), 1) + "\n}\n");
+    } else if (m_format == Format::Jsonl) {
+        const Json last
+            = Json::object({{"skipped", skippedJson(result)}, {"summary", summaryJson(result, totals)}});
+        write(last.dump() + "\n");
+    } else {
+        printSummary(result, totals);
+    }
+    std::fflush(stdout);
     return result.exitCode();
 }
 
-void BatchOutput::printSummary(const BatchResult &result) const
+void BatchOutput::printSummary(const BatchResult &result, const Totals &totals) const
 {
     for (const BatchSkip &s : result.skipped)
         std::fprintf(stderr, "note: skipped %s: %s\n", s.path.c_str(), s.reason.c_str());
-    size_t failed = 0;
-    std::vector<long long> totals(m_countNames.size(), 0);
-    for (const BatchRow &row : result.rows) {
-        failed += row.ok() ? 0 : 1;
-        for (size_t i = 0; i < totals.size() && i < row.counts.size(); ++i)
-            totals[i] += row.counts[i];
-    }
-    std::printf("\n%zu graphs from %zu files (%zu skipped): %zu ok, %zu failed", result.rows.size(), result.files,
-        result.skipped.size(), result.rows.size() - failed, failed);
-    for (size_t i = 0; i < totals.size(); ++i)
-        std::printf("; %lld %s", totals[i], m_countNames[i].c_str());
-    if (const auto byPattern = totalByPattern(result.rows); !byPattern.empty())
-        std::printf("\n%s by pattern: %s", m_byPatternName.c_str(), byPatternText(byPattern).c_str());
+    std::printf("%s%zu graphs from %zu files (%zu skipped): %zu ok, %zu failed", m_summaryOnly ? "" : "\n",
+        result.graphs, result.files, result.skipped.size(), result.graphs - result.failed, result.failed);
+    for (size_t i = 0; i < totals.counts.size(); ++i)
+        std::printf("; %lld %s", totals.counts[i], m_countNames[i].c_str());
+    if (!totals.byPattern.empty())
+        std::printf("\n%s by pattern: %s", m_byPatternName.c_str(), byPatternText(totals.byPattern).c_str());
     std::printf("\n");
     const double seconds = result.wallMs / 1000;
-    std::fprintf(stderr, "%zu graphs in %.2f s with %u jobs (%.1f graphs/s)\n", result.rows.size(), seconds,
-        result.jobs, seconds > 0 ? double(result.rows.size()) / seconds : 0.0);
+    std::fprintf(stderr, "%zu graphs in %.2f s with %u jobs (%.1f graphs/s)\n", result.graphs, seconds, result.jobs,
+        seconds > 0 ? double(result.graphs) / seconds : 0.0);
 }
 
-Json BatchOutput::toJson(const BatchResult &result) const
+Json BatchOutput::skippedJson(const BatchResult &result) const
 {
-    Json graphs = Json::array();
-    std::vector<long long> totals(m_countNames.size(), 0);
-    size_t failed = 0;
-    for (const BatchRow &row : result.rows) {
-        Json byPattern = Json::object();
-        for (const auto &[name, n] : row.byPattern)
-            byPattern.set(name, n);
-        failed += row.ok() ? 0 : 1;
-        Json entry = Json::object({{"path", row.path}, {"graph", row.graph.empty() ? Json() : Json(row.graph)},
-            {"status", row.ok() ? "ok" : "error"}, {"error", row.ok() ? Json() : Json(row.error)},
-            {"exit", row.exitCode}, {"nodes", row.graph.empty() ? Json() : Json(row.nodes)}});
-        // The command's counts sit beside nodes (null where the graph did not run).
-        for (size_t i = 0; i < m_countNames.size(); ++i) {
-            entry.set(m_countNames[i], i < row.counts.size() ? Json(int64_t(row.counts[i])) : Json());
-            totals[i] += i < row.counts.size() ? row.counts[i] : 0;
-        }
-        entry.set("by_pattern", std::move(byPattern));
-        entry.set("load_ms", row.loadMs);
-        entry.set("ms", row.ms);
-        entry.set("report", row.report);
-        graphs.push(std::move(entry));
-    }
     Json skipped = Json::array();
     for (const BatchSkip &s : result.skipped)
         skipped.push(Json::object({{"path", s.path}, {"reason", s.reason}}));
-    Json byPattern = Json::object();
-    for (const auto &[name, n] : totalByPattern(result.rows))
-        byPattern.set(name, n);
+    return skipped;
+}
+
+Json BatchOutput::summaryJson(const BatchResult &result, const Totals &totals) const
+{
     const double seconds = result.wallMs / 1000;
-    Json summary = Json::object({{"files", result.files}, {"graphs", result.rows.size()},
-        {"ok", result.rows.size() - failed}, {"failed", failed}, {"skipped", result.skipped.size()},
+    Json summary = Json::object({{"files", result.files}, {"graphs", result.graphs},
+        {"ok", result.graphs - result.failed}, {"failed", result.failed}, {"skipped", result.skipped.size()},
         {"exit", result.exitCode()}});
-    for (size_t i = 0; i < totals.size(); ++i)
-        summary.set(m_countNames[i], Json(int64_t(totals[i])));
-    summary.set("by_pattern", std::move(byPattern));
+    for (size_t i = 0; i < totals.counts.size(); ++i)
+        summary.set(m_countNames[i], Json(int64_t(totals.counts[i])));
+    summary.set("by_pattern", byPatternJson(totals.byPattern));
     summary.set("jobs", size_t(result.jobs));
     summary.set("wall_ms", result.wallMs);
-    summary.set("graphs_per_s", seconds > 0 ? double(result.rows.size()) / seconds : 0.0);
-    return Json::object({{"graphs", std::move(graphs)}, {"skipped", std::move(skipped)}, {"summary", std::move(summary)}});
+    summary.set("graphs_per_s", seconds > 0 ? double(result.graphs) / seconds : 0.0);
+    return summary;
 }
 
 } // namespace fxs::cli

@@ -24,6 +24,9 @@ struct BatchRow {
     std::vector<long long> counts;
     std::vector<std::pair<std::string, size_t>> byPattern;
     Json report;
+    // The row as the output prints it, made on the worker as soon as the row is done (the report is then
+    // dropped: its text is a fraction of the tree's memory while the row waits for the rows before it).
+    std::string text;
 
     bool ok() const { return exitCode == 0; }
 };

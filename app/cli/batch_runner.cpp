@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 
 namespace fxs::cli {
@@ -40,7 +41,7 @@ struct FileOutcome {
 };
 
 FileOutcome runFile(const BatchRunner::Input &input, const std::optional<std::string> &graphChoice,
-    const BatchRunner::GraphTask &task)
+    const BatchRunner::GraphTask &task, const BatchRunner::RowFinished &rowFinished)
 {
     FileOutcome outcome;
     // Documentation beside the dumps (a README, a SOURCES.md quoting a dump's lines) is not one, whatever it quotes.
@@ -65,6 +66,8 @@ FileOutcome runFile(const BatchRunner::Input &input, const std::optional<std::st
         row.exitCode = BadInput;
         row.error = file.error().toString();
         row.loadMs = loadMs;
+        if (rowFinished)
+            rowFinished(row);
         outcome.rows.push_back(std::move(row));
         return outcome;
     }
@@ -87,6 +90,8 @@ FileOutcome runFile(const BatchRunner::Input &input, const std::optional<std::st
         row.exitCode = BadInput;
         row.error = choiceError.empty() ? input.path + ": the file holds no graph" : choiceError;
         row.loadMs = loadMs;
+        if (rowFinished)
+            rowFinished(row);
         outcome.rows.push_back(std::move(row));
         return outcome;
     }
@@ -101,6 +106,8 @@ FileOutcome runFile(const BatchRunner::Input &input, const std::optional<std::st
         const auto runStart = std::chrono::steady_clock::now();
         task(file.value(), index, row);
         row.ms = msSince(runStart);
+        if (rowFinished)
+            rowFinished(row);
         outcome.rows.push_back(std::move(row));
     }
     return outcome;
@@ -114,15 +121,14 @@ bool isDirectory(const std::string &path)
     return fs::is_directory(path, ec);
 }
 
-int BatchResult::exitCode() const
+void BatchResult::add(const BatchRow &row)
 {
-    int worst = Success;
-    for (const BatchRow &row : rows)
-        if (row.exitCode == RuntimeFailure)
-            worst = RuntimeFailure;
-        else if (row.exitCode != Success && worst == Success)
-            worst = BadInput;
-    return worst;
+    ++graphs;
+    failed += row.ok() ? 0 : 1;
+    if (row.exitCode == RuntimeFailure)
+        m_exit = RuntimeFailure;
+    else if (row.exitCode != Success && m_exit == Success)
+        m_exit = BadInput;
 }
 
 std::vector<BatchRunner::Input> BatchRunner::expand(
@@ -168,34 +174,37 @@ std::vector<BatchRunner::Input> BatchRunner::expand(
     return files;
 }
 
-BatchResult BatchRunner::run(const GraphTask &task, const RowDone &rowDone) const
+BatchResult BatchRunner::run(const GraphTask &task, const RowDone &rowDone, const RowFinished &rowFinished) const
 {
     const auto start = std::chrono::steady_clock::now();
     BatchResult result;
     const std::vector<Input> inputs = expand(m_options.inputs, result.skipped);
-    std::vector<FileOutcome> outcomes(inputs.size());
-    std::vector<bool> done(inputs.size(), false);
+    // Files done while one before them still runs, by input index; handed on and dropped in order.
+    std::map<size_t, FileOutcome> waiting;
     std::mutex lock;
     size_t reported = 0; // files whose rows went to rowDone, in order
-    WorkerPool(m_options.jobs).run(inputs.size(), [&](size_t i) {
-        FileOutcome outcome = runFile(inputs[i], m_options.graphChoice, task);
-        std::lock_guard<std::mutex> guard(lock);
-        outcomes[i] = std::move(outcome);
-        done[i] = true;
-        for (; reported < inputs.size() && done[reported]; ++reported)
-            if (rowDone)
-                for (const BatchRow &row : outcomes[reported].rows)
-                    rowDone(row);
-    });
-    for (FileOutcome &outcome : outcomes) {
-        if (outcome.skipped) {
-            result.skipped.push_back(std::move(*outcome.skipped));
-            continue;
-        }
-        ++result.files;
-        for (BatchRow &row : outcome.rows)
-            result.rows.push_back(std::move(row));
-    }
+    const size_t window = 2 * size_t(std::max(1u, m_options.jobs));
+    WorkerPool(m_options.jobs).run(
+        inputs.size(),
+        [&](size_t i) {
+            FileOutcome outcome = runFile(inputs[i], m_options.graphChoice, task, rowFinished);
+            std::lock_guard<std::mutex> guard(lock);
+            waiting.emplace(i, std::move(outcome));
+            for (auto it = waiting.begin(); it != waiting.end() && it->first == reported; it = waiting.erase(it)) {
+                ++reported;
+                if (it->second.skipped) {
+                    result.skipped.push_back(std::move(*it->second.skipped));
+                    continue;
+                }
+                ++result.files;
+                for (const BatchRow &row : it->second.rows) {
+                    result.add(row);
+                    if (rowDone)
+                        rowDone(row);
+                }
+            }
+        },
+        window);
     result.jobs = std::max(1u, std::min<unsigned>(m_options.jobs, unsigned(std::max<size_t>(inputs.size(), 1))));
     result.wallMs = msSince(start);
     return result;

@@ -125,11 +125,14 @@ Json matchJson(const MatchReport &report, const NamedGraph &named, double ms)
 // Batch mode: every graph of the inputs, matched on `jobs` threads against the one registry.
 int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const MatcherOptions &options, unsigned jobs)
 {
-    const bool json = cmd.flag("--json");
+    const auto format = BatchOutput::formatOf(cmd.flag("--json"), cmd.flag("--jsonl"));
+    if (!format)
+        return UsageError;
     // LibTorch's schemas load once, before the workers start, so no worker's timing includes the load.
     if (jobs > 1)
         OpSchemaTable::instance().addLibTorchSchemas();
-    BatchOutput output({"anchors", "candidates", "accepted"}, "accepted");
+    const BatchOutput output({"anchors", "candidates", "accepted"}, "accepted", *format, cmd.flag("--summary"));
+    const bool json = output.wantsReports();
     auto task = [&](const GraphFile &file, size_t index, BatchRow &row) {
         const NamedGraph &named = file.graphs[index];
         const auto start = std::chrono::steady_clock::now();
@@ -158,7 +161,7 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
             row.error = "the pass stops at " + report->stoppedBy;
         }
     };
-    return output.run(BatchRunner({cmd.positional(), cmd.value("--graph"), jobs}), task, json);
+    return output.run(BatchRunner({cmd.positional(), cmd.value("--graph"), jobs}), task);
 }
 
 // --subgraph: each pattern's search graph through torch.fx's SubgraphMatcher as replace_pattern uses it
@@ -369,7 +372,7 @@ int runMatch(const std::vector<std::string> &argsIn)
     CommandLine cmd;
     const char *usage
         = "usage: fxscope-cli match GRAPH... --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--subgraph] "
-          "[--json] [--check-with-torch [PYTHON]] [--jobs N] [--batch]\n"
+          "[--json] [--check-with-torch [PYTHON]] [--jobs N] [--batch] [--jsonl] [--summary]\n"
           "FILE is a Python pattern file (register_replacement), a JSON pattern file, 'builtin' or 'builtin:NAME'; "
           "every argument after --patterns up to the next option is a pattern file, GRAPHs come before it; "
           "--subgraph matches each search graph with torch.fx's SubgraphMatcher instead of the Inductor pattern "
@@ -377,12 +380,14 @@ int runMatch(const std::vector<std::string> &argsIn)
           "was built with) and exits 4 when it disagrees with a verdict.\n"
           "Several GRAPHs, a directory (walked for graph dumps) or a file holding several graphs (without --graph) "
           "give one row per graph, matched on --jobs threads (default: the cores), and --json one document "
-          "{graphs, skipped, summary} (--batch: so for one graph too); exit 0 when every graph ran, 2 when a file did "
+          "{graphs, skipped, summary} written graph by graph, --jsonl one line per graph then a totals line, "
+          "--summary counts without each graph's report (--batch, --jsonl, --summary: a batch for one graph too); "
+          "exit 0 when every graph ran, 2 when a file did "
           "not load, 3 when a graph failed to match (docs/batch.md)\n";
     if (helpRequested(argsIn))
         return printHelp(usage);
-    if (auto err = cmd.parse(args, {"--pattern", "--graph", "--jobs"}, {"--json", "--subgraph", "--batch"},
-            {"--patterns"});
+    if (auto err = cmd.parse(args, {"--pattern", "--graph", "--jobs"},
+            {"--json", "--subgraph", "--batch", "--jsonl", "--summary"}, {"--patterns"});
         err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;
@@ -410,7 +415,8 @@ int runMatch(const std::vector<std::string> &argsIn)
         options.onlyPattern = *name;
     }
     std::optional<GraphFile> single; // the one file, loaded, when this is not a batch
-    bool batch = cmd.flag("--batch") || cmd.positional().size() > 1 || isDirectory(cmd.positional()[0]);
+    bool batch = cmd.flag("--batch") || cmd.flag("--jsonl") || cmd.flag("--summary") || cmd.positional().size() > 1
+        || isDirectory(cmd.positional()[0]);
     if (!batch) {
         auto file = loadGraphFile(cmd.positional()[0]);
         if (!file) {

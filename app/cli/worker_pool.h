@@ -12,7 +12,10 @@ public:
     explicit WorkerPool(unsigned threads) : m_threads(threads ? threads : 1) { }
 
     // Runs task(i) for every i; returns when all have. With one thread (or one index) nothing is started.
-    void run(size_t count, const std::function<void(size_t)> &task) const;
+    // window > 0: index i starts only once every index below i - window + 1 has finished, so a caller that hands
+    // results on in index order never holds more than `window` of them while a slow one is still running (a
+    // window of at least the threads never stalls the lowest unfinished index). 0: no bound.
+    void run(size_t count, const std::function<void(size_t)> &task, size_t window = 0) const;
 
     // The CPUs this process may run on (its affinity mask, as nproc reports), at least 1.
     static unsigned availableCores();
