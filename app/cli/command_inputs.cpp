@@ -58,9 +58,12 @@ std::optional<unsigned> jobsOption(const CommandLine &cmd)
 
 std::vector<std::string> patternSpecs(const CommandLine &cmd)
 {
-    std::vector<std::string> specs = cmd.values("--patterns");
+    // The positional alias first, as `patterns` reads it: `GRAPH A --patterns B` is A, then B.
+    std::vector<std::string> specs;
     for (size_t i = 1; i < cmd.positional().size(); ++i)
         specs.push_back(cmd.positional()[i]);
+    for (const auto &spec : cmd.values("--patterns"))
+        specs.push_back(spec);
     return specs;
 }
 

@@ -26,7 +26,7 @@ std::optional<SelectedGraph> loadSelectedGraph(const CommandLine &cmd, int &exit
 std::optional<SelectedGraph> selectLoadedGraph(GraphFile file, const CommandLine &cmd, int &exitCode);
 // --jobs N (N >= 1); without it the cores this process may use. nullopt after printing the error.
 std::optional<unsigned> jobsOption(const CommandLine &cmd);
-// --patterns values, then the positionals after GRAPH.
+// The positionals after GRAPH, then the --patterns values.
 std::vector<std::string> patternSpecs(const CommandLine &cmd);
 // Loads every spec into registry; false (after printing the error) when one fails. Python sources (FILE.py,
 // module:callable, inductor:NAME) go to the torch host, the user's own torch, unless --sandbox was given or no
