@@ -9,6 +9,7 @@
 #include "match/matcher.h"
 #include "match/torch_check.h"
 #include "patterns/builtin_patterns.h"
+#include "patterns/host/torch_host_engine.h"
 #include "patterns/op_schema_table.h"
 #include "patterns/pattern_file.h"
 #include "patterns/pattern_registry.h"
@@ -19,6 +20,7 @@
 #include "runtime/rank_profile.h"
 #include "runtime/runtime_library.h"
 #include "step_command.h"
+#include "util/install_layout.h"
 #include "util/progress.h"
 
 #include <QElapsedTimer>
@@ -36,13 +38,6 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
-
-#ifndef FXSCOPE_PYTHON_DEFAULT
-#define FXSCOPE_PYTHON_DEFAULT ""
-#endif
-#ifndef FXSCOPE_PYTHON_PACKAGE_DIR
-#define FXSCOPE_PYTHON_PACKAGE_DIR ""
-#endif
 
 // Q_INIT_RESOURCE must be used outside any namespace. The resources sit in a static archive, so
 // without this reference the linker would leave them out.
@@ -69,6 +64,7 @@ struct Document::LoadJob {
 struct Document::PatternOutcome {
     std::shared_ptr<const PatternRegistry> registry;
     QString error;
+    QString sandboxWhy; // set when the torch host could not start and the sandbox loaded the file instead
 };
 
 struct Document::MatchOutcome {
@@ -379,6 +375,7 @@ void Document::resetPatterns()
     if (auto status = registerBuiltinPatterns(*registry); !status)
         uiLogger()->error("built-in patterns: {}", status.error().toString());
     m_builtinPatternCount = registry->entries().size();
+    m_builtinsChosen = false;
     m_patterns = std::move(registry);
     m_patternFiles.clear();
     m_patternResetJob = m_lastPatternJob; // pattern files still loading belong to the old registry
@@ -387,15 +384,74 @@ void Document::resetPatterns()
         rematch();
 }
 
+namespace {
+
+bool isPythonSource(const QString &path)
+{
+    if (path.endsWith(QLatin1String(".py")) || path.startsWith(QLatin1String("inductor:")))
+        return true;
+    return path.contains(QLatin1Char(':')) && !QFileInfo::exists(path) && !path.startsWith(QLatin1String("builtin"));
+}
+
+} // namespace
+
+QString Document::patternEngine() const
+{
+    if (m_torchHost) {
+        const Json hello = m_torchHost->host().hello();
+        return hello.isNull() ? tr("torch (the torch host is starting)")
+                              : tr("torch %1 (torch host, %2)")
+                                    .arg(QString::fromStdString(hello["torch_version"].toString()),
+                                        QString::fromStdString(hello["python"].toString()));
+    }
+    return m_sandboxWhy.isEmpty() ? tr("torch (when a Python source is opened)") : tr("sandbox: %1").arg(m_sandboxWhy);
+}
+
 quint64 Document::openPatterns(const QString &path)
 {
     const quint64 job = ++m_lastPatternJob;
     uiLogger()->debug("pattern load #{} started: {}", job, path.toStdString());
-    auto future = QtConcurrent::run([path]() -> PatternOutcome {
+    if (path == QLatin1String("builtin"))
+        m_builtinsChosen = true;
+    std::shared_ptr<TorchHostEngine> host;
+    if (isPythonSource(path) && m_sandboxWhy.isEmpty()) {
+        if (!m_torchHost) {
+            const std::string python = defaultPython();
+            if (qEnvironmentVariable("FXSCOPE_ENGINE") == QLatin1String("sandbox")) {
+                m_sandboxWhy = tr("FXSCOPE_ENGINE=sandbox");
+            } else if (python.empty()) {
+                m_sandboxWhy = tr("no Python with torch (set FXSCOPE_PYTHON)");
+            } else {
+                TorchHostSettings settings;
+                settings.python = python;
+                settings.packageDir = pythonPackageDirectory();
+                m_torchHost = TorchHostEngine::create(std::move(settings)); // starts torch in the background
+                uiLogger()->info("pattern sources run as your own Python code, in {} with its torch (the torch "
+                                 "host); FXSCOPE_ENGINE=sandbox runs files you do not trust in fxscope's sandbox",
+                    python);
+            }
+        }
+        host = m_torchHost;
+    }
+    auto future = QtConcurrent::run([path, host]() -> PatternOutcome {
         PatternOutcome outcome;
         try {
             auto registry = std::make_shared<PatternRegistry>();
-            if (auto status = loadPatternFile(path.toStdString(), *registry); status)
+            Status status = Ok{};
+            if (path == QLatin1String("builtin")) {
+                status = registerBuiltinPatterns(*registry);
+            } else if (host) {
+                status = host->load({path.toStdString()}, *registry);
+                if (!status && host->host().hello().isNull()) { // this Python cannot run the host: no torch
+                    outcome.sandboxWhy = QString::fromStdString("the torch host did not start: "
+                        + status.error().message.substr(0, 300));
+                    registry = std::make_shared<PatternRegistry>();
+                    status = loadPatternFile(path.toStdString(), *registry);
+                }
+            } else {
+                status = loadPatternSpec(path.toStdString(), *registry);
+            }
+            if (status)
                 outcome.registry = std::move(registry);
             else
                 outcome.error = QString::fromStdString(status.error().toString());
@@ -417,6 +473,11 @@ void Document::finishPatterns(quint64 job, const QString &path, const PatternOut
 {
     if (job <= m_patternResetJob)
         return; // the registry was reset after this file was asked for
+    if (!outcome.sandboxWhy.isEmpty() && m_sandboxWhy.isEmpty()) {
+        m_sandboxWhy = outcome.sandboxWhy;
+        m_torchHost.reset();
+        uiLogger()->warn("{}; fxscope's sandbox runs the pattern files instead", m_sandboxWhy.toStdString());
+    }
     if (!outcome.registry) {
         uiLogger()->warn("patterns failed: {}", outcome.error.toStdString());
         Q_EMIT patternsFailed(path, outcome.error);
@@ -424,8 +485,39 @@ void Document::finishPatterns(quint64 job, const QString &path, const PatternOut
     }
     // Merged here, on the UI thread, into a copy: loads finishing in any order all land, and a running match
     // keeps the registry it started with. Names may repeat (two files' `search`); the report tells them
-    // apart by source, as the CLI does.
-    auto merged = std::make_shared<PatternRegistry>(*m_patterns);
+    // apart by source, as the CLI does. The built-ins shown while nothing was loaded leave when a chosen source
+    // arrives, unless they were chosen too: torch's pass holds exactly what the user registered.
+    const bool dropBuiltins = !m_builtinsChosen && m_builtinPatternCount > 0 && path != QLatin1String("builtin");
+    auto merged = std::make_shared<PatternRegistry>();
+    if (path == QLatin1String("builtin")) {
+        if (m_builtinPatternCount > 0) { // shown already: nothing to add
+            m_patternFiles << path;
+            Q_EMIT patternsChanged();
+            return;
+        }
+        m_builtinPatternCount = outcome.registry->entries().size(); // first, as they stand in the CLI's order
+        auto first = std::make_shared<PatternRegistry>(*outcome.registry);
+        for (const auto &entry : m_patterns->entries())
+            if (auto status = first->add(entry); !status) {
+                Q_EMIT patternsFailed(path, QString::fromStdString(status.error().toString()));
+                return;
+            }
+        m_patterns = std::move(first);
+        m_patternFiles << path;
+        Q_EMIT patternsChanged();
+        if (currentGraph())
+            rematch();
+        return;
+    }
+    for (size_t i = dropBuiltins ? m_builtinPatternCount : 0; i < m_patterns->entries().size(); ++i)
+        if (auto status = merged->add(m_patterns->entries()[i]); !status) {
+            Q_EMIT patternsFailed(path, QString::fromStdString(status.error().toString()));
+            return;
+        }
+    for (const std::string &warning : m_patterns->warnings())
+        merged->addWarning(warning);
+    if (dropBuiltins)
+        m_builtinPatternCount = 0;
     for (const auto &entry : outcome.registry->entries()) {
         if (auto status = merged->add(entry); !status) {
             Q_EMIT patternsFailed(path, QString::fromStdString(status.error().toString()));
@@ -548,8 +640,7 @@ void Document::finishMatch(quint64 job, const MatchOutcome &outcome)
 
 QString Document::torchPython()
 {
-    const QString env = qEnvironmentVariable("FXSCOPE_PYTHON");
-    return env.isEmpty() ? QStringLiteral(FXSCOPE_PYTHON_DEFAULT) : env;
+    return QString::fromStdString(defaultPython()); // FXSCOPE_PYTHON, the build's, or python3 (util/install_layout.h)
 }
 
 void Document::cancelTorchCheck()
@@ -566,9 +657,16 @@ void Document::startTorchCheck()
     const QString python = torchPython();
     if (!m_report || !m_reportGraph || python.isEmpty() || m_patternFiles.isEmpty())
         return;
-    for (const QString &f : m_patternFiles)
-        if (!f.endsWith(QLatin1String(".py")) || f.startsWith(QLatin1Char(':')))
-            return; // torch registers Python pattern files (register_replacement), from disk
+    QStringList sources; // what torch's pass registers: the Python sources (the built-ins are fxscope's own)
+    for (const QString &f : m_patternFiles) {
+        if (f == QLatin1String("builtin"))
+            continue;
+        if (!isPythonSource(f) || f.startsWith(QLatin1Char(':')))
+            return; // torch registers Python sources (register_replacement), from disk
+        sources << f;
+    }
+    if (sources.isEmpty())
+        return;
     // torch's pass registers the pattern files alone: fxscope matches them alone too, for a like comparison.
     auto alone = std::make_shared<PatternRegistry>();
     for (size_t i = m_builtinPatternCount; i < m_patterns->entries().size(); ++i)
@@ -583,7 +681,7 @@ void Document::startTorchCheck()
     const NamedGraph *named = currentGraph();
     const std::string name = named ? named->name : std::string("graph");
     const std::string format = m_file ? m_file->format : std::string();
-    const QStringList files = m_patternFiles;
+    const QStringList files = sources;
     const size_t first = m_builtinPatternCount;
     uiLogger()->debug("torch check #{}: {} -m fxscope_capture.inductor_check", job, python.toStdString());
     auto future = QtConcurrent::run([=]() -> TorchOutcome {
@@ -609,7 +707,7 @@ void Document::startTorchCheck()
         }
         QProcess proc;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        if (const QString pkg = QStringLiteral(FXSCOPE_PYTHON_PACKAGE_DIR); !pkg.isEmpty() && QFileInfo(pkg).isDir()) {
+        if (const QString pkg = QString::fromStdString(pythonPackageDirectory()); !pkg.isEmpty()) {
             const QString old = env.value(QStringLiteral("PYTHONPATH"));
             env.insert(QStringLiteral("PYTHONPATH"), old.isEmpty() ? pkg : pkg + QLatin1Char(':') + old);
         }

@@ -70,11 +70,16 @@ public:
     std::shared_ptr<const PatternRegistry> patterns() const { return m_patterns; }
     // The pattern files added after the built-ins.
     QStringList patternFiles() const { return m_patternFiles; }
-    // Loads a .json or .py pattern file off the UI thread and adds its patterns; matching reruns when
-    // it is done. Returns the job's id.
+    // Loads a pattern source off the UI thread and adds its patterns; matching reruns when it is done. Returns the
+    // job's id. A Python source (FILE.py, module:callable, inductor:NAME) runs in the user's torch (the torch host,
+    // started in the background the first time), else in fxscope's sandbox (FXSCOPE_ENGINE=sandbox, or no Python
+    // with torch: patternEngine() says why). The built-in library is shown while nothing else is loaded, and
+    // stays with other sources only when chosen ("builtin"), so the patterns matched are exactly those chosen.
     quint64 openPatterns(const QString &path);
     // Back to the built-in library alone.
     void resetPatterns();
+    // What runs the Python pattern sources: "torch 2.13.0 (torch host)" or "sandbox: why".
+    QString patternEngine() const;
 
     // Matches the patterns on the current graph off the UI thread (done by itself after a graph or the
     // patterns change). A match still running becomes stale and its report is dropped. Returns the job id.
@@ -274,6 +279,10 @@ private:
     std::shared_ptr<const Graph> m_reportGraph;
     qint64 m_matchMilliseconds = 0;
     size_t m_builtinPatternCount = 0; // the registry's first entries, which torch's check does not register
+    bool m_builtinsChosen = false; // "builtin" was opened: the built-ins stay when other sources join
+    // The torch host, shared by every Python source this document loads (created at the first one).
+    std::shared_ptr<class TorchHostEngine> m_torchHost;
+    QString m_sandboxWhy; // why the sandbox runs Python sources; empty while the host does
     quint64 m_lastTorch = 0;
     quint64 m_currentTorch = 0; // only its outcome is used; 0: none running
     std::shared_ptr<LoadJob> m_torchJob; // its cancel flag: the worker kills the Python

@@ -3,14 +3,23 @@
 #include "document.h"
 #include "logging.h"
 #include "mainwindow.h"
+#include "util/install_layout.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 
+#include <cstdio>
+#include <cstring>
 #include <memory>
 
 int main(int argc, char *argv[])
 {
+    // Answered before QApplication, which needs a display; QCommandLineParser still lists the option in --help.
+    for (int i = 1; i < argc; ++i)
+        if (!std::strcmp(argv[i], "--version") || !std::strcmp(argv[i], "-v")) {
+            std::fputs(fxs::versionText("fxscope").c_str(), stdout);
+            return 0;
+        }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("fxscope"));
     QApplication::setApplicationName(QStringLiteral("fxscope"));
@@ -39,9 +48,10 @@ int main(int argc, char *argv[])
         QStringLiteral("Restore where fxscope was when it last closed or was killed (saved as you go)."));
     parser.addOption(restoreOption);
     QCommandLineOption patternsOption(QStringLiteral("patterns"),
-        QStringLiteral("Pattern file (.py or .json) to load, as File > Open Patterns does; repeatable. 'builtin' names "
-                       "the built-in library, which is always loaded."),
-        QStringLiteral("FILE|builtin"));
+        QStringLiteral("Pattern source to load, as File > Open Patterns does; repeatable: a .py or .json file, "
+                       "module:callable, inductor:NAME (Inductor's own set), or 'builtin' (the built-in library, shown "
+                       "alone while nothing else is loaded)."),
+        QStringLiteral("SOURCE"));
     parser.addOption(patternsOption);
     QCommandLineOption compareOption(QStringLiteral("compare"),
         QStringLiteral("Compare the graph shown with a graph of this file, as File > Compare with... does."),
@@ -70,9 +80,8 @@ int main(int argc, char *argv[])
     } else {
         document.open(files.isEmpty() ? fxs::Document::bundledSamplePath() : files.first(), parser.value(graphOption));
     }
-    for (const QString &patterns : parser.values(patternsOption))
-        if (patterns != QLatin1String("builtin")) // a file that fails to load is reported in the window, as from the menu
-            document.openPatterns(patterns);
+    for (const QString &patterns : parser.values(patternsOption)) // one that fails is reported in the window
+        document.openPatterns(patterns);
     if (parser.isSet(compareOption)) {
         // Once, when the graph to compare with is shown.
         auto once = std::make_shared<QMetaObject::Connection>();

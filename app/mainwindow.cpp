@@ -55,6 +55,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -687,9 +688,11 @@ void MainWindow::connectDocument()
     connect(m_document, &Document::steppingChanged, m_timeline, &TimelineWidget::setBusy);
     connect(m_document, &Document::revisionDiffReady, m_diff, &DiffWidget::setDiff);
     connect(m_document, &Document::patternsChanged, this, [this] {
-        const QStringList files = m_document->patternFiles();
-        statusBar()->showMessage(files.isEmpty() ? tr("Built-in patterns")
-                                                 : tr("Built-in patterns and %1").arg(files.join(QLatin1String(", "))),
+        QStringList files = m_document->patternFiles();
+        files.replaceInStrings(QRegularExpression(QStringLiteral("^builtin$")), tr("the built-in library"));
+        statusBar()->showMessage(files.isEmpty()
+                ? tr("Built-in patterns (shown until a pattern source is opened)")
+                : tr("Patterns: %1, run by %2").arg(files.join(QLatin1String(", ")), m_document->patternEngine()),
             kStatusMessageMs);
     });
 }

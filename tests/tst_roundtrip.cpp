@@ -28,7 +28,8 @@ std::string readableCore(const Graph &graph)
             out += kv.first + "=" + kv.second.toFxText() + ", ";
         out += ")";
         const auto &val = n.meta().val;
-        if (val && val->kind != ValueMeta::Kind::Tuple)
+        // The output's val (the capture backend writes it) has no place in readable code.
+        if (val && val->kind != ValueMeta::Kind::Tuple && n.op() != OpKind::Output)
             out += " " + val->toAnnotation();
         if (n.meta().source)
             out += " @" + n.meta().source->file + ":" + std::to_string(n.meta().source->line);

@@ -150,8 +150,11 @@ void TestSessionRestore::savedSessionComesBack()
         window.show();
         QVERIFY(openSampleAndMatch(&doc));
         QSignalSpy matched(&doc, &Document::matchReportChanged);
+        doc.openPatterns(QStringLiteral("builtin")); // chosen: they stay beside the file, and the session says so
         doc.openPatterns(patternPath);
         QVERIFY(matched.wait(kTimeoutMs));
+        QTRY_COMPARE_WITH_TIMEOUT(doc.patternFiles().size(), 2, kTimeoutMs);
+        QVERIFY(settle(&doc));
         doc.step();
         doc.step();
         QVERIFY(settle(&doc));
@@ -186,7 +189,10 @@ void TestSessionRestore::savedSessionComesBack()
     QVERIFY(window.openSession(sessionPath));
     QVERIFY(restored.wait(kTimeoutMs));
     QCOMPARE(restored.first().first().toBool(), true);
-    QCOMPARE(doc.patternFiles(), QStringList{patternPath});
+    // Both sources, in the order their loads finished; the built-ins stand first in the registry either way.
+    QStringList files = doc.patternFiles();
+    files.sort();
+    QCOMPARE(files, QStringList({patternPath, QStringLiteral("builtin")}));
     QCOMPARE(doc.revision(), 2);
     QCOMPARE(printCanonical(*doc.currentGraphShared()), savedGraph);
     const auto [pattern, candidate] = window.patternsView()->currentCandidate();
@@ -259,7 +265,9 @@ void TestSessionRestore::patternsFromCommandLine()
     QVERIFY(fxscope.waitForStarted(kTimeoutMs));
     auto listed = [&] {
         auto state = QFile::exists(autosave) ? loadSessionFile(autosave) : decltype(loadSessionFile(autosave))(Error{});
-        return state && state->patternFiles == QStringList{patterns};
+        // Both chosen sources, as they finished loading.
+        return state && state->patternFiles.size() == 2 && state->patternFiles.contains(patterns)
+            && state->patternFiles.contains(QStringLiteral("builtin"));
     };
     QTRY_VERIFY_WITH_TIMEOUT(listed(), kTimeoutMs);
     fxscope.kill();

@@ -3,6 +3,7 @@
 // differ).
 
 #include "apply_command.h"
+#include "command_inputs.h"
 #include "command_line.h"
 #include "convert_command.h"
 #include "devices_command.h"
@@ -16,6 +17,7 @@
 #include "runtime/rank_worker.h"
 
 #include "util/closest_name.h"
+#include "util/install_layout.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -72,6 +74,10 @@ int main(int argc, char **argv)
     if (const char *level = std::getenv("FXSCOPE_LOG"))
         spdlog::set_level(spdlog::level::from_str(level));
 
+    if (argc == 2 && (!std::strcmp(argv[1], "--version") || !std::strcmp(argv[1], "-V"))) {
+        std::fputs(fxs::versionText("fxscope-cli").c_str(), stdout);
+        return fxs::cli::Success;
+    }
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
         return argc < 2 ? fxs::cli::UsageError : fxs::cli::Success;
@@ -83,7 +89,8 @@ int main(int argc, char **argv)
             {"profile", fxs::cli::runProfile}, {"patterns", fxs::cli::runPatterns}, {"match", fxs::cli::runMatch},
             {"apply", fxs::cli::runApply}, {"passes", fxs::cli::runPasses}, {"diff", fxs::cli::runDiff}};
     const std::string command = argv[1];
-    const std::vector<std::string> args(argv + 2, argv + argc);
+    std::vector<std::string> args(argv + 2, argv + argc);
+    fxs::cli::takeEngineOptions(args); // --sandbox, and the torch host started while the command parses
     if (command == "rank-worker") // hidden: the processes profile --ranks starts
         return fxs::runRankWorker(args);
     std::vector<std::string> names;

@@ -11,6 +11,7 @@
 #include "match/torch_check.h"
 #include "patterns/pattern_file.h"
 #include "util/closest_name.h"
+#include "util/install_layout.h"
 #include "util/text.h"
 
 #include "patterns/op_schema_table.h"
@@ -228,13 +229,6 @@ int runSubgraph(const PatternRegistry &registry, const std::string &only, const 
 // --check-with-torch: Inductor's real PatternMatcherPass on the same graph, in a Python with torch
 // (python -m fxscope_capture.inductor_check), compared per candidate with fxscope's verdict.
 
-#ifndef FXSCOPE_PYTHON_DEFAULT
-#define FXSCOPE_PYTHON_DEFAULT ""
-#endif
-#ifndef FXSCOPE_PYTHON_PACKAGE_DIR
-#define FXSCOPE_PYTHON_PACKAGE_DIR ""
-#endif
-
 // Exit code when torch's pass disagrees with fxscope on a candidate.
 constexpr int TorchDisagrees = 4;
 
@@ -244,13 +238,6 @@ std::string shellQuote(const std::string &s)
     for (char c : s)
         out += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return out + "'";
-}
-
-std::string defaultPython()
-{
-    if (const char *env = std::getenv("FXSCOPE_PYTHON"); env && *env)
-        return env;
-    return FXSCOPE_PYTHON_DEFAULT;
 }
 
 // Takes "--check-with-torch [PYTHON]" out of args (PYTHON: the next argument when it is an executable file that
@@ -300,7 +287,7 @@ TorchRun runInductorCheck(const std::string &python, const SelectedGraph &select
         }
     }
     std::string cmd;
-    if (const std::string pkg = FXSCOPE_PYTHON_PACKAGE_DIR; !pkg.empty() && fs::is_directory(pkg)) {
+    if (const std::string pkg = pythonPackageDirectory(); !pkg.empty()) {
         const char *old = std::getenv("PYTHONPATH");
         cmd += "PYTHONPATH=" + shellQuote(pkg + (old && *old ? ":" + std::string(old) : std::string())) + " ";
     }
@@ -455,9 +442,13 @@ int runMatch(const std::vector<std::string> &argsIn)
             report->warnings.push_back(std::move(hint));
     if (!checkPython) {
         if (cmd.flag("--json")) {
-            std::printf("%s\n", matchJson(report.value(), *named, ms).dump(1).c_str());
+            Json root = matchJson(report.value(), *named, ms);
+            root.set("engine", engineJson());
+            std::printf("%s\n", root.dump(1).c_str());
         } else {
             printTable(report.value(), ms);
+            if (const std::string line = engineLine(); !line.empty())
+                std::printf("%s\n", line.c_str());
         }
         // The user's code raised where Inductor would not catch it: torch.compile fails there.
         if (!report->stoppedBy.empty()) {
@@ -474,9 +465,9 @@ int runMatch(const std::vector<std::string> &argsIn)
     }
     const std::vector<std::string> specs = patternSpecs(cmd);
     for (const auto &f : specs)
-        if (std::filesystem::path(f).extension() != ".py") {
-            std::fprintf(stderr, "--check-with-torch registers Python pattern files through Inductor's "
-                                 "register_replacement; %s is not one\n", f.c_str());
+        if (f == "builtin" || f.rfind("builtin:", 0) == 0 || std::filesystem::path(f).extension() == ".json") {
+            std::fprintf(stderr, "--check-with-torch registers Python pattern sources (FILE.py, module:callable, "
+                                 "inductor:NAME) through Inductor's register_replacement; %s is not one\n", f.c_str());
             return UsageError;
         }
     if (!options.onlyPattern.empty()) {
@@ -492,6 +483,7 @@ int runMatch(const std::vector<std::string> &argsIn)
     Json root = report->toJson();
     root.set("graph", named->name);
     root.set("match_ms", ms);
+    root.set("engine", engineJson());
     const std::vector<std::string> disagreements = compareWithTorch(root, torch.report);
     Json list = Json::array();
     for (const auto &d : disagreements)

@@ -66,15 +66,25 @@ Result<std::shared_ptr<PatternRegistry>> TorchairBuiltins::arrange(const Pattern
 {
     auto out = std::make_shared<PatternRegistry>();
     bool torchair = false;
+    std::vector<PatternEntryPtr> loaded; // built-ins already here (the torch host registers them itself)
     for (const auto &e : registry.entries()) {
-        if (e->torchairBuiltin)
+        if (e->torchairBuiltin) {
+            loaded.push_back(e);
             continue;
+        }
         torchair = torchair || e->api == PatternApi::Torchair;
         if (auto st = out->add(e); !st)
             return st.error();
     }
     for (const auto &w : registry.warnings())
         out->addWarning(w);
+    if (!loaded.empty()) { // moved last, not loaded again
+        for (const auto &e : loaded)
+            if (auto st = out->add(e); !st)
+                return st.error();
+        out->setTorchairBuiltinsFrom(registry.torchairBuiltinsFrom());
+        return out;
+    }
     const std::string from = torchair ? folder() : std::string();
     if (from.empty())
         return out;

@@ -219,6 +219,7 @@ class Host:
         # pattern indices stay valid across loads.
         first = len(self.patterns)
         recorder = _Recorder(self)
+        builtins_from = ""
         warnings = []
         with tempfile.TemporaryDirectory(prefix="fxscope_host_") as tmp:
             for i, source in enumerate(request.get("sources") or []):
@@ -230,17 +231,18 @@ class Host:
                     raise
                 except SyntaxError as e:
                     raise HostError(f"{e.filename}:{e.lineno}:{e.offset or 1}: {e.msg}") from None
-            if request.get("torchair_builtins", True) and any(
+            if request.get("torchair_builtins", True) and not any(p.get("builtin") for p in self.patterns) and any(
                     p["registered_with"].startswith("torchair.") for p in self.patterns[first:]):
                 from . import torchair_pipeline
                 recorder.builtin = True
                 for k, f in enumerate(torchair_pipeline.builtin_files()):
                     load_source(f, os.path.join(tmp, f"builtin{k}"), self.pattern_pass, recorder)
+                    builtins_from = torchair_pipeline.builtins_folder()
         out = []
         for i, p in enumerate(self.patterns[first:], start=first):
             out.append(dict(p["doc"], index=i, pattern=p["tree"], torchair_builtin=p.get("builtin", False),
                             entries=len(p["entries"])))
-        return {"patterns": out, "warnings": warnings}
+        return {"patterns": out, "warnings": warnings, "torchair_builtins_from": builtins_from}
 
     # -- the mirror ----------------------------------------------------------------------------------------------
 

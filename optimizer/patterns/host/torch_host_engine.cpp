@@ -95,6 +95,8 @@ Status TorchHostEngine::load(const std::vector<std::string> &sources, PatternReg
             return Error{"", 0, 0, entry->source + ": " + st.error().message};
     }
     m_patterns += r["patterns"].size();
+    if (const std::string from = r["torchair_builtins_from"].toString(); !from.empty())
+        registry.setTorchairBuiltinsFrom(from);
     spdlog::info("torch host: {} patterns from {} sources in {:.2f} s", r["patterns"].size(), sources.size(),
         r["seconds"].toDouble());
     return Ok{};

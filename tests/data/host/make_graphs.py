@@ -37,6 +37,7 @@ def attention(q, k, v):
 
 def write(name, fn, *inputs):
     gm = make_fx(fn, tracing_mode="fake", decomposition_table=select_decomp_table())(*inputs)
+    gm.graph.eliminate_dead_code()  # as the graph reaches the post-grad passes
     doc = _serialize.document([{"name": name, "kind": "aten", "graph": _serialize.graph_json(gm)}])
     with open(os.path.join(HERE, name + ".json"), "w") as f:
         json.dump(doc, f, indent=1)
