@@ -7,7 +7,7 @@ CMAKE_ARGS ?=
 # ccache hits across checkouts in different folders.
 export CCACHE_BASEDIR ?= $(CURDIR)
 
-.PHONY: all deps configure build run test test-unit fuzz fuzz-long bench clean
+.PHONY: all deps configure build run test test-unit fuzz fuzz-long bench clean install deb
 
 all: build
 
@@ -58,6 +58,15 @@ bench: build
 	$(BUILD_DIR)/bin/bench_diff --out bench/results/diff.json
 	$(PYTHON) bench/batch/run.py --cli $(BUILD_DIR)/bin/fxscope-cli
 	$(PYTHON) bench/pipeline/run.py --bench $(BUILD_DIR)/bin/bench_pipeline --cli $(BUILD_DIR)/bin/fxscope-cli
+
+# Installs into PREFIX (bin/, lib/fxscope/, share/fxscope/, a desktop entry): make install PREFIX=~/.local
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
+# A Debian package in $(BUILD_DIR)/ (fxscope_VERSION_ARCH.deb); README.md, "Install", says how it finds LibTorch.
+deb: build
+	cd $(BUILD_DIR) && cpack -G DEB
 
 clean:
 	rm -rf $(BUILD_DIR)

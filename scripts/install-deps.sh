@@ -9,6 +9,9 @@ packages=(
   libgraphviz-dev graphviz libspdlog-dev libfmt-dev libzip-dev
   libgloo-dev
   python3 python3-venv
+  # The install test validates the desktop entry; cpack's .deb reads its dependencies with dpkg-shlibdeps; the
+  # batch test reads fxscope-cli's peak memory with GNU time.
+  desktop-file-utils file dpkg-dev time
   xvfb xauth imagemagick fonts-dejavu-core
 )
 
