@@ -91,6 +91,36 @@ private Q_SLOTS:
         QVERIFY(traces.contains("extra_check: hidden = match.kwargs[\"x\"].meta[\"val\"].shape[-1] → hidden = 48"));
     }
 
+    // Pattern files written as public pass code writes them, each of which fxscope's sandbox cannot read or reads
+    // differently from torch (math, F.normalize, matmul attention, Tensor.t() with matmul, round/clamp
+    // quantization into a torch.library op): with the host, every verdict is Inductor's and the pattern fires.
+    void inductorStyleFiles_data()
+    {
+        QTest::addColumn<QString>("patterns");
+        QTest::addColumn<QString>("graph");
+        QTest::newRow("math.sqrt gelu") << "gelu_math.py" << "gelu_mlp.json";
+        QTest::newRow("F.normalize") << "l2_normalize.py" << "l2_head.json";
+        QTest::newRow("matmul attention") << "sdpa_matmul.py" << "attention.json";
+        QTest::newRow("w.t() linear") << "linear_t.py" << "linear_t.json";
+        QTest::newRow("round/clamp int8") << "quant_int8.py" << "quant_act.json";
+    }
+    void inductorStyleFiles()
+    {
+        QFETCH(QString, patterns);
+        QFETCH(QString, graph);
+        Run r = cli({"match", kHostData + "/" + graph, "--patterns", kHostData + "/patterns/" + patterns,
+                        "--check-with-torch", "--json"},
+            hostEnvironment(), 300000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject root = json(r);
+        QVERIFY(root["torch"].toObject()["agrees"].toBool());
+        int accepted = 0;
+        for (const auto &p : root["patterns"].toArray())
+            for (const auto &c : p.toObject()["candidates"].toArray())
+                accepted += c.toObject()["accepted"].toBool();
+        QCOMPARE(accepted, 1);
+    }
+
     // Inductor's own pattern set, loaded into a fresh pass: its 117 replacement patterns, each candidate as torch
     // decides it.
     void inductorFuseAttention()

@@ -141,8 +141,10 @@ Json engineJson()
     const EngineState &state = engineState();
     if (state.usedHost && state.host) {
         Json hello = state.host->host().hello();
+        const TorchHostEngine::Stats stats = state.host->stats();
         return Json::object({{"name", "torch"}, {"torch_version", hello["torch_version"]},
-            {"python", hello["python"]}, {"why", "the torch host (python -m fxscope_capture.host)"}});
+            {"python", hello["python"]}, {"why", "the torch host (python -m fxscope_capture.host)"},
+            {"checks", stats.checks}, {"mirrors", stats.mirrors}, {"edits", stats.edits}});
     }
     if (state.usedSandbox)
         return Json::object({{"name", "sandbox"}, {"why", state.sandboxWhy}});

@@ -42,6 +42,9 @@ struct Match {
     std::shared_ptr<const class Graph> replaceGraph;
 
     const Argument *kwarg(std::string_view name) const;
+    // check_fn's _unflatten_match_kwargs(defaults=...): the specific match keeps the generic match's bindings it
+    // lacks (a scalar_workaround value the re-trace burned in as a literal, e.g. eps = 0.5).
+    void keepBindingsOf(const Match &generic);
 };
 
 struct MatchResult {

@@ -482,6 +482,7 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
                     continue;
                 }
                 finalMatch = std::move(specific.match);
+                finalMatch.keepBindingsOf(generic.match);
                 fillFromMatch(v, finalMatch);
                 if (entry.torchairStreamCheck) {
                     std::string reason;

@@ -16,6 +16,13 @@ const Argument *Match::kwarg(std::string_view name) const
     return nullptr;
 }
 
+void Match::keepBindingsOf(const Match &generic)
+{
+    for (const auto &kv : generic.kwargs)
+        if (!kwarg(kv.first))
+            kwargs.push_back(kv);
+}
+
 bool pythonEquals(const Argument &a, const Argument &b)
 {
     using K = Argument::Kind;

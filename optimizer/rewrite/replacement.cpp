@@ -46,6 +46,7 @@ Result<Match> matchAt(const PatternEntry &entry, Node *anchor, const PatternMatc
         MatchResult specific = output ? matcher.match(*specificPattern, output) : MatchResult{};
         if (!specific.ok)
             return Error{"", 0, 0, "'" + entry.name + "' specific pattern no longer matches at " + anchor->name()};
+        specific.match.keepBindingsOf(m);
         m = std::move(specific.match);
         m.replaceGraph = std::move(replaceGraph);
     }

@@ -364,10 +364,18 @@ def main(argv=None):
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--report", help="write every case's result as JSON")
-    ap.add_argument("--known", default=os.path.join(HERE, "known_divergences.txt"))
+    ap.add_argument("--engine", choices=["sandbox", "host"], default="sandbox",
+                    help="what runs fxscope's pattern files (FXSCOPE_ENGINE): the sandbox, or the torch host (one "
+                         "torch start per CLI call: about 10x slower, so ctest runs the host on its own cases)")
+    ap.add_argument("--known", help="known divergences (default: known_divergences.txt, or "
+                                    "known_divergences_host.txt with --engine host)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--shard", nargs=2, type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    os.environ["FXSCOPE_ENGINE"] = args.engine  # the CLI calls of every shard
+    if args.known is None:
+        args.known = os.path.join(HERE, "known_divergences.txt" if args.engine == "sandbox"
+                                  else "known_divergences_host.txt")
     import cases as case_module
     all_cases = case_module.cases()
     ids = [c["id"] for c in all_cases]
@@ -399,7 +407,7 @@ def main(argv=None):
     for k in range(n):
         out = os.path.join(tmp, f"shard{k}.json")
         cmd = [sys.executable, os.path.abspath(__file__), "--cli", cli, "--cache", args.cache, "--worker", out,
-               "--shard", str(k), str(n)] + (["--only", *args.only] if args.only else [])
+               "--shard", str(k), str(n), "--engine", args.engine] + (["--only", *args.only] if args.only else [])
         procs.append((subprocess.Popen(cmd), out))
     results = {}
     failed_workers = 0

@@ -35,6 +35,28 @@ def attention(q, k, v):
     return torch.matmul(scores.softmax(dim=-1), v)
 
 
+def gelu_mlp(x, w):
+    """GPT-2's MLP activation as its code writes it."""
+    import math
+    h = x @ w
+    return 0.5 * h * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (h + 0.044715 * torch.pow(h, 3.0))))
+
+
+def l2_head(x, w):
+    """A retrieval head: projection, then L2-normalised embeddings."""
+    return torch.nn.functional.normalize(x @ w, p=2.0, dim=-1)
+
+
+def linear_t(x, w, b):
+    """nn.Linear as written by hand."""
+    return torch.relu(torch.matmul(x, w.t()) + b)
+
+
+def quant_act(x, w):
+    """An activation quantised per tensor before an int8 matmul."""
+    return torch.clamp(torch.round((x @ w) * 0.05), -128, 127).to(torch.int8)
+
+
 def write(name, fn, *inputs):
     gm = make_fx(fn, tracing_mode="fake", decomposition_table=select_decomp_table())(*inputs)
     gm.graph.eliminate_dead_code()  # as the graph reaches the post-grad passes
@@ -51,3 +73,7 @@ if __name__ == "__main__":
           torch.randn(48, dtype=h), torch.randn(64, 48, dtype=h))
     qkv = [torch.randn(2, 4, 16, 64) for _ in range(3)]
     write("attention", attention, *qkv)
+    write("gelu_mlp", gelu_mlp, torch.randn(4, 32), torch.randn(32, 64))
+    write("l2_head", l2_head, torch.randn(4, 32), torch.randn(32, 48))
+    write("linear_t", linear_t, torch.randn(8, 16), torch.randn(32, 16), torch.randn(32))
+    write("quant_act", quant_act, torch.randn(4, 32), torch.randn(32, 64))
