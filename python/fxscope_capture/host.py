@@ -445,7 +445,32 @@ class _Check:
                 name += "_"
             taken.add(name)
             rename[node] = name
-        return _serialize.graph_json(gm, None, rename)
+        return _rename_symbols(_serialize.graph_json(gm, None, rename), self.host.syms)
+
+
+def _rename_symbols(doc, syms):
+    """The mirror's ShapeEnv numbers its symbols itself; the graph fxscope shows names them as its dump does (s12).
+    Sizes in the replacement's meta are written with the dump's names."""
+    import re
+    names = {}
+    for dump_name, sym in syms.symbols.items():
+        expr = getattr(getattr(sym, "node", None), "expr", sym)  # create_symbol gives the sympy symbol itself
+        if expr is not None and str(expr) != dump_name:
+            names[str(expr)] = dump_name
+    if not names:
+        return doc
+    pattern = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True)) + r")\b")
+
+    def walk(v):
+        if isinstance(v, str):
+            return pattern.sub(lambda m: names[m.group(1)], v)
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        if isinstance(v, dict):
+            return {k: walk(x) if k not in ("name", "target", "op") else x for k, x in v.items()}
+        return v
+
+    return walk(doc)
 
 
 def _flat_names(doc, count):
