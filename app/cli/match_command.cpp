@@ -134,6 +134,8 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
         OpSchemaTable::instance().addLibTorchSchemas();
     const BatchOutput output({"anchors", "candidates", "accepted"}, "accepted", *format, cmd.flag("--summary"));
     const bool json = output.wantsReports();
+    // The patterns are loaded: what ran them is known, and each row's report names it as the one-graph document does.
+    const Json engine = json ? engineJson() : Json();
     auto task = [&](const GraphFile &file, size_t index, BatchRow &row) {
         const NamedGraph &named = file.graphs[index];
         const auto start = std::chrono::steady_clock::now();
@@ -155,8 +157,10 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
                 row.byPattern.emplace_back(p.name, p.acceptedCount());
         }
         row.counts = {(long long)report->anchorsVisited, (long long)candidates, (long long)accepted};
-        if (json)
+        if (json) {
             row.report = matchJson(report.value(), named, ms);
+            row.report.set("engine", engine);
+        }
         if (!report->stoppedBy.empty()) {
             row.exitCode = BadInput;
             row.error = "the pass stops at " + report->stoppedBy;
