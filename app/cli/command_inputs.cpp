@@ -8,7 +8,6 @@
 #include "util/install_layout.h"
 #include "worker_pool.h"
 
-#include <algorithm>
 #include <filesystem>
 
 #include <cstdio>
@@ -132,7 +131,15 @@ void takeEngineOptions(std::vector<std::string> &args)
         state.sandboxAsked = true;
     if (state.sandboxAsked)
         state.sandboxWhy = "--sandbox";
-    if (std::any_of(args.begin(), args.end(), isPythonSource))
+    // The sources after --patterns (up to the next option): a graph dump may end in .py too, and needs no torch.
+    bool sources = false, python = false;
+    for (const auto &a : args) {
+        if (a.rfind("--", 0) == 0)
+            sources = a == "--patterns";
+        else if (sources && isPythonSource(a))
+            python = true;
+    }
+    if (python)
         hostEngine(); // starts torch in the background
 }
 
