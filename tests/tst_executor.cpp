@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <set>
 
 using namespace fxs;
 
@@ -1118,6 +1119,113 @@ private Q_SLOTS:
         QVERIFY(report->expectedMatch.has_value());
         QVERIFY2(*report->expectedMatch, qPrintable(QString::number(report->expectedMaxAbsDiff)));
         QVERIFY(report->expectedMaxAbsDiff < 1e-5);
+    }
+
+    // Graphs torch 2.2 wrote (tests/data/old_torch/make_fixtures.py): its CPU ran _scaled_dot_product_flash_attention,
+    // which this torch runs on CUDA only, and its decompositions left prims.rev, which only Python defines. They run
+    // through stand-ins, every such node is marked, and the outputs are the ones torch 2.2 computed.
+    void graphsDumpedByAnOlderTorchRunOnStandIns_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("standIn");
+        QTest::addColumn<int>("nodes");
+        QTest::newRow("BERT, flash attention on CPU") << "bert_tiny_sdpa"
+                                                      << "torch.ops.aten._scaled_dot_product_flash_attention.default"
+                                                      << "aten._scaled_dot_product_flash_attention_for_cpu" << 2;
+        QTest::newRow("Longformer, prims.rev") << "longformer_tiny" << "torch.ops.prims.rev.default" << "aten.flip" << 8;
+    }
+
+    void graphsDumpedByAnOlderTorchRunOnStandIns()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, op);
+        QFETCH(QString, standIn);
+        QFETCH(int, nodes);
+        const QString base = QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/old_torch/") + name;
+        auto file = loadGraphFile((base + QStringLiteral(".py")).toStdString());
+        VERIFY_OK(file);
+        ProfileOptions options = singleRun(base + QStringLiteral(".inputs.safetensors"));
+        options.expectedOutputsPath = (base + QStringLiteral(".outputs.safetensors")).toStdString();
+        auto report = runtimeProfile(*file->graphs.front().graph, nullptr, options);
+        VERIFY_OK(report);
+        QVERIFY(report->expectedMatch.has_value());
+        QVERIFY2(*report->expectedMatch, qPrintable(QString::number(report->expectedMaxAbsDiff)));
+        QVERIFY(report->expectedMaxAbsDiff < 1e-4);
+        QVERIFY2(report->warnings.empty(), report->warnings.empty() ? "" : report->warnings.front().c_str());
+        int marked = 0;
+        for (const NodeProfile &n : report->unfused.nodes) {
+            QCOMPARE(n.standIn.empty(), n.target != op.toStdString()); // marked exactly where the op ran
+            if (!n.standIn.empty()) {
+                QVERIFY2(QString::fromStdString(n.standIn).startsWith(standIn), n.standIn.c_str());
+                ++marked;
+            }
+        }
+        QCOMPARE(marked, nodes);
+    }
+
+    // Every stand-in against what PyTorch computes through its public ops (tests/scripts/stand_in_reference.py):
+    // flash (causal, a query permuted from length-major whose output permutes back and views), efficient with a
+    // bias, cudnn, flash's length-major form over grouped-query heads; prims rev, var, sum, broadcast_in_dim,
+    // squeeze, _unsafe_index_put_ (accumulating a repeated index), prepare_softmax_online.
+    void standInsGivePyTorchsOutputs()
+    {
+        QString err = runTorchPython({QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/scripts/stand_in_reference.py"), m_dir.path()});
+        QVERIFY2(err.isEmpty(), qPrintable(err));
+        auto file = loadGraphFile(m_dir.filePath(QStringLiteral("stand_ins.py")).toStdString());
+        VERIFY_OK(file);
+        ProfileOptions options = singleRun(m_dir.filePath(QStringLiteral("stand_ins.inputs.safetensors")));
+        options.expectedOutputsPath = m_dir.filePath(QStringLiteral("stand_ins.outputs.safetensors")).toStdString();
+        auto report = runtimeProfile(*file->graphs.front().graph, nullptr, options);
+        VERIFY_OK(report);
+        QVERIFY(report->expectedMatch.has_value());
+        QVERIFY2(*report->expectedMatch, qPrintable(QString::number(report->expectedMaxAbsDiff)));
+        QVERIFY(report->expectedMaxAbsDiff < 1e-5);
+        QVERIFY(report->warnings.empty()); // every input given was used
+        std::set<std::string> standIns;
+        for (const NodeProfile &n : report->unfused.nodes)
+            if (!n.standIn.empty())
+                standIns.insert(n.target);
+        QCOMPARE(standIns.size(), size_t(11)); // 4 attention ops, 7 prims
+    }
+
+    // An op with no kernel on this device stops the run with one line naming the op and where it has kernels,
+    // not LibTorch's 15-line dispatcher table.
+    void opWithoutKernelStopsWithOneLine()
+    {
+        auto g = parseGraph("class GraphModule(torch.nn.Module):\n"
+                            "    def forward(self, x: \"f32[1, 3, 8, 8]\", w: \"f32[4, 3, 3, 3]\"):\n"
+                            "        c: \"f32[1, 4, 6, 6]\" = torch.ops.aten.cudnn_convolution.default(x, w, [0, 0], "
+                            "[1, 1], [1, 1], 1, False, False, True)\n"
+                            "        return (c,)\n");
+        QVERIFY(g);
+        const QString error = profileError(*g);
+        QVERIFY2(error.contains(QLatin1String("this LibTorch has no CPU kernel for aten::cudnn_convolution")),
+            qPrintable(error));
+        QVERIFY2(!error.contains(QLatin1Char('\n')), qPrintable(error));
+    }
+
+    // A constant Inductor's folding left behind (no user, no meta) needs no value; generated indices stay inside
+    // scatter's, index_add's, take's and one_hot's bounds (3 rows, 6 elements, 4 classes: below the default 8).
+    void unusedConstantsAndIndexBounds()
+    {
+        auto g = parseGraph(
+            "class GraphModule(torch.nn.Module):\n"
+            "    def forward(self, self_1: \"f32[3, 5]\", i: \"i64[2, 5]\", j: \"i64[4]\", t: \"i64[7]\", "
+            "c: \"i64[6]\", src: \"f32[2, 5]\", rows: \"f32[4, 5]\", small: \"f32[2, 3]\"):\n"
+            "        _tensor_constant0 = self._tensor_constant0\n"
+            "        scatter: \"f32[3, 5]\" = torch.ops.aten.scatter.src(self_1, 0, i, src)\n"
+            "        index_add: \"f32[3, 5]\" = torch.ops.aten.index_add.default(self_1, 0, j, rows)\n"
+            "        take: \"f32[7]\" = torch.ops.aten.take.default(small, t)\n"
+            "        one_hot: \"i64[6, 4]\" = torch.ops.aten.one_hot.default(c, 4)\n"
+            "        return (scatter, index_add, take, one_hot)\n");
+        QVERIFY(g);
+        for (uint64_t seed = 0; seed < 20; ++seed) {
+            ProfileOptions options = singleRun();
+            options.seed = seed;
+            auto report = runtimeProfile(*g, nullptr, options);
+            VERIFY_OK(report);
+        }
     }
 
     // aten.scaled_dot_product_attention (PyTorch 2.x, Dynamo-level torch._C._nn.scaled_dot_product_attention) as

@@ -50,6 +50,7 @@ void ProfileModel::rebuild()
             row.fusedUs = fusedUs;
             row.speedup = unfusedUs > 0 && fusedUs > 0 ? unfusedUs / fusedUs : -1;
             row.referenceKernel = n.referenceKernel;
+            row.standIn = QString::fromStdString(n.standIn);
             m_rows.push_back(std::move(row));
         };
         for (const NodeProfile &n : m_report->unfused.nodes) {
@@ -122,6 +123,10 @@ QVariant ProfileModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole && r.referenceKernel)
         return tr("Ran on fxscope's CPU reference kernel (no device plugin defines this op): its outputs are checked, "
                   "its time is not the device's");
+    if (role == Qt::ToolTipRole && !r.standIn.isEmpty())
+        return tr("This torch lacks %1 here, so it ran as %2: its outputs are the op's and are checked, its time is "
+                  "not the original kernel's")
+            .arg(r.what, r.standIn);
     if (role == Qt::ToolTipRole && r.replaced.isEmpty() && index.column() == WhatColumn)
         return r.what;
     if (role == Qt::ToolTipRole && !r.replaced.isEmpty())
@@ -141,6 +146,8 @@ QVariant ProfileModel::data(const QModelIndex &index, int role) const
             : r.complete
             ? tr("%1 (replaced %L2 nodes)").arg(r.what).arg(r.replaced.size())
             : tr("%1 (replaced %L2 nodes, some not in the unfused graph)").arg(r.what).arg(r.replaced.size());
+        if (!r.standIn.isEmpty())
+            return tr("%1 · stand-in").arg(what);
         return r.referenceKernel ? tr("%1 · reference kernel").arg(what) : what;
     }
     case UnfusedColumn: return us(r.unfusedUs);

@@ -32,6 +32,7 @@ public:
         double speedup = -1; // -1: not both times, or an incomplete region
         bool complete = true; // regions: false when some origin nodes are not in the unfused graph
         bool referenceKernel = false; // ran on fxscope's CPU stand-in for a device op: the time is not the device's
+        QString standIn; // an op this torch lacks ran as this equivalent: outputs checked, the time is not the op's
     };
 
     explicit ProfileModel(QObject *parent = nullptr);

@@ -24,6 +24,7 @@
 #include <QHeaderView>
 #include <QHorizontalBarSeries>
 #include <QLabel>
+#include <QSet>
 #include <QLineEdit>
 #include <QMenu>
 #include <QProgressBar>
@@ -534,6 +535,15 @@ void ProfileWidget::showReport(const ProfileReport *report, const QString &heade
     } else {
         text += tr(" · apply steps to compare a fused graph");
     }
+    QSet<QString> onStandIn; // nodes of either graph whose op this torch lacks, run through an equivalent
+    for (const GraphProfile *g : {&report->unfused, report->fused ? &*report->fused : nullptr})
+        for (size_t k = 0; g && k < g->nodes.size(); ++k)
+            if (!g->nodes[k].standIn.empty())
+                onStandIn.insert(QString::fromStdString(g->nodes[k].name));
+    if (!onStandIn.isEmpty())
+        text += (onStandIn.size() == 1 ? tr("<br>1 node ran on a stand-in for an op")
+                                       : tr("<br>%1 nodes ran on stand-ins for ops").arg(onStandIn.size()))
+            + tr(" this torch lacks here (marked below): outputs checked, times not the original ops'");
     for (const std::string &warning : report->warnings)
         text += QStringLiteral("<br><span style=\"color:#b26a00\">") + QString::fromStdString(warning).toHtmlEscaped()
             + QStringLiteral("</span>");

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 namespace fxs::cli {
 
@@ -47,6 +48,21 @@ bool isDeviceName(const std::string &text)
         && std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// One line per op that ran on a stand-in (stand_in_kernels.h), over both graphs: which op, as what, on how many nodes.
+void printStandIns(const ProfileReport &r)
+{
+    std::map<std::pair<std::string, std::string>, std::set<std::string>> nodesOf; // (target, stand-in) -> nodes
+    for (const GraphProfile *g : {&r.unfused, r.fused ? &*r.fused : nullptr})
+        if (g)
+            for (const auto &n : g->nodes)
+                if (!n.standIn.empty())
+                    nodesOf[{n.target, n.standIn}].insert(n.name);
+    for (const auto &[op, nodes] : nodesOf)
+        std::printf("stand-in: %s ran as %s on %zu node%s (this torch lacks it here): outputs checked, time not "
+                    "the original op's\n",
+            op.first.c_str(), op.second.c_str(), nodes.size(), nodes.size() == 1 ? "" : "s");
+}
+
 void printTable(const ProfileReport &r)
 {
     std::printf("device %s\n\n", r.device.c_str());
@@ -57,10 +73,11 @@ void printTable(const ProfileReport &r)
     std::printf("%-28s %-44s %12s %12s\n", "node", "target", "unfused µs", "fused µs");
     for (const auto &n : r.unfused.nodes) {
         auto it = fusedByName.find(n.name);
+        const char *mark = n.standIn.empty() ? "" : "  stand-in";
         if (it != fusedByName.end())
-            std::printf("%-28s %-44s %12.1f %12.1f\n", n.name.c_str(), n.target.c_str(), n.medianUs, it->second);
+            std::printf("%-28s %-44s %12.1f %12.1f%s\n", n.name.c_str(), n.target.c_str(), n.medianUs, it->second, mark);
         else
-            std::printf("%-28s %-44s %12.1f %12s\n", n.name.c_str(), n.target.c_str(), n.medianUs, "-");
+            std::printf("%-28s %-44s %12.1f %12s%s\n", n.name.c_str(), n.target.c_str(), n.medianUs, "-", mark);
     }
     std::map<std::string, bool> unfusedNames;
     for (const auto &n : r.unfused.nodes)
@@ -73,6 +90,7 @@ void printTable(const ProfileReport &r)
                 std::printf("%-28s %-44s %12s %12.1f%s\n", n.name.c_str(), n.target.c_str(), "-", n.medianUs,
                     n.referenceKernel ? "  reference kernel" : "");
         }
+    printStandIns(r);
     std::printf("\nunfused %.3f ms", r.unfused.medianMs);
     if (r.fused)
         std::printf("   fused %.3f ms   speedup %.2fx   outputs %s (max abs diff %g)", r.fused->medianMs, r.speedup,

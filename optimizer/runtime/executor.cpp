@@ -3,6 +3,7 @@
 #include "autocast_scope.h"
 #include "flex_attention.h"
 #include "op_fallbacks.h"
+#include "stand_in_kernels.h"
 #include "util/progress.h"
 
 #include <ATen/ATen.h>
@@ -11,9 +12,11 @@
 #include <c10/core/InferenceMode.h>
 #include <c10/core/impl/VirtualGuardImpl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <sstream>
 #include <unordered_set>
 
 namespace fxs {
@@ -69,6 +72,46 @@ Result<std::vector<at::indexing::TensorIndex>> tensorIndices(
         }
     }
     return out;
+}
+
+// A LibTorch error as one line. The dispatcher's "Could not run 'aten::X' with arguments from the 'CPU' backend"
+// is a 15-line dump of its tables; what a user needs is which op lacks a kernel here and where it has one.
+std::string oneLine(const c10::Error &e)
+{
+    std::string what = e.what_without_backtrace();
+    static const std::string couldNotRun = "Could not run '";
+    if (what.rfind(couldNotRun, 0) == 0) {
+        const size_t opEnd = what.find('\'', couldNotRun.size());
+        const size_t keyStart = what.find("from the '");
+        const size_t keyEnd = keyStart == std::string::npos ? keyStart : what.find('\'', keyStart + 10);
+        if (opEnd != std::string::npos && keyEnd != std::string::npos) {
+            std::string line = "this LibTorch has no " + what.substr(keyStart + 10, keyEnd - keyStart - 10)
+                + " kernel for " + what.substr(couldNotRun.size(), opEnd - couldNotRun.size());
+            // "... is only available for these backends: [CUDA, Meta, BackendSelect, Python, ...]": the devices.
+            const size_t list = what.find("these backends: [");
+            const size_t listEnd = list == std::string::npos ? list : what.find(']', list);
+            if (listEnd != std::string::npos) {
+                static const char *const notDevices[] = {"Meta", "BackendSelect", "Python", "Functionalize", "Named",
+                    "Conjugate", "Negative", "ZeroTensor", "ADInplaceOrView", "Tracer", "Batched", "VmapMode",
+                    "PreDispatch", "PythonTLSSnapshot", "PythonDispatcher", "Autograd", "Autocast", "FuncTorch"};
+                std::string devices, item;
+                std::istringstream items(what.substr(list + 17, listEnd - list - 17));
+                while (std::getline(items, item, ',')) {
+                    item.erase(0, item.find_first_not_of(' '));
+                    bool device = !item.empty();
+                    for (const char *prefix : notDevices)
+                        device = device && item.rfind(prefix, 0) != 0;
+                    if (device)
+                        devices += (devices.empty() ? "" : ", ") + item;
+                }
+                line += devices.empty() ? " (no device of this build has one)" : " (it has kernels for " + devices + ")";
+            }
+            return line;
+        }
+    }
+    what = what.substr(0, what.find("\n\n")); // the first paragraph; tables and hints follow the blank line
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    return what;
 }
 
 // "torch.ops.aten.add.Tensor" -> {"aten::add", "Tensor"}; ".default" is the empty overload.
@@ -483,6 +526,7 @@ Status Executor::planNested(const Node &node, Plan &plan, const std::vector<std:
 Result<Executor> Executor::create(const Graph &graph, c10::Device device)
 {
     registerOpFallbacks(); // before operators are looked up by schema
+    registerStandIns(device);
     Executor ex(graph, device);
     const auto &nodes = graph.nodes();
     ex.m_plans.resize(nodes.size());
@@ -498,7 +542,9 @@ Result<Executor> Executor::create(const Graph &graph, c10::Device device)
             plan.step = Step::Input;
             plan.intInput = n->meta().val && n->meta().val->kind == ValueMeta::Kind::SymInt;
             break;
-        case OpKind::GetAttr: plan.step = graph.subgraph(n->target()) ? Step::Skip : Step::Input; break;
+        case OpKind::GetAttr:
+            plan.step = graph.subgraph(n->target()) || n->users().empty() ? Step::Skip : Step::Input; // see graphInputs
+            break;
         case OpKind::Output: plan.step = Step::Output; break;
         case OpKind::CallMethod: {
             // Tensor methods (Dynamo-level graphs): aten's op of the same name, overload chosen by the arguments.
@@ -771,7 +817,7 @@ Result<c10::IValue> Executor::call(const Node &node, const Plan &plan, std::vect
             try {
                 plan.outOp->callBoxed(stack);
             } catch (const c10::Error &e) {
-                return nodeError(node, e.what_without_backtrace());
+                return nodeError(node, oneLine(e));
             }
             c10::IValue result = std::move(stack[0]);
             stack.clear();
@@ -817,7 +863,7 @@ Result<c10::IValue> Executor::invoke(const Node &node, const Plan &plan, torch::
         try {
             plan.op->callBoxed(stack);
         } catch (const c10::Error &e) {
-            std::string what = e.what_without_backtrace();
+            std::string what = oneLine(e);
             if (!reduced || what.find("not implemented for") == std::string::npos)
                 return nodeError(node, what);
             m_upcast[index] = 1;
@@ -835,7 +881,7 @@ Result<c10::IValue> Executor::invoke(const Node &node, const Plan &plan, torch::
         try {
             plan.op->callBoxed(stack);
         } catch (const c10::Error &e) {
-            return nodeError(node, e.what_without_backtrace());
+            return nodeError(node, oneLine(e));
         }
         for (auto &v : stack)
             if (original && v.isTensor() && v.toTensor().scalar_type() == at::kFloat)

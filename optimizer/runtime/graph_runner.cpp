@@ -3,6 +3,7 @@
 #include "device_plugins.h"
 #include "io/fxscope_json.h"
 #include "npu_reference_kernels.h"
+#include "stand_in_kernels.h"
 #include "tensor_inputs.h"
 #include "util/progress.h"
 
@@ -129,6 +130,8 @@ Json GraphRunner::nodeRows(size_t upTo) const
             {"max_us", *std::max_element(times.begin(), times.end())}});
         if (runsOnReferenceKernel(node->target()))
             row.set("reference_kernel", true); // its time is fxscope's CPU stand-in, not the device's
+        if (std::string instead = standInFor(node->target(), m_device); !instead.empty())
+            row.set("stand_in", instead); // an op this torch or device lacks ran as `instead`: time not the op's
         nodes.push(std::move(row));
     }
     return nodes;

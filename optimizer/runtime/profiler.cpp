@@ -260,6 +260,27 @@ void setError(Json &root, const std::string &prefix, const Error &error)
         Json::object({{"file", error.file}, {"line", int64_t(error.line)}, {"column", int64_t(error.column)}}));
 }
 
+// Said when an inputs file names tensors the graph has no input for: they are not used, and the inputs the user meant
+// them for are generated instead (make_fx names placeholders x_1 for an argument x).
+std::string unmatchedInputs(const Graph &graph, const std::set<std::string> &given, const std::string &path)
+{
+    std::set<std::string> unmatched = given;
+    for (const auto &node : graph.nodes())
+        if (node->op() == OpKind::Placeholder || node->op() == OpKind::GetAttr)
+            unmatched.erase(node->name());
+    if (unmatched.empty())
+        return {};
+    std::string names;
+    size_t listed = 0;
+    for (const std::string &name : unmatched)
+        if (listed++ < 5)
+            names += (names.empty() ? "" : ", ") + name;
+    if (unmatched.size() > 5)
+        names += ", ...";
+    return path + ": " + std::to_string(unmatched.size()) + " of its " + std::to_string(given.size())
+        + " tensors name no input of the graph (" + names + "), so they were not used; inputs not given were generated";
+}
+
 // Said once when the unfused graph's outputs hold NaN or inf and some of its inputs were generated: random normals
 // under a sqrt, log or division are the likely cause, and real inputs the cure.
 std::string generatedNonFinite(const GraphRunner &runner, const std::set<std::string> &given)
@@ -399,8 +420,13 @@ Json profile(const Json &request, const std::function<bool(double)> &progress, R
             setError(root, "unfused graph: ", *before.failure());
             return root;
         }
+        Json warnings = Json::array();
+        if (std::string why = unmatchedInputs(before.graph(), givenNames, request["inputs"].toString()); !why.empty())
+            warnings.push(Json(why));
         if (std::string why = generatedNonFinite(before, givenNames); !why.empty())
-            root.set("warnings", Json::array({Json(why)}));
+            warnings.push(Json(why));
+        if (warnings.size())
+            root.set("warnings", std::move(warnings));
         if (fusedUnprepared) {
             root.set("fused", Json());
             setError(root, "fused graph: ", *fusedUnprepared);

@@ -151,7 +151,7 @@ GraphProfile graphProfile(const Json &j)
     g.medianMs = j["median_ms"].toDouble();
     for (const Json &n : j["nodes"].items())
         g.nodes.push_back({n["name"].toString(), n["target"].toString(), n["median_us"].toDouble(),
-            n["reference_kernel"].toBool()});
+            n["reference_kernel"].toBool(), n["stand_in"].toString()});
     for (const Json &o : j["outputs"].items()) {
         OutputValue v;
         v.dtype = o["dtype"].toString();

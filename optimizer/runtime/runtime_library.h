@@ -57,6 +57,9 @@ struct NodeProfile {
     std::string target;
     double medianUs = 0;
     bool referenceKernel = false; // ran on fxscope's CPU stand-in for a device op: the time is not the device's
+    // An op this torch or device lacks ran as this equivalent (stand_in_kernels.h): outputs are the op's, the time
+    // is not. Empty when the op ran on its own kernel.
+    std::string standIn;
 };
 
 struct OutputValue {

@@ -171,10 +171,31 @@ std::optional<int64_t> indexBound(const Node &input, const SymbolValues &symbols
             const Argument *weight = functional ? argAt(user, 1, "weight") : argAt(user, 0, "weight");
             if (uses(indices, value))
                 limit(dimSize(weight, 0, symbols));
-        } else if (op == "index_select" || op == "gather") {
+        } else if (op == "index_select" || op == "gather" || op == "scatter" || op == "scatter_" || op == "scatter_add"
+            || op == "scatter_add_" || op == "scatter_reduce" || op == "scatter_reduce_" || op == "index_add"
+            || op == "index_add_" || op == "index_copy" || op == "index_copy_" || op == "index_fill"
+            || op == "index_fill_" || op == "index_reduce" || op == "index_reduce_") {
+            // (self, dim, index, ...): the index addresses self's dim (torch.gather names self "input").
             if (uses(argAt(user, 2, "index"), value))
-                limit(dimSize(argAt(user, 0, op == "gather" ? "input" : "self"), intArg(argAt(user, 1, "dim"), 0),
-                    symbols));
+                limit(dimSize(argAt(user, 0, functional || op == "gather" ? "input" : "self"),
+                    intArg(argAt(user, 1, "dim"), 0), symbols));
+        } else if (op == "take") {
+            if (uses(argAt(user, 1, "index"), value))
+                if (const Argument *self = argAt(user, 0, "self"); self && self->isNode() && self->node()->meta().val) {
+                    std::optional<int64_t> numel = 1;
+                    for (size_t d = 0; numel && d < self->node()->meta().val->tensor.shape.size(); ++d) {
+                        auto size = dimSize(self, int64_t(d), symbols);
+                        numel = size ? std::optional<int64_t>(*numel * *size) : std::nullopt;
+                    }
+                    limit(numel);
+                }
+        } else if (op == "embedding_bag" || op == "_embedding_bag" || op == "_embedding_bag_forward_only") {
+            // aten: (weight, indices, offsets, ...); torch.nn.functional: (input, weight, offsets, ...).
+            if (uses(functional ? argAt(user, 0, "input") : argAt(user, 1, "indices"), value))
+                limit(dimSize(functional ? argAt(user, 1, "weight") : argAt(user, 0, "weight"), 0, symbols));
+        } else if (op == "one_hot") {
+            if (uses(argAt(user, 0, "self"), value) && intArg(argAt(user, 1, "num_classes"), -1) > 0)
+                limit(intArg(argAt(user, 1, "num_classes"), -1));
         } else if (op == "index" || op == "_unsafe_index" || op == "index_put" || op == "index_put_"
             || op == "_unsafe_index_put") {
             // The index list is argument 1 of them all; a backward graph's embedding gradient is an index_put.
@@ -339,8 +360,9 @@ Result<std::unordered_map<std::string, at::Tensor>> graphInputs(const Graph &gra
             out.emplace(node->name(), it->second.to(device));
             continue;
         }
-        if (node->op() == OpKind::GetAttr && graph.subgraph(node->target()))
-            continue; // a nested graph (cond's branches, wrap's body): the executor runs it
+        if (node->op() == OpKind::GetAttr && (graph.subgraph(node->target()) || node->users().empty()))
+            continue; // a nested graph (cond's branches, wrap's body): the executor runs it; or a constant no node
+                      // uses (Inductor's constant folding replaced its use with a full and left the get_attr)
         const auto &val = node->meta().val ? node->meta().val : copiedMeta(*node);
         if (val && val->kind == ValueMeta::Kind::SymInt) {
             auto value = evaluateSymbolic(val->expr, symbols);
