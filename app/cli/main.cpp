@@ -57,7 +57,7 @@ commands:
                                                     what paired, what changed, regions only one side has
 
 Pattern files follow --patterns (every argument up to the next option) in every command; graphs come before it.
-fxscope-cli COMMAND --help lists the options of COMMAND.
+fxscope-cli COMMAND --help lists the options of COMMAND; fxscope-cli --version names the version, LibTorch and Python.
 GRAPH is any FX dump: print(gm.graph) text, print_readable/TORCH_LOGS code, a TORCH_TRACE log,
 torch.export JSON or .pt2, a TorchAir graph dump, or fxscope JSON. The format is read from the content.
 Logs go to stderr (FXSCOPE_LOG=debug for more).
