@@ -91,6 +91,7 @@ private Q_SLOTS:
     void symbolsReachTheRun();
     void symbolHintsPrefillTheField();
     void failureShowsWhatRan();
+    void olderTorchGraphShowsStandIns();
     void cancelStopsTheRun();
     void openingAnotherFileCancels();
     void closingTheWindowCancels();
@@ -502,6 +503,37 @@ void TestProfileView::symbolHintsPrefillTheField()
 
 // A node that fails at run time (mm of [4, 8] by [4, 8]): the error names it, the table keeps the nodes that ran
 // before it with their times, and the canvas selects it.
+// A graph torch 2.2 wrote on CPU (tests/data/old_torch): its flash attention, CUDA-only in this torch, runs through a
+// stand-in; the dock says so in its summary and marks exactly those rows, with the reason in their tooltip.
+void TestProfileView::olderTorchGraphShowsStandIns()
+{
+    Document doc;
+    MainWindow window(&doc);
+    window.setAutosavePath({});
+    QSignalSpy loaded(&doc, &Document::fileLoaded);
+    doc.open(QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/old_torch/bert_tiny_sdpa.py"));
+    QVERIFY(loaded.wait(kTimeoutMs));
+    QSignalSpy finished(&doc, &Document::profileFinished);
+    QSignalSpy failed(&doc, &Document::profileFailed);
+    ProfileWidget *view = window.profileView();
+    view->itersBox()->setValue(2);
+    view->runButton()->click();
+    QCOMPARE(profileOutcome(finished, failed), QString());
+    const QString summary = view->summaryLabel()->text();
+    QVERIFY2(summary.contains(QStringLiteral("2 nodes ran on stand-ins")), qPrintable(summary));
+    int marked = 0;
+    for (int row = 0; row < view->model()->rowCount(); ++row) {
+        const QModelIndex what = view->model()->index(row, ProfileModel::WhatColumn);
+        const bool flash = what.data().toString().startsWith(QLatin1String("aten._scaled_dot_product_flash_attention"));
+        QCOMPARE(what.data().toString().endsWith(QStringLiteral("· stand-in")), flash);
+        if (flash) {
+            QVERIFY(what.data(Qt::ToolTipRole).toString().contains(QLatin1String("flash_attention_for_cpu")));
+            ++marked;
+        }
+    }
+    QCOMPARE(marked, 2);
+}
+
 void TestProfileView::failureShowsWhatRan()
 {
     const QString path = writeFile(QStringLiteral("fails.py"),
@@ -733,6 +765,16 @@ void TestProfileView::screenshot()
     QCOMPARE(profileOutcome(finished, failed, 600000), QString());
     QTest::qWait(2000);
     QVERIFY(saveScreenshot(window, QDir(folder).filePath(QStringLiteral("fxscope-profile-symbols.png"))));
+
+    // A graph torch 2.2 wrote: its CPU flash attention runs on a stand-in here, marked in the table.
+    doc.open(QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/old_torch/bert_tiny_sdpa.py"));
+    QVERIFY(loaded.wait(kTimeoutMs));
+    view->symbolsEdit()->clear();
+    view->runButton()->click();
+    QCOMPARE(profileOutcome(finished, failed, 600000), QString());
+    view->tableView()->sortByColumn(ProfileModel::WhatColumn, Qt::AscendingOrder);
+    QTest::qWait(2000);
+    QVERIFY(saveScreenshot(window, QDir(folder).filePath(QStringLiteral("fxscope-profile-stand-ins.png"))));
 
     doc.open(QStringLiteral(
         FXSCOPE_CORPUS_DIR "/readable/learn_torch_compile__tb_resnet50_inference_cpu__aot_forward_graph.py"));
