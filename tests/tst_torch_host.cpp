@@ -288,6 +288,39 @@ register_replacement(pattern, replacement, [torch.empty(4, 32, dtype=torch.float
     }
 
     // --sandbox (or no torch) runs fxscope's Python subset, and the report says which engine ran.
+    // match --compare-engines: where fxscope's sandbox reads the same file differently from torch (its linear
+    // pattern traces w.t() @ x as aten.matmul, torch's make_fx as aten.mm), the one candidate that differs is listed
+    // and the exit status is 4; on a graph where both reject every candidate, they agree (exit 0); a source only
+    // torch loads is said once.
+    void compareEngines()
+    {
+        Run r = cli({"match", kHostData + "/linear_t.json", "--patterns", kHostData + "/patterns/linear_t.py",
+                        "--compare-engines", "--json"},
+            hostEnvironment(), 300000);
+        QCOMPARE(r.exitCode, 4);
+        QJsonObject comparison = json(r)["compare_engines"].toObject();
+        QCOMPARE(comparison["agree"].toBool(true), false);
+        const QJsonArray differences = comparison["differences"].toArray();
+        QCOMPARE(differences.size(), 1);
+        const QJsonObject d = differences[0].toObject();
+        QCOMPARE(d["pattern"].toString(), QString("linear_t.linear"));
+        QCOMPARE(d["anchor"].toString(), QString("add"));
+        QVERIFY2(d["torch"].toString().startsWith("ACCEPTED"), qPrintable(d["torch"].toString()));
+        QVERIFY2(d["sandbox"].toString().contains("aten.matmul"), qPrintable(d["sandbox"].toString()));
+
+        r = cli({"match", kHostData + "/mlp_block.json", "--patterns", kHostData + "/patterns/linear_t.py",
+                    "--compare-engines"},
+            hostEnvironment(), 300000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("fxscope's sandbox gives torch's verdict on every candidate"), r.out.constData());
+
+        r = cli({"match", kHostData + "/mlp_block.json", "--patterns", "fxscope_test_passes.debug:register",
+                    "--compare-engines", "--json"},
+            hostEnvironment(), 300000);
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY(json(r)["compare_engines"].toObject()["error"].toString().contains("only torch loads"));
+    }
+
     void sandboxIsNamed()
     {
         Run r = cli({"match", FXSCOPE_SOURCE_DIR "/resources/samples/llama_block.py", "--patterns",

@@ -222,6 +222,32 @@ bool loadPatternSpecs(const std::vector<std::string> &specs, PatternRegistry &re
     return true;
 }
 
+bool loadPatternSpecsInSandbox(const std::vector<std::string> &specs, PatternRegistry &registry, std::string &error)
+{
+    for (const auto &spec : specs) {
+        if (isPythonSource(spec) && (spec.size() < 3 || spec.compare(spec.size() - 3, 3, ".py") != 0)) {
+            error = spec + ": only torch loads module:callable and inductor:NAME sources";
+            return false;
+        }
+        if (auto loaded = loadPatternSpec(spec, registry); !loaded) {
+            error = loaded.error().toString();
+            return false;
+        }
+    }
+    auto arranged = TorchairBuiltins::arrange(registry);
+    if (!arranged) {
+        error = "TorchAir's built-in patterns: " + arranged.error().toString();
+        return false;
+    }
+    registry = std::move(*arranged.value());
+    return true;
+}
+
+bool torchHostLoaded()
+{
+    return engineState().usedHost;
+}
+
 bool checkOptionFiles(const std::vector<std::string> &files, const std::vector<std::string> &plugins)
 {
     std::vector<std::string> paths = files;

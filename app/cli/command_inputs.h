@@ -32,6 +32,11 @@ std::vector<std::string> patternSpecs(const CommandLine &cmd);
 // module:callable, inductor:NAME) go to the torch host, the user's own torch, unless --sandbox was given or no
 // Python with torch is there: then FILE.py runs in fxscope's sandbox and a note says so once.
 bool loadPatternSpecs(const std::vector<std::string> &specs, PatternRegistry &registry);
+// The same sources loaded by fxscope's sandbox whatever engine this run uses (match --compare-engines); false, with
+// why in `error`, when the sandbox cannot load one (module:callable and inductor:NAME are torch's only).
+bool loadPatternSpecsInSandbox(const std::vector<std::string> &specs, PatternRegistry &registry, std::string &error);
+// Whether the torch host loaded this run's Python sources.
+bool torchHostLoaded();
 
 // The pattern engine of this run. takeEngineOptions removes --sandbox from the arguments (every command takes
 // it) and starts the torch host in the background when Python sources are named, so torch imports while the

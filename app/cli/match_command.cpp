@@ -4,6 +4,7 @@
 #include "batch_runner.h"
 #include "command_inputs.h"
 #include "command_line.h"
+#include "engine_comparison.h"
 #include "io/loader.h"
 #include "match/graph_level.h"
 #include "match/matcher.h"
@@ -363,12 +364,14 @@ int runMatch(const std::vector<std::string> &argsIn)
     CommandLine cmd;
     const char *usage
         = "usage: fxscope-cli match GRAPH... --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--subgraph] "
-          "[--json] [--check-with-torch [PYTHON]] [--jobs N] [--batch] [--jsonl] [--summary]\n"
+          "[--json] [--check-with-torch [PYTHON]] [--compare-engines] [--jobs N] [--batch] [--jsonl] [--summary]\n"
           "FILE is a Python pattern file (register_replacement), a JSON pattern file, 'builtin' or 'builtin:NAME'; "
           "every argument after --patterns up to the next option is a pattern file, GRAPHs come before it; "
           "--subgraph matches each search graph with torch.fx's SubgraphMatcher instead of the Inductor pattern "
           "matcher; --check-with-torch runs Inductor's real pass on the same graph in PYTHON (default: the one fxscope "
-          "was built with) and exits 4 when it disagrees with a verdict.\n"
+          "was built with) and exits 4 when it disagrees with a verdict; --compare-engines matches again with fxscope's "
+          "sandbox and lists every candidate whose verdict, stage or matched nodes differ from the torch host's "
+          "(exit 4 when any does).\n"
           "Several GRAPHs, a directory (walked for graph dumps) or a file holding several graphs (without --graph) "
           "give one row per graph, matched on --jobs threads (default: the cores), and --json one document "
           "{graphs, skipped, summary} written graph by graph, --jsonl one line per graph then a totals line, "
@@ -378,7 +381,7 @@ int runMatch(const std::vector<std::string> &argsIn)
     if (helpRequested(argsIn))
         return printHelp(usage);
     if (auto err = cmd.parse(args, {"--pattern", "--graph", "--jobs"},
-            {"--json", "--subgraph", "--batch", "--jsonl", "--summary"}, {"--patterns"});
+            {"--json", "--subgraph", "--batch", "--jsonl", "--summary", "--compare-engines"}, {"--patterns"});
         err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;
@@ -418,10 +421,21 @@ int runMatch(const std::vector<std::string> &argsIn)
         batch = !cmd.value("--graph") && file->graphs.size() > 1 && !checkPython && !cmd.flag("--subgraph");
         single = std::move(file).value();
     }
+    const bool compare = cmd.flag("--compare-engines");
+    if (compare && (checkPython || cmd.flag("--subgraph"))) {
+        std::fprintf(stderr, "%s--compare-engines goes alone: leave out %s\n", usage,
+            checkPython ? "--check-with-torch" : "--subgraph");
+        return UsageError;
+    }
+    if (compare && !torchHostLoaded()) {
+        std::fprintf(stderr, "--compare-engines compares the torch host with the sandbox: it needs Python pattern "
+                             "sources, a Python with torch (FXSCOPE_PYTHON) and no --sandbox\n");
+        return UsageError;
+    }
     if (batch) {
-        if (checkPython || cmd.flag("--subgraph")) {
+        if (checkPython || cmd.flag("--subgraph") || compare) {
             std::fprintf(stderr, "%s%s works on one graph: name one GRAPH (and --graph)\n", usage,
-                checkPython ? "--check-with-torch" : "--subgraph");
+                checkPython ? "--check-with-torch" : compare ? "--compare-engines" : "--subgraph");
             return UsageError;
         }
         return runMatchBatch(cmd, registry, options, *jobs);
@@ -445,21 +459,46 @@ int runMatch(const std::vector<std::string> &argsIn)
         if (std::string hint = atenGraphsHint(selected->file, selected->index); !hint.empty())
             report->warnings.push_back(std::move(hint));
     if (!checkPython) {
+        std::optional<Json> comparison; // --compare-engines: {"agree", "differences"} or {"error"}
+        std::vector<EngineDifference> differences;
+        if (compare) {
+            PatternRegistry sandboxRegistry;
+            std::string error;
+            if (!loadPatternSpecsInSandbox(cmd.values("--patterns"), sandboxRegistry, error)) {
+                comparison = Json::object({{"error", "the sandbox cannot load the sources: " + error}});
+            } else if (auto sandboxReport = Matcher(sandboxRegistry).run(*named->graph, options); !sandboxReport) {
+                comparison = Json::object({{"error", "the sandbox's match failed: " + sandboxReport.error().toString()}});
+            } else {
+                differences = compareEngines(report.value(), sandboxReport.value());
+                Json list = Json::array();
+                for (const auto &d : differences)
+                    list.push(d.toJson());
+                comparison = Json::object({{"agree", differences.empty()}, {"differences", std::move(list)}});
+            }
+        }
         if (cmd.flag("--json")) {
             Json root = matchJson(report.value(), *named, ms);
             root.set("engine", engineJson());
+            if (comparison)
+                root.set("compare_engines", *comparison);
             std::printf("%s\n", root.dump(1).c_str());
         } else {
             printTable(report.value(), ms);
             if (const std::string line = engineLine(); !line.empty())
                 std::printf("%s\n", line.c_str());
+            if (comparison && (*comparison)["error"].isString())
+                std::printf("engines: %s\n", (*comparison)["error"].toString().c_str());
+            else if (comparison && differences.empty())
+                std::printf("engines: fxscope's sandbox gives torch's verdict on every candidate\n");
+            for (const auto &d : differences)
+                std::printf("engines differ: %s\n", d.toString().c_str());
         }
         // The user's code raised where Inductor would not catch it: torch.compile fails there.
         if (!report->stoppedBy.empty()) {
             std::fprintf(stderr, "the pass stops at %s\n", report->stoppedBy.c_str());
             return BadInput;
         }
-        return Success;
+        return comparison && !(*comparison)["agree"].toBool() ? TorchDisagrees : Success;
     }
     const std::string python = checkPython->empty() ? defaultPython() : *checkPython;
     if (python.empty()) {
