@@ -283,8 +283,7 @@ void attentionStandIn(const c10::OperatorHandle &op, torch::jit::Stack *stack)
     const bool lengthMajor = name == "aten::_flash_attention_forward" || name == "aten::_efficient_attention_forward";
     const torch::jit::Stack &args = *stack;
     auto tensor = [&](const char *n) { return optionalTensor(argumentNamed(schema, args, n)); };
-    const at::Tensor query = tensor("query");
-    at::Tensor q = query, k = tensor("key"), v = tensor("value");
+    at::Tensor q = tensor("query"), k = tensor("key"), v = tensor("value");
     TORCH_CHECK(q.defined() && k.defined() && v.defined() && q.dim() == 4 && k.dim() == 4 && v.dim() == 4,
         "fxscope's stand-in for ", name, " takes 4-d query, key and value");
     for (const char *varlen : {"cum_seq_q", "cu_seqlens_q", "seqused_k", "seqlen_k", "block_table", "alibi_slopes"})
@@ -316,14 +315,12 @@ void attentionStandIn(const c10::OperatorHandle &op, torch::jit::Stack *stack)
     } else {
         std::tie(out, logsumexp) = attentionMath(q, k, v, bias, p, causal, s);
     }
-    if (lengthMajor)
+    // The fused kernels' own layout: (batch, length, heads, dim) in memory, returned transposed. Graphs rely on it:
+    // torch 2.2's CPU flash attention let a graph permute the output back to length-major and view it (BART,
+    // Whisper), whatever the query's layout.
+    out = out.transpose(1, 2).contiguous();
+    if (!lengthMajor)
         out = out.transpose(1, 2);
-    // The output takes the query's layout, as the fused kernels' empty_like(query) gives it: graphs rely on it (a
-    // query permuted from (batch, length, heads, dim) gives an output that permutes back and views, as torch 2.2's
-    // CPU flash attention allowed; a contiguous query gives a contiguous output).
-    at::Tensor shaped = at::empty_like(query);
-    shaped.copy_(out);
-    out = shaped;
     const int64_t L = q.size(2), S = k.size(2);
     torch::jit::drop(*stack, schema.arguments().size());
     for (const c10::Argument &result : schema.returns()) {

@@ -28,7 +28,7 @@ def graph(q_by_length, k, v, kv_few, mask, x, idx, src):
     # flash attention's (batch, length, heads, dim) form, over grouped-query heads (2 of key/value for 4 of query)
     blhd = aten._flash_attention_forward.default(q.transpose(1, 2), kv_few.transpose(1, 2), kv_few.transpose(1, 2),
                                                  None, None, 6, 6, 0.0, False, False)
-    # a permute back to (batch, length, heads, dim) then a view: the output has the query's layout, which allows it
+    # a permute back to (batch, length, heads, dim) then a view: the fused kernels' length-major output allows it
     merged = aten.view.default(aten.permute.default(flash[0], [0, 2, 1, 3]), [2, 6, 32])
     put = prims._unsafe_index_put_.default(aten.clone.default(x), [idx], src, True)
     amax, total = prims.prepare_softmax_online.default(x, 1)
