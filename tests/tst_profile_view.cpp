@@ -772,9 +772,19 @@ void TestProfileView::screenshot()
     view->symbolsEdit()->clear();
     view->runButton()->click();
     QCOMPARE(profileOutcome(finished, failed, 600000), QString());
-    view->tableView()->sortByColumn(ProfileModel::WhatColumn, Qt::AscendingOrder);
+    window.resizeDocks({window.profileDock()}, {900}, Qt::Horizontal);
+    view->tableView()->sortByColumn(ProfileModel::UnfusedColumn, Qt::DescendingOrder);
+    QAbstractItemModel *rows = view->tableView()->model();
+    for (int row = 0; row < rows->rowCount(); ++row) // the first stand-in row, selected: its node on the canvas
+        if (rows->index(row, ProfileModel::WhatColumn).data().toString().endsWith(QStringLiteral("· stand-in"))) {
+            view->tableView()->scrollTo(rows->index(row, 0));
+            QTest::mouseClick(view->tableView()->viewport(), Qt::LeftButton, {},
+                view->tableView()->visualRect(rows->index(row, 0)).center());
+            break;
+        }
     QTest::qWait(2000);
     QVERIFY(saveScreenshot(window, QDir(folder).filePath(QStringLiteral("fxscope-profile-stand-ins.png"))));
+    window.resizeDocks({window.profileDock()}, {640}, Qt::Horizontal);
 
     doc.open(QStringLiteral(
         FXSCOPE_CORPUS_DIR "/readable/learn_torch_compile__tb_resnet50_inference_cpu__aot_forward_graph.py"));
