@@ -153,11 +153,15 @@ bool convolutionWeight(const Node &input)
     });
 }
 
-// How many rows an integer input may index without going out of range: the smallest indexed dim over every
-// embedding, index_select, gather, index or nll_loss it reaches, directly or through views and copies (BERT's
-// token-type ids pass slice and expand into a 2-row embedding). nullopt when it indexes nothing.
+// How many rows an integer input may index without going out of range: the smallest indexed size over every
+// embedding(_bag), index_select, gather, scatter, index_add/copy/fill, index, take, one_hot or nll_loss it reaches,
+// directly or through views and copies (BERT's token-type ids pass slice and expand into a 2-row embedding).
+// nullopt when it indexes nothing.
 std::optional<int64_t> indexBound(const Node &input, const SymbolValues &symbols)
 {
+    static const std::set<std::string> alongDim = {"index_select", "gather", "scatter", "scatter_", "scatter_add",
+        "scatter_add_", "scatter_reduce", "scatter_reduce_", "index_add", "index_add_", "index_copy", "index_copy_",
+        "index_fill", "index_fill_", "index_reduce", "index_reduce_"};
     std::optional<int64_t> bound;
     auto limit = [&](std::optional<int64_t> rows) {
         if (rows && *rows > 0)
@@ -171,10 +175,7 @@ std::optional<int64_t> indexBound(const Node &input, const SymbolValues &symbols
             const Argument *weight = functional ? argAt(user, 1, "weight") : argAt(user, 0, "weight");
             if (uses(indices, value))
                 limit(dimSize(weight, 0, symbols));
-        } else if (op == "index_select" || op == "gather" || op == "scatter" || op == "scatter_" || op == "scatter_add"
-            || op == "scatter_add_" || op == "scatter_reduce" || op == "scatter_reduce_" || op == "index_add"
-            || op == "index_add_" || op == "index_copy" || op == "index_copy_" || op == "index_fill"
-            || op == "index_fill_" || op == "index_reduce" || op == "index_reduce_") {
+        } else if (alongDim.count(op)) {
             // (self, dim, index, ...): the index addresses self's dim (torch.gather names self "input").
             if (uses(argAt(user, 2, "index"), value))
                 limit(dimSize(argAt(user, 0, functional || op == "gather" ? "input" : "self"),
