@@ -12,6 +12,8 @@ reply has the same "id" and "ok", with "error" (and "traceback") when ok is fals
                              A source is a pattern file (FILE.py), `module:callable` (the callable registers into
                              the pass it is given, or takes no argument) or `inductor:NAME` (one of Inductor's own
                              pattern sets, loaded into the fresh pass, never into Inductor's globals).
+                             A load seen before answers from the pattern cache (pattern_cache, "cached": true);
+                             torch registers those sources at the next check.
   mirror  {graph: GRAPH}     the graph fxscope shows, rebuilt as a GraphModule with FakeTensor meta (_torch_graph)
   edit    {nodes, removed, order}
                              follows fxscope's edits of that graph by node name: nodes added or changed (fxscope
@@ -35,6 +37,8 @@ import sys
 import tempfile
 import time
 import traceback
+
+from . import pattern_cache
 
 PROTOCOL = 1
 
@@ -169,6 +173,7 @@ class Host:
         self.gm = None
         self.syms = None
         self.nodes = {}
+        self.pending = []  # (load request, the reply sent from the cache): registered before the next check
 
     # -- protocol ------------------------------------------------------------------------------------------------
 
@@ -214,6 +219,32 @@ class Host:
     # -- load ----------------------------------------------------------------------------------------------------
 
     def cmd_load(self, request):
+        # Traced patterns are cached on disk (pattern_cache): a source loaded before answers at once, and torch
+        # registers it only when a check needs the real entries (most matches of a large set never do).
+        cache = pattern_cache.PatternCache.for_request(request, self.torch.__version__)
+        cached = cache.read() if cache else None
+        if cached is not None:
+            first = len(self.patterns) + sum(len(sent["patterns"]) for _, sent in self.pending)
+            reply = dict(cached, patterns=[dict(p, index=first + k) for k, p in enumerate(cached["patterns"])],
+                         cached=True)
+            self.pending.append((request, reply))
+            return reply
+        self.realize()
+        reply = self.load_now(request)
+        if cache:
+            cache.write(reply)
+        return reply
+
+    def realize(self):
+        """Registers the sources of cached loads, in load order, so pattern indices are the ones already sent."""
+        while self.pending:
+            request, sent = self.pending.pop(0)
+            got = self.load_now(request)
+            if [p["name"] for p in got["patterns"]] != [p["name"] for p in sent["patterns"]]:
+                raise HostError("the pattern cache no longer matches the sources (delete "
+                                f"{pattern_cache.cache_dir()} and load again)")
+
+    def load_now(self, request):
         from ._patterns import PatternExportError
         # Each load appends to one pass (as one PatternMatcherPass receives every registration of a compile):
         # pattern indices stay valid across loads.
@@ -306,6 +337,7 @@ class Host:
     def cmd_check(self, request):
         if self.gm is None:
             raise HostError("check: no mirror yet")
+        self.realize()
         try:
             pattern = self.patterns[int(request["pattern"])]
         except (KeyError, IndexError, ValueError, TypeError):
