@@ -121,6 +121,17 @@ QString profileError(const Graph &graph)
     return report ? QString() : QString::fromStdString(report.error().toString());
 }
 
+// BASE.py run once on BASE.inputs.safetensors with its outputs checked against BASE.outputs.safetensors (PyTorch's).
+Result<ProfileReport> profileAgainstExpected(const QString &base)
+{
+    auto file = loadGraphFile((base + QStringLiteral(".py")).toStdString());
+    if (!file)
+        return file.error();
+    ProfileOptions options = singleRun(base + QStringLiteral(".inputs.safetensors"));
+    options.expectedOutputsPath = (base + QStringLiteral(".outputs.safetensors")).toStdString();
+    return runtimeProfile(*file->graphs.front().graph, nullptr, options);
+}
+
 } // namespace
 
 class TestExecutor : public QObject {
@@ -1142,12 +1153,7 @@ private Q_SLOTS:
         QFETCH(QString, op);
         QFETCH(QString, standIn);
         QFETCH(int, nodes);
-        const QString base = QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/old_torch/") + name;
-        auto file = loadGraphFile((base + QStringLiteral(".py")).toStdString());
-        VERIFY_OK(file);
-        ProfileOptions options = singleRun(base + QStringLiteral(".inputs.safetensors"));
-        options.expectedOutputsPath = (base + QStringLiteral(".outputs.safetensors")).toStdString();
-        auto report = runtimeProfile(*file->graphs.front().graph, nullptr, options);
+        auto report = profileAgainstExpected(QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/old_torch/") + name);
         VERIFY_OK(report);
         QVERIFY(report->expectedMatch.has_value());
         QVERIFY2(*report->expectedMatch, qPrintable(QString::number(report->expectedMaxAbsDiff)));
@@ -1172,11 +1178,7 @@ private Q_SLOTS:
     {
         QString err = runTorchPython({QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/scripts/stand_in_reference.py"), m_dir.path()});
         QVERIFY2(err.isEmpty(), qPrintable(err));
-        auto file = loadGraphFile(m_dir.filePath(QStringLiteral("stand_ins.py")).toStdString());
-        VERIFY_OK(file);
-        ProfileOptions options = singleRun(m_dir.filePath(QStringLiteral("stand_ins.inputs.safetensors")));
-        options.expectedOutputsPath = m_dir.filePath(QStringLiteral("stand_ins.outputs.safetensors")).toStdString();
-        auto report = runtimeProfile(*file->graphs.front().graph, nullptr, options);
+        auto report = profileAgainstExpected(m_dir.filePath(QStringLiteral("stand_ins")));
         VERIFY_OK(report);
         QVERIFY(report->expectedMatch.has_value());
         QVERIFY2(*report->expectedMatch, qPrintable(QString::number(report->expectedMaxAbsDiff)));
