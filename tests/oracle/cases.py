@@ -328,5 +328,8 @@ def grid_cases():
     return out
 
 
+import public  # noqa: E402 (the public-style suites, public/__init__.py)
+
+
 def cases():
-    return issue_cases() + grid_cases()
+    return issue_cases() + grid_cases() + public.cases()

@@ -283,6 +283,10 @@ def build(name, symbolic=False, **kw):
     if name.startswith("compiled_"):
         return _compiled(name[len("compiled_"):], kw)
 
+    import public  # the public-style suites' graphs (public/__init__.py)
+    builder, _ = public.graph_builder(name)
+    if builder is not None:
+        return builder(symbolic=symbolic, **kw)
     raise KeyError(f"unknown oracle model {name}")
 
 

@@ -52,9 +52,15 @@ def _hash(*parts):
     return h.hexdigest()[:20]
 
 
-def _models_source():
-    with open(os.path.join(HERE, "models.py"), encoding="utf-8") as f:
-        return f.read()
+def _models_source(graph_name):
+    """What a graph's trace depends on: models.py, and the suite module that defines it (public/)."""
+    import public
+    files = [os.path.join(HERE, "models.py"), public.graph_builder(graph_name)[1]]
+    out = []
+    for path in filter(None, files):
+        with open(path, encoding="utf-8") as f:
+            out.append(f.read())
+    return "\0".join(out)
 
 
 # TorchAir's own built-in pattern files, as torch_npu 2.13.0 ships them (torch_npu/dynamo/torchair/patterns). The
@@ -109,7 +115,7 @@ def ensure_dump(case, cache):
     graph_name, kwargs = case["graph"]
     # A corpus graph is fxscope-cli's conversion of the dump: a rebuilt fxscope-cli converts it again.
     cli = os.stat(os.environ["FXSCOPE_ORACLE_CLI"]) if graph_name == "corpus" else None
-    key = _hash(_models_source(), torch.__version__, graph_name, sorted(kwargs.items()),
+    key = _hash(_models_source(graph_name), torch.__version__, graph_name, sorted(kwargs.items()),
                 cli and (cli.st_mtime_ns, cli.st_size))
     base = os.path.join(cache, key)
     paths = {"json": base + ".json", "readable": base + ".py", "fx_text": base + ".txt"}
@@ -173,8 +179,42 @@ def _first_difference(a, b):
             f"{b[i] if i < len(b) else '<end>'!r}")
 
 
-def run_case(case, cli, cache, inductor, workdir):
-    """The list of disagreements for one case (empty: fxscope agrees with Inductor)."""
+def fxscope_single(case, dump, patterns, cli, workdir):
+    """fxscope's side of one case: `apply --all -o` and `match`, each a CLI call of its own."""
+    fused = os.path.join(workdir, case["id"] + ".fused.json")
+    arc, aout, aerr = run_cli(cli, "apply", dump, "--patterns", *patterns, "--all", "-o", fused, "--json")
+    mrc, mout, merr = run_cli(cli, "match", dump, "--patterns", *patterns, "--json")
+    return {"apply": (arc, json.loads(aout) if arc == 0 else None, aerr),
+            "match": (mrc, json.loads(mout) if mout.strip() else None, merr), "fused": fused}
+
+
+def fxscope_batch(group, patterns, cli, workdir):
+    """fxscope's side of several cases with the same pattern sources: one `apply` and one `match` batch call over
+    all their dumps (docs/batch.md), so the torch host starts twice per group, not twice per case. Returns
+    {dump path: the fxscope_single-shaped result}."""
+    dumps = list(dict.fromkeys(dump for _, dump in group))
+    out_dir = tempfile.mkdtemp(prefix="batch_", dir=workdir)
+    results = {d: {} for d in dumps}
+    for command, extra in (("apply", ["--all", "-o", out_dir]), ("match", [])):
+        p = subprocess.run([cli, command, *dumps, "--patterns", *patterns, *extra, "--jsonl", "--jobs", "1"],
+                           capture_output=True, text=True, timeout=120 + 30 * len(dumps))
+        rows = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+        by_path = {r["path"]: r for r in rows if "path" in r}
+        for d in dumps:
+            row = by_path.get(d)
+            if row is None:
+                results[d][command] = (p.returncode or 1, None, f"no batch row for {d}: {p.stderr.strip()[-300:]}")
+                continue
+            report = row.get("report")
+            results[d][command] = (row["exit"], report, row.get("error") or "")
+            if command == "apply" and report:
+                results[d]["fused"] = report.get("output")
+    return results
+
+
+def run_case(case, cli, cache, inductor, workdir, fx=None):
+    """The list of disagreements for one case (empty: fxscope agrees with Inductor). fx: fxscope's side when a
+    batch already ran it."""
     import torch
     from fxscope_capture import _torch_graph
     diffs = []
@@ -187,22 +227,20 @@ def run_case(case, cli, cache, inductor, workdir):
     # Inductor
     report, syms = inductor.check(json_path, patterns, pipeline)
     gm_unfused, syms_u = _torch_graph.load_graph_module(json_path)
-    gm_ind = None
     # fxscope
-    fused = os.path.join(workdir, case["id"] + ".fused.json")
+    fx = fx or fxscope_single(case, dump, patterns, cli, workdir)
+    fused = fx.get("fused")
     # Where Inductor's pass raises, fxscope's must stop too: apply fails, and match prints its report and exits 2.
     inductor_raised = bool(report["error"])
-    rc, out, err = run_cli(cli, "apply", dump, "--patterns", *patterns, "--all", "-o", fused, "--json")
+    rc, applied, err = fx["apply"]
     if rc != 0 and not inductor_raised:
         return [f"fxscope apply exited {rc}: {err.strip()[-300:]}"], report
     if rc == 0 and inductor_raised:
         return [f"error: Inductor's pass raised {report['error']['type']}: {report['error']['message'][:160]}; "
                 "fxscope apply completed"], report
-    applied = json.loads(out) if rc == 0 else None
-    rc, out, err = run_cli(cli, "match", dump, "--patterns", *patterns, "--json")
-    if rc != (2 if inductor_raised else 0):
+    rc, matched, err = fx["match"]
+    if rc != (2 if inductor_raised else 0) or matched is None:
         return [f"fxscope match exited {rc}: {err.strip()[-300:]}"], report
-    matched = json.loads(out)
 
     # (0) fxscope read the dump as torch traced it
     if case.get("form", "json") not in ("json", "original"):
@@ -329,7 +367,15 @@ def load_known(path):
     return known
 
 
-def worker(cases, cli, cache, out_path):
+def _groups(cases):
+    """Cases with the same pattern sources (and TorchAir built-ins or not), in first-seen order: one batch each."""
+    groups = {}
+    for c in cases:
+        groups.setdefault((tuple(c["patterns"]), bool(c.get("builtins"))), []).append(c)
+    return list(groups.values())
+
+
+def worker(cases, cli, cache, out_path, shard, batch):
     import torch
     torch.set_num_threads(1)
     import logging
@@ -338,20 +384,37 @@ def worker(cases, cli, cache, out_path):
     warnings.filterwarnings("ignore")
     inductor = InductorSide()
     results = {}
+    k, n = shard
+    # Batched, a shard takes whole groups (one torch host start per group and command); otherwise every n-th case.
+    groups = _groups(cases)[k::n] if batch else [[c] for c in cases[k::n]]
     with tempfile.TemporaryDirectory(prefix="fxscope_oracle_") as work:
-        for case in cases:
+        for group in groups:
             t = time.time()
-            report = None
-            try:
-                diffs, report = run_case(case, cli, cache, inductor, work)
-                summary = {f"{p['index']}:{p['search_fn']}": {c["anchor"]: c["stage"] for c in p["candidates"]}
-                           for p in report["patterns"]}
-            except Exception as e:
-                import traceback
-                diffs, summary = [f"harness error: {type(e).__name__}: {e}\n{traceback.format_exc()[-1500:]}"], {}
-            results[case["id"]] = {"diffs": diffs, "seconds": round(time.time() - t, 3), "inductor": summary,
-                                   "pipeline": (report or {}).get("pipeline"),
-                                   "passes_before": (report or {}).get("passes_before", [])}
+            fx = {}
+            if batch:
+                try:
+                    dumps = [(c, ensure_dump(c, cache)[1]) for c in group]
+                    os.environ["FXSCOPE_TORCHAIR_PATTERNS"] = (ensure_torchair_patterns(cache)
+                                                               if group[0].get("builtins") else "")
+                    by_dump = fxscope_batch(dumps, pattern_paths(group[0], cache), cli, work)
+                    fx = {c["id"]: by_dump[d] for c, d in dumps}
+                except Exception as e:
+                    fx = {c["id"]: {"apply": (1, None, f"batch failed: {type(e).__name__}: {e}"),
+                                    "match": (1, None, "")} for c in group}
+            share = (time.time() - t) / len(group)  # the batch's time, shared by its cases
+            for case in group:
+                t = time.time()
+                report = None
+                try:
+                    diffs, report = run_case(case, cli, cache, inductor, work, fx.get(case["id"]))
+                    summary = {f"{p['index']}:{p['search_fn']}": {c["anchor"]: c["stage"] for c in p["candidates"]}
+                               for p in report["patterns"]}
+                except Exception as e:
+                    import traceback
+                    diffs, summary = [f"harness error: {type(e).__name__}: {e}\n{traceback.format_exc()[-1500:]}"], {}
+                results[case["id"]] = {"diffs": diffs, "seconds": round(time.time() - t + share, 3),
+                                       "inductor": summary, "pipeline": (report or {}).get("pipeline"),
+                                       "passes_before": (report or {}).get("passes_before", [])}
     with open(out_path, "w", encoding="utf-8") as f:
         json.dump(results, f)
 
@@ -369,6 +432,11 @@ def main(argv=None):
                          "torch start per CLI call: about 10x slower, so ctest runs the host on its own cases)")
     ap.add_argument("--known", help="known divergences (default: known_divergences.txt, or "
                                     "known_divergences_host.txt with --engine host)")
+    ap.add_argument("--suite", choices=["core", "public", "all"], default="all",
+                    help="core: issue 14's cases; public: the public-style suites (public/); all: both")
+    ap.add_argument("--batch", action="store_true",
+                    help="one fxscope-cli batch call per pattern-file group and command instead of two calls per "
+                         "case (what makes the torch host's run of the public suites take minutes, not hours)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--shard", nargs=2, type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -388,13 +456,15 @@ def main(argv=None):
         for c in all_cases:
             print(f"{c['id']:<48} {c['purpose']}")
         return 0
-    selected = [c for c in all_cases if not args.only or c["id"] in args.only]
+    public_ids = {c["id"] for c in case_module.public.cases()}
+    in_suite = {"core": lambda c: c["id"] not in public_ids, "public": lambda c: c["id"] in public_ids,
+                "all": lambda c: True}[args.suite]
+    selected = [c for c in all_cases if in_suite(c) and (not args.only or c["id"] in args.only)]
     os.makedirs(args.cache, exist_ok=True)
     cli = os.path.abspath(args.cli)
     os.environ["FXSCOPE_ORACLE_CLI"] = cli  # models.build("corpus") converts dumps with it
     if args.worker:
-        k, n = args.shard
-        worker(selected[k::n], cli, args.cache, args.worker)
+        worker(selected, cli, args.cache, args.worker, args.shard, args.batch)
         return 0
 
     start = time.time()
@@ -407,7 +477,8 @@ def main(argv=None):
     for k in range(n):
         out = os.path.join(tmp, f"shard{k}.json")
         cmd = [sys.executable, os.path.abspath(__file__), "--cli", cli, "--cache", args.cache, "--worker", out,
-               "--shard", str(k), str(n), "--engine", args.engine] + (["--only", *args.only] if args.only else [])
+               "--shard", str(k), str(n), "--engine", args.engine, "--suite", args.suite] + \
+            (["--only", *args.only] if args.only else []) + (["--batch"] if args.batch else [])
         procs.append((subprocess.Popen(cmd), out))
     results = {}
     failed_workers = 0
