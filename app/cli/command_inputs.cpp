@@ -151,7 +151,8 @@ Json engineJson()
         const TorchHostEngine::Stats stats = state.host->stats();
         return Json::object({{"name", "torch"}, {"torch_version", hello["torch_version"]},
             {"python", hello["python"]}, {"why", "the torch host (python -m fxscope_capture.host)"},
-            {"checks", stats.checks}, {"mirrors", stats.mirrors}, {"edits", stats.edits}});
+            {"checks", stats.checks}, {"mirrors", stats.mirrors}, {"edits", stats.edits},
+            {"check_ms", stats.checkMs}, {"mirror_ms", stats.mirrorMs}, {"edit_ms", stats.editMs}});
     }
     if (state.usedSandbox)
         return Json::object({{"name", "sandbox"}, {"why", state.sandboxWhy}});

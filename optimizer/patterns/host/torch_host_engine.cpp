@@ -6,6 +6,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+
 #include <unordered_set>
 
 namespace fxs {
@@ -15,6 +17,11 @@ namespace {
 std::string stageText(const Json &outcome)
 {
     return outcome["stage"].toString() + ": " + outcome["reason"].toString();
+}
+
+double msSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 } // namespace
@@ -153,8 +160,10 @@ Status TorchHostEngine::sync(const Graph &graph)
         if (order != m_order)
             for (const auto &n : order)
                 names.push(n);
+        const auto start = std::chrono::steady_clock::now();
         auto r = m_host->request("edit",
             Json::object({{"nodes", std::move(changed)}, {"removed", std::move(removed)}, {"order", std::move(names)}}));
+        m_stats.editMs += msSince(start);
         if (r) {
             ++m_stats.edits;
         } else {
@@ -164,7 +173,9 @@ Status TorchHostEngine::sync(const Graph &graph)
         }
     }
     if (!m_mirrored || !st) {
+        const auto start = std::chrono::steady_clock::now();
         auto r = m_host->request("mirror", Json::object({{"graph", std::move(g)}}));
+        m_stats.mirrorMs += msSince(start);
         if (!r) {
             m_mirrored = false;
             return Error{"", 0, 0, "torch cannot rebuild the graph: " + r.error().message};
@@ -185,7 +196,9 @@ Result<Json> TorchHostEngine::decide(size_t pattern, const Graph &graph, const s
         return st.error();
     if (m_last && m_last->pattern == pattern && m_last->anchor == anchor && m_last->generation == m_generation)
         return m_last->outcome;
+    const auto start = std::chrono::steady_clock::now();
     auto reply = m_host->request("check", Json::object({{"pattern", Json(pattern)}, {"anchor", anchor}}));
+    m_stats.checkMs += msSince(start);
     if (!reply)
         return reply.error();
     ++m_stats.checks;

@@ -33,6 +33,8 @@ public:
         int checks = 0; // candidates torch decided
         int mirrors = 0; // whole graphs sent
         int edits = 0; // diffs sent
+        // Wall time of those requests, host round trip included: what each kind of request costs.
+        double checkMs = 0, mirrorMs = 0, editMs = 0;
     };
     Stats stats() const;
 
