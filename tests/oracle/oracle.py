@@ -419,6 +419,31 @@ def worker(cases, cli, cache, out_path, shard, batch):
         json.dump(results, f)
 
 
+def tally(selected, results, seconds, report_path):
+    """Agreement per pattern-file group, with every disagreement's first line; never fails."""
+    rows = {}
+    for c in selected:
+        r = results.get(c["id"]) or {"diffs": ["no result (worker failed)"]}
+        key = " + ".join(os.path.basename(p) for p in c["patterns"])
+        row = rows.setdefault(key, {"cases": 0, "agree": 0, "differ": {}})
+        row["cases"] += 1
+        if r["diffs"]:
+            row["differ"][c["id"]] = r["diffs"][0][:300]
+        else:
+            row["agree"] += 1
+    agree = sum(r["agree"] for r in rows.values())
+    for key, r in rows.items():
+        print(f"{r['agree']:>4}/{r['cases']:<4} {key}")
+        for cid, d in r["differ"].items():
+            print(f"          {cid}: {d}")
+    print(f"oracle tally: {agree}/{len(selected)} cases agree ({seconds:.0f} s)")
+    if report_path:
+        with open(report_path, "w", encoding="utf-8") as f:
+            json.dump({"agree": agree, "cases": len(selected), "by_patterns": rows, "seconds": round(seconds, 1),
+                       "results": {c["id"]: results.get(c["id"]) for c in selected}}, f, indent=1)
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -437,6 +462,9 @@ def main(argv=None):
     ap.add_argument("--batch", action="store_true",
                     help="one fxscope-cli batch call per pattern-file group and command instead of two calls per "
                          "case (what makes the torch host's run of the public suites take minutes, not hours)")
+    ap.add_argument("--tally", action="store_true",
+                    help="count agreement per pattern file and exit 0 whatever it is, ignoring the known list "
+                         "(how the sandbox, the old engine, is reported beside the host on the public suites)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--shard", nargs=2, type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -488,6 +516,8 @@ def main(argv=None):
             continue
         with open(out, encoding="utf-8") as f:
             results.update(json.load(f))
+    if args.tally:
+        return tally(selected, results, time.time() - start, args.report)
     known = load_known(args.known)
     unexpected, fixed, expected = [], [], []
     for c in selected:
