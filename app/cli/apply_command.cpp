@@ -16,6 +16,7 @@
 #include "rewrite/graph_diff.h"
 #include "rewrite/session.h"
 #include "patterns/op_schema_table.h"
+#include "runtime/fusion_numerics.h"
 #include "util/text.h"
 
 #include <cstdio>
@@ -37,7 +38,7 @@ Json names(const std::vector<std::string> &list)
 
 // The single-graph `apply --json` document.
 Json applyJson(const Session &session, const NamedGraph &named, const GraphDiff &diff, const Json &warnings,
-    const Status &applied)
+    const Status &applied, const std::vector<std::optional<FusionNumerics>> &numerics = {})
 {
     Json steps = Json::array();
     for (size_t i = 0; i < session.revision(); ++i) {
@@ -51,6 +52,8 @@ Json applyJson(const Session &session, const NamedGraph &named, const GraphDiff 
         step.set("provenance", s.provenance);
         step.set("nodes_before", s.nodesBefore);
         step.set("nodes_after", s.nodesAfter);
+        if (i < numerics.size() && numerics[i])
+            step.set("numerics", numerics[i]->toJson());
         steps.push(std::move(step));
     }
     Json root = Json::object({{"graph", named.name}, {"steps", std::move(steps)},
@@ -131,10 +134,12 @@ int runApply(const std::vector<std::string> &args)
     CommandLine cmd;
     const char *usage
         = "usage: fxscope-cli apply GRAPH... --patterns FILE... [--steps N] [--all] [-o OUT.{json,py,dot,svg,png}] "
-          "[--graph NAME|INDEX] [--json] [--jobs N] [--batch] [--jsonl] [--summary]\n"
+          "[--graph NAME|INDEX] [--json] [--jobs N] [--batch] [--jsonl] [--summary] [--check-numerics [--device D]]\n"
           "FILE is a Python pattern file (register_replacement), a JSON pattern file, 'builtin' or 'builtin:NAME'; "
           "every argument after --patterns up to the next option is a pattern file; "
           "without --steps every match is applied (--all).\n"
+          "--check-numerics runs each fusion's replaced nodes and its replacement on the same seeded inputs (on "
+          "--device, default cpu) and compares their outputs as `profile` does; exit 6 when one differs.\n"
           "Several GRAPHs, a directory or a file holding several graphs (without --graph) give one row per graph "
           "(steps, nodes before and after), on --jobs threads (default: the cores); -o is then a directory that "
           "receives each fused graph as fxscope JSON; --json writes one document graph by graph, --jsonl one line per "
@@ -142,8 +147,8 @@ int runApply(const std::vector<std::string> &args)
           "when a file did not load, 3 when a sweep failed (docs/batch.md)\n";
     if (helpRequested(args))
         return printHelp(usage);
-    auto err = cmd.parse(args, {"--steps", "-o", "--output", "--graph", "--jobs"},
-        {"--json", "--all", "--batch", "--jsonl", "--summary"}, {"--patterns"});
+    auto err = cmd.parse(args, {"--steps", "-o", "--output", "--graph", "--jobs", "--device"},
+        {"--json", "--all", "--batch", "--jsonl", "--summary", "--check-numerics"}, {"--patterns"});
     if (err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;
@@ -186,7 +191,19 @@ int runApply(const std::vector<std::string> &args)
         batch = !cmd.value("--graph") && file->graphs.size() > 1;
         single = std::move(file).value();
     }
+    const bool checkNumerics = cmd.flag("--check-numerics");
+    if (cmd.value("--device") && !checkNumerics) {
+        std::fprintf(stderr, "%s--device goes with --check-numerics\n", usage);
+        return UsageError;
+    }
+    ProfileOptions numericsOptions;
+    if (auto device = cmd.value("--device"))
+        numericsOptions.device = *device;
     if (batch) {
+        if (checkNumerics) {
+            std::fprintf(stderr, "%s--check-numerics works on one graph\n", usage);
+            return UsageError;
+        }
         if (out && isGraphOutputExtension(ext) && !isDirectory(*out)) {
             std::fprintf(stderr, "%s-o names a directory when several graphs are applied, found '%s'\n", usage,
                 out->c_str());
@@ -217,9 +234,16 @@ int runApply(const std::vector<std::string> &args)
     if (std::string level = dynamoLevelWarning(*named->graph, *registry); !level.empty())
         warnings.push(std::move(level));
 
+    std::vector<std::optional<FusionNumerics>> numerics;
+    bool differs = false;
+    if (checkNumerics) {
+        numerics = sessionNumerics(session, numericsOptions);
+        for (const auto &n : numerics)
+            differs = differs || (n && n->ran && !n->equal);
+    }
     if (cmd.flag("--json")) {
         const Status status = applied ? Status(Ok{}) : Status(applied.error());
-        std::printf("%s\n", applyJson(session, *named, diff, warnings, status).dump(1).c_str());
+        std::printf("%s\n", applyJson(session, *named, diff, warnings, status, numerics).dump(1).c_str());
     } else {
         for (const Json &w : warnings.items())
             std::printf("warning: %s\n\n", w.toString().c_str());
@@ -228,6 +252,8 @@ int runApply(const std::vector<std::string> &args)
             const std::string what = s.kind == "pass" ? "pass " + s.name : s.name + " at " + s.anchor;
             std::printf("step %zu: %s  (%zu -> %zu nodes)\n  removed: %s\n  added:   %s\n", i + 1, what.c_str(),
                 s.nodesBefore, s.nodesAfter, joinNames(s.removed).c_str(), joinNames(s.added).c_str());
+            if (i < numerics.size() && numerics[i])
+                std::printf("  numerics: %s\n", numerics[i]->text().c_str());
         }
         std::printf("%s%zu step%s applied\n\n%s", session.revision() ? "\n" : "", session.revision(),
             session.revision() == 1 ? "" : "s", diff.opTable().c_str());
@@ -239,7 +265,7 @@ int runApply(const std::vector<std::string> &args)
             return RuntimeFailure;
         }
     }
-    return failed ? RuntimeFailure : Success;
+    return failed ? RuntimeFailure : differs ? NumericsDiffer : Success;
 }
 
 } // namespace fxs::cli

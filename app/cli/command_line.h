@@ -8,7 +8,7 @@
 
 namespace fxs::cli {
 
-enum ExitCode { Success = 0, UsageError = 1, BadInput = 2, RuntimeFailure = 3 };
+enum ExitCode { Success = 0, UsageError = 1, BadInput = 2, RuntimeFailure = 3, NumericsDiffer = 6 };
 
 class CommandLine {
 public:

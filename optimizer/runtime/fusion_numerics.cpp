@@ -1,0 +1,134 @@
+#include "fusion_numerics.h"
+
+#include "io/fxscope_json.h"
+#include "ir/graph.h"
+#include "rewrite/fusion_region.h"
+#include "rewrite/session.h"
+#include "util/json.h"
+
+#include <chrono>
+#include <cctype>
+#include <cstdio>
+
+namespace fxs {
+
+namespace {
+
+// The runtime names a region output by its position ("output 1 differs first at ..."): name the replaced node.
+std::string nameOutputs(std::string detail, const std::vector<std::string> &outputs)
+{
+    const std::string prefix = "output ";
+    if (detail.rfind(prefix, 0) != 0)
+        return detail;
+    size_t end = prefix.size();
+    while (end < detail.size() && std::isdigit(static_cast<unsigned char>(detail[end])))
+        ++end;
+    const size_t k = std::stoul(detail.substr(prefix.size(), end - prefix.size()));
+    if (end == prefix.size() || k >= outputs.size())
+        return detail;
+    return outputs[k] + detail.substr(end);
+}
+
+std::string shortNumber(double v)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2g", v);
+    return buffer;
+}
+
+} // namespace
+
+std::string FusionNumerics::text() const
+{
+    if (!ran)
+        return "not run: " + detail;
+    if (equal)
+        return "equal (max |Δ| " + shortNumber(maxAbsDiff) + ")";
+    return detail.empty() ? "differs (max |Δ| " + shortNumber(maxAbsDiff) + ")" : detail;
+}
+
+Json FusionNumerics::toJson() const
+{
+    Json out = Json::object({{"ran", ran}});
+    if (ran) {
+        out.set("equal", equal);
+        out.set("max_abs_diff", maxAbsDiff);
+        out.set("inputs", static_cast<int64_t>(inputs));
+        out.set("outputs", static_cast<int64_t>(outputs));
+    }
+    if (!detail.empty())
+        out.set(ran ? "detail" : "error", detail);
+    out.set("text", text());
+    out.set("ms", ms);
+    return out;
+}
+
+FusionNumerics checkFusionNumerics(const Graph &before, const Graph &after, const std::vector<std::string> &removed,
+    const std::vector<std::string> &added, const ProfileOptions &options)
+{
+    const auto start = std::chrono::steady_clock::now();
+    FusionNumerics result;
+    auto finish = [&]() {
+        result.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        return result;
+    };
+    auto region = fusionRegion(before, after, removed, added);
+    if (!region) {
+        result.detail = region.error().message;
+        return finish();
+    }
+    result.inputs = region.value().inputs.size();
+    result.outputs = region.value().outputs.size();
+    auto unfused = parseGraphJson(region.value().before, "the replaced part");
+    auto fused = parseGraphJson(region.value().after, "its replacement");
+    if (!unfused || !fused) {
+        result.detail = (!unfused ? unfused.error() : fused.error()).toString();
+        return finish();
+    }
+    ProfileOptions once = options;
+    once.iters = 1;
+    once.warmup = 0;
+    once.nodeTimes = false;
+    once.returnOutputs = false;
+    once.expectedOutputsPath.clear();
+    once.referenceDevice.clear();
+    once.progress = {};
+    auto report = runtimeProfile(*unfused.value(), fused.value().get(), once);
+    if (!report) {
+        result.detail = report.error().message;
+        return finish();
+    }
+    result.ran = true;
+    result.equal = report.value().outputsMatch;
+    result.maxAbsDiff = report.value().maxAbsDiff;
+    if (!result.equal)
+        result.detail = nameOutputs(report.value().outputsDetail, region.value().outputs);
+    return finish();
+}
+
+std::vector<std::optional<FusionNumerics>> sessionNumerics(const Session &session, const ProfileOptions &options)
+{
+    std::vector<std::optional<FusionNumerics>> out(session.revision());
+    auto graph = session.graphAt(0);
+    for (size_t i = 0; i < session.revision(); ++i) {
+        const SessionStep &step = session.history()[i];
+        FusionNumerics failed;
+        if (!graph) {
+            failed.detail = graph.error().message;
+            out[i] = failed;
+            continue;
+        }
+        std::unique_ptr<Graph> before = graph.value()->clone();
+        if (auto st = step.edits.redo(*graph.value()); !st) {
+            graph = st.error();
+            failed.detail = st.error().message;
+            out[i] = failed;
+            continue;
+        }
+        if (step.kind == "pattern")
+            out[i] = checkFusionNumerics(*before, *graph.value(), step.removed, step.added, options);
+    }
+    return out;
+}
+
+} // namespace fxs

@@ -1,0 +1,39 @@
+#pragma once
+// Is one fusion right: the part of the graph it replaced and its replacement, run on the same inputs (generated
+// from meta and seeded, or read from a capture, as `profile` makes them) on the profile device, their outputs
+// compared as `profile` compares whole graphs (dtype tolerances, NaN rules). Issue 25's numerics per match.
+
+#include "runtime_library.h"
+#include "util/json.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fxs {
+
+class Graph;
+class Session;
+
+struct FusionNumerics {
+    bool ran = false; // false: the two parts could not be run (why in `detail`)
+    bool equal = false;
+    double maxAbsDiff = 0; // over the places where both outputs are finite
+    std::string detail; // where the outputs differ first ("mul_3 differs first at [0, 2]: a against b"), or why not run
+    size_t inputs = 0, outputs = 0; // of the replaced part
+    double ms = 0; // what the check cost, both parts prepared and run
+
+    // "equal (max |Δ| 3.1e-05)", "mul_3 differs first at [0, 2]: 0.5 (fused) against 0.25", "not run: ..."
+    std::string text() const;
+    Json toJson() const;
+};
+
+// The numerics of one step: `before` and `after` are the graphs around it, `removed` and `added` its nodes.
+// `options` chooses the device, seed, inputs file and symbol values; one untimed run of each part.
+FusionNumerics checkFusionNumerics(const Graph &before, const Graph &after, const std::vector<std::string> &removed,
+    const std::vector<std::string> &added, const ProfileOptions &options);
+
+// The numerics of each step of a session up to its revision, in order; a pass step (TorchAir's pipeline) has none.
+std::vector<std::optional<FusionNumerics>> sessionNumerics(const Session &session, const ProfileOptions &options);
+
+} // namespace fxs
