@@ -13,6 +13,8 @@
 #include "patterns/pattern_file.h"
 #include "util/closest_name.h"
 #include "util/install_layout.h"
+#include "rewrite/session.h"
+#include "runtime/fusion_numerics.h"
 #include "util/text.h"
 
 #include "patterns/op_schema_table.h"
@@ -46,7 +48,36 @@ double matchMilliseconds(std::chrono::steady_clock::time_point start, double loa
     return ms - load;
 }
 
-void printTable(const MatchReport &report, double ms)
+// --check-numerics: each accepted candidate's fusion, as the sweep applies it, run against what it replaces.
+using CandidateNumerics = std::map<std::pair<std::string, std::string>, FusionNumerics>; // (pattern, anchor)
+
+CandidateNumerics candidateNumerics(const PatternRegistry &registry, const Graph &graph, const std::string &only,
+    const ProfileOptions &options)
+{
+    // The session only borrows the registry, which outlives it here.
+    Session session(graph.clone(), std::shared_ptr<const PatternRegistry>(&registry, [](const PatternRegistry *) {}));
+    if (!only.empty())
+        for (const auto &e : registry.entries())
+            session.setPatternEnabled(e->name, e->name == only);
+    CandidateNumerics out;
+    if (auto applied = session.runToEnd(); !applied)
+        spdlog::warn("--check-numerics: the sweep stopped: {}", applied.error().toString());
+    const auto numerics = sessionNumerics(session, options);
+    for (size_t i = 0; i < numerics.size(); ++i)
+        if (numerics[i])
+            out.emplace(std::make_pair(session.history()[i].name, session.history()[i].anchor), *numerics[i]);
+    return out;
+}
+
+bool anyDiffers(const CandidateNumerics &numerics)
+{
+    for (const auto &kv : numerics)
+        if (kv.second.ran && !kv.second.equal)
+            return true;
+    return false;
+}
+
+void printTable(const MatchReport &report, double ms, const CandidateNumerics *numerics = nullptr)
 {
     for (const auto &w : report.warnings)
         std::printf("warning: %s\n", w.c_str());
@@ -97,6 +128,9 @@ void printTable(const MatchReport &report, double ms)
                 matchStageName(c.stage), reason.c_str());
             for (size_t i = 1; i < reasons.size(); ++i)
                 std::printf("  %-24s %-9s %-16s %s\n", "", "", "", reasons[i].c_str());
+            if (auto it = numerics ? numerics->find({p.name, c.anchor}) : CandidateNumerics::const_iterator();
+                numerics && it != numerics->end())
+                std::printf("  %-24s %-9s %-16s numerics: %s\n", "", "", "", it->second.text().c_str());
         }
         std::printf("\n");
     }
@@ -116,11 +150,23 @@ std::string atenGraphsHint(const GraphFile &file, size_t index)
 }
 
 // The single-graph `match --json` document (the report with the graph's name and the match time).
-Json matchJson(const MatchReport &report, const NamedGraph &named, double ms)
+Json matchJson(const MatchReport &report, const NamedGraph &named, double ms,
+    const CandidateNumerics *numerics = nullptr)
 {
     Json root = report.toJson();
     root.set("graph", named.name);
     root.set("match_ms", ms);
+    if (numerics) {
+        Json patterns = root["patterns"];
+        for (Json &p : patterns.items()) {
+            Json candidates = p["candidates"];
+            for (Json &c : candidates.items())
+                if (auto it = numerics->find({p["name"].toString(), c["anchor"].toString()}); it != numerics->end())
+                    c.set("numerics", it->second.toJson());
+            p.set("candidates", std::move(candidates));
+        }
+        root.set("patterns", std::move(patterns));
+    }
     return root;
 }
 
@@ -364,14 +410,17 @@ int runMatch(const std::vector<std::string> &argsIn)
     CommandLine cmd;
     const char *usage
         = "usage: fxscope-cli match GRAPH... --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--subgraph] "
-          "[--json] [--check-with-torch [PYTHON]] [--compare-engines] [--jobs N] [--batch] [--jsonl] [--summary]\n"
+          "[--json] [--check-with-torch [PYTHON]] [--compare-engines] [--check-numerics [--device D]] [--jobs N] "
+          "[--batch] [--jsonl] [--summary]\n"
           "FILE is a Python pattern file (register_replacement), a JSON pattern file, 'builtin' or 'builtin:NAME'; "
           "every argument after --patterns up to the next option is a pattern file, GRAPHs come before it; "
           "--subgraph matches each search graph with torch.fx's SubgraphMatcher instead of the Inductor pattern "
           "matcher; --check-with-torch runs Inductor's real pass on the same graph in PYTHON (default: the one fxscope "
           "was built with) and exits 4 when it disagrees with a verdict; --compare-engines matches again with fxscope's "
           "sandbox and lists every candidate whose verdict, stage or matched nodes differ from the torch host's "
-          "(exit 4 when any does).\n"
+          "(exit 4 when any does); --check-numerics runs each accepted candidate's fusion, as the sweep applies it, "
+          "against the nodes it replaces on the same seeded inputs (on --device, default cpu) and compares their "
+          "outputs as `profile` does (exit 6 when one differs).\n"
           "Several GRAPHs, a directory (walked for graph dumps) or a file holding several graphs (without --graph) "
           "give one row per graph, matched on --jobs threads (default: the cores), and --json one document "
           "{graphs, skipped, summary} written graph by graph, --jsonl one line per graph then a totals line, "
@@ -380,8 +429,9 @@ int runMatch(const std::vector<std::string> &argsIn)
           "not load, 3 when a graph failed to match (docs/batch.md)\n";
     if (helpRequested(argsIn))
         return printHelp(usage);
-    if (auto err = cmd.parse(args, {"--pattern", "--graph", "--jobs"},
-            {"--json", "--subgraph", "--batch", "--jsonl", "--summary", "--compare-engines"}, {"--patterns"});
+    if (auto err = cmd.parse(args, {"--pattern", "--graph", "--jobs", "--device"},
+            {"--json", "--subgraph", "--batch", "--jsonl", "--summary", "--compare-engines", "--check-numerics"},
+            {"--patterns"});
         err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;
@@ -432,10 +482,17 @@ int runMatch(const std::vector<std::string> &argsIn)
                              "sources, a Python with torch (FXSCOPE_PYTHON) and no --sandbox\n");
         return UsageError;
     }
+    const bool checkNumerics = cmd.flag("--check-numerics");
+    if ((checkNumerics && (checkPython || cmd.flag("--subgraph") || compare)) || (cmd.value("--device") && !checkNumerics)) {
+        std::fprintf(stderr, "%s--check-numerics [--device D] goes without --check-with-torch, --compare-engines and "
+                             "--subgraph\n", usage);
+        return UsageError;
+    }
     if (batch) {
-        if (checkPython || cmd.flag("--subgraph") || compare) {
+        if (checkPython || cmd.flag("--subgraph") || compare || checkNumerics) {
             std::fprintf(stderr, "%s%s works on one graph: name one GRAPH (and --graph)\n", usage,
-                checkPython ? "--check-with-torch" : compare ? "--compare-engines" : "--subgraph");
+                checkPython ? "--check-with-torch" : compare ? "--compare-engines" : checkNumerics ? "--check-numerics"
+                                                                                            : "--subgraph");
             return UsageError;
         }
         return runMatchBatch(cmd, registry, options, *jobs);
@@ -476,14 +533,22 @@ int runMatch(const std::vector<std::string> &argsIn)
                 comparison = Json::object({{"agree", differences.empty()}, {"differences", std::move(list)}});
             }
         }
+        std::optional<CandidateNumerics> numerics;
+        if (checkNumerics) {
+            ProfileOptions profileOptions;
+            if (auto device = cmd.value("--device"))
+                profileOptions.device = *device;
+            numerics = candidateNumerics(registry, *named->graph, options.onlyPattern, profileOptions);
+        }
+        const CandidateNumerics *shown = numerics ? &*numerics : nullptr;
         if (cmd.flag("--json")) {
-            Json root = matchJson(report.value(), *named, ms);
+            Json root = matchJson(report.value(), *named, ms, shown);
             root.set("engine", engineJson());
             if (comparison)
                 root.set("compare_engines", *comparison);
             std::printf("%s\n", root.dump(1).c_str());
         } else {
-            printTable(report.value(), ms);
+            printTable(report.value(), ms, shown);
             if (const std::string line = engineLine(); !line.empty())
                 std::printf("%s\n", line.c_str());
             if (comparison && (*comparison)["error"].isString())
@@ -498,6 +563,8 @@ int runMatch(const std::vector<std::string> &argsIn)
             std::fprintf(stderr, "the pass stops at %s\n", report->stoppedBy.c_str());
             return BadInput;
         }
+        if (numerics && anyDiffers(*numerics))
+            return NumericsDiffer;
         return comparison && !(*comparison)["agree"].toBool() ? TorchDisagrees : Success;
     }
     const std::string python = checkPython->empty() ? defaultPython() : *checkPython;

@@ -26,7 +26,13 @@ std::string nameOutputs(std::string detail, const std::vector<std::string> &outp
     const size_t k = std::stoul(detail.substr(prefix.size(), end - prefix.size()));
     if (end == prefix.size() || k >= outputs.size())
         return detail;
-    return outputs[k] + detail.substr(end);
+    detail = outputs[k] + detail.substr(end);
+    // "...: A against B" compares the replacement's value (A) with the replaced nodes' (B): say so.
+    const size_t colon = detail.rfind(": "), against = detail.rfind(" against ");
+    if (colon != std::string::npos && against != std::string::npos && against > colon)
+        detail = detail.substr(0, colon) + ": the replacement gives " + detail.substr(colon + 2, against - colon - 2)
+            + ", the replaced nodes " + detail.substr(against + 9);
+    return detail;
 }
 
 std::string shortNumber(double v)

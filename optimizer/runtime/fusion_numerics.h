@@ -19,11 +19,12 @@ struct FusionNumerics {
     bool ran = false; // false: the two parts could not be run (why in `detail`)
     bool equal = false;
     double maxAbsDiff = 0; // over the places where both outputs are finite
-    std::string detail; // where the outputs differ first ("mul_3 differs first at [0, 2]: a against b"), or why not run
+    std::string detail; // where the outputs differ first (a replaced node's name, the index, both values), or why not run
     size_t inputs = 0, outputs = 0; // of the replaced part
     double ms = 0; // what the check cost, both parts prepared and run
 
-    // "equal (max |Δ| 3.1e-05)", "mul_3 differs first at [0, 2]: 0.5 (fused) against 0.25", "not run: ..."
+    // "equal (max |Δ| 3.1e-05)", "mul_3 differs first at [0, 2]: the replacement gives 0.5, the replaced nodes
+    // 0.25", "not run: ..."
     std::string text() const;
     Json toJson() const;
 };

@@ -1,0 +1,32 @@
+"""Writes the graphs the numerics tests fuse: python make_graphs.py (torch 2.x, from the repository root)."""
+import os
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "python"))
+from fxscope_capture import _serialize  # noqa: E402
+from fxscope_capture._files import write_json  # noqa: E402
+from torch._inductor.decomposition import select_decomp_table  # noqa: E402
+from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
+
+
+def save(name, fn, *args):
+    gm = make_fx(fn, select_decomp_table(), tracing_mode="fake")(*args)
+    gm.graph.eliminate_dead_code()
+    gm.recompile()
+    write_json(os.path.join(HERE, name + ".json"),
+               _serialize.document([{"name": name, "kind": "aten", "graph": _serialize.graph_json(gm)}]))
+
+
+def two_norms(x, w1, w2):
+    def norm(h, w):
+        f = h.to(torch.float32)
+        f = f * torch.rsqrt(f.pow(2).mean(-1, keepdim=True) + 1e-6)
+        return w * f.to(h.dtype)
+    return norm(norm(x, w1) + x, w2)
+
+
+torch.manual_seed(0)
+save("two_norms", two_norms, torch.randn(2, 8, 64), torch.randn(64), torch.randn(64))
