@@ -1,0 +1,122 @@
+// Numerics per fusion (issue 25, item 1): `match --check-numerics` and `apply --check-numerics` run each fusion's
+// replaced nodes and its replacement on the same seeded inputs and compare. Wrong replacements of the kinds that
+// are applied without a warning (a wrong epsilon, the inverse scale, a dtype change, a pattern wider than its
+// author meant) are caught at the candidate that is wrong, and only there; right ones report equal. The pattern
+// files run in the torch host (FXSCOPE_ENGINE=host): Inductor's own tracing, fxscope's numbers.
+#include "cli_test_support.h"
+
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace {
+
+QString data(const char *name)
+{
+    return QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/numerics/") + QLatin1String(name);
+}
+
+// anchor -> the candidate's numerics object, for the accepted candidates of the report's only pattern.
+QMap<QString, QJsonObject> numericsByAnchor(const QJsonObject &report)
+{
+    QMap<QString, QJsonObject> out;
+    const QJsonArray patterns = report[QStringLiteral("patterns")].toArray();
+    for (const auto &p : patterns)
+        for (const auto &c : p.toObject()[QStringLiteral("candidates")].toArray()) {
+            const QJsonObject candidate = c.toObject();
+            if (candidate[QStringLiteral("accepted")].toBool())
+                out.insert(candidate[QStringLiteral("anchor")].toString(),
+                    candidate[QStringLiteral("numerics")].toObject());
+        }
+    return out;
+}
+
+// A torch host starts per call: more time than the default.
+Run numericsCli(const QStringList &args)
+{
+    return cli(args, QProcessEnvironment::systemEnvironment(), 300000);
+}
+
+} // namespace
+
+class TestNumerics : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void wrongReplacementsAreCaughtAtTheirCandidate_data()
+    {
+        QTest::addColumn<QString>("graph");
+        QTest::addColumn<QString>("patterns");
+        QTest::addColumn<QStringList>("differ"); // accepted anchors whose numerics must differ
+        QTest::addColumn<QStringList>("equal"); // accepted anchors whose numerics must be equal
+        QTest::newRow("wrong epsilon") << data("two_norms.json") << data("rms_norm_wrong_eps.py")
+                                       << QStringList{"mul_3", "mul_1"} << QStringList{};
+        QTest::newRow("inverse scale") << data("quant_linear.json") << data("quant_inverse_scale.py")
+                                       << QStringList{"clamp_max"} << QStringList{};
+        QTest::newRow("dtype change") << data("attention_probs.json") << data("softmax_bf16.py")
+                                      << QStringList{"div_1"} << QStringList{};
+        // x * sigmoid(gate) is rewritten as silu(x): wrong there, right on the real SiLU beside it.
+        QTest::newRow("too wide a pattern") << data("silu_and_gate.json") << data("silu_too_wide.py")
+                                            << QStringList{"mul_1"} << QStringList{"mul"};
+        QTest::newRow("the exact pattern") << data("silu_and_gate.json") << data("silu_exact.py") << QStringList{}
+                                           << QStringList{"mul"};
+    }
+    void wrongReplacementsAreCaughtAtTheirCandidate()
+    {
+        QFETCH(QString, graph);
+        QFETCH(QString, patterns);
+        QFETCH(QStringList, differ);
+        QFETCH(QStringList, equal);
+        const Run r = numericsCli({"match", graph, "--patterns", patterns, "--check-numerics", "--json"});
+        QCOMPARE(r.exitCode, differ.isEmpty() ? 0 : 6);
+        const QMap<QString, QJsonObject> numerics = numericsByAnchor(json(r));
+        QCOMPARE(numerics.size(), differ.size() + equal.size());
+        for (const auto &anchor : differ) {
+            const QJsonObject n = numerics.value(anchor);
+            QVERIFY2(n[QStringLiteral("ran")].toBool(), qPrintable(anchor + ": " + n[QStringLiteral("error")].toString()));
+            QVERIFY2(!n[QStringLiteral("equal")].toBool(), qPrintable(anchor));
+            // where: the replaced node the rest of the graph reads, the index, both values
+            QVERIFY2(n[QStringLiteral("detail")].toString().startsWith(anchor + " differs first at ["),
+                qPrintable(n[QStringLiteral("detail")].toString()));
+            QVERIFY(n[QStringLiteral("detail")].toString().contains(QStringLiteral("the replacement gives ")));
+        }
+        for (const auto &anchor : equal) {
+            const QJsonObject n = numerics.value(anchor);
+            QVERIFY2(n[QStringLiteral("ran")].toBool() && n[QStringLiteral("equal")].toBool(),
+                qPrintable(anchor + ": " + n[QStringLiteral("text")].toString()));
+            QVERIFY(n[QStringLiteral("max_abs_diff")].toDouble() < 1e-4);
+        }
+    }
+
+    // apply: each step carries its numerics, the text says it under the step, and exit 6 says one differs.
+    void applyReportsEachStep()
+    {
+        const Run text = numericsCli(
+            {"apply", data("two_norms.json"), "--patterns", data("rms_norm_wrong_eps.py"), "--check-numerics"});
+        QCOMPARE(text.exitCode, 6);
+        QCOMPARE(text.out.count("numerics: mul_"), 2);
+        const Run good = numericsCli(
+            {"apply", data("silu_and_gate.json"), "--patterns", data("silu_exact.py"), "--check-numerics", "--json"});
+        QCOMPARE(good.exitCode, 0);
+        const QJsonArray steps = json(good)[QStringLiteral("steps")].toArray();
+        QCOMPARE(steps.size(), 1);
+        const QJsonObject n = steps[0].toObject()[QStringLiteral("numerics")].toObject();
+        QVERIFY(n[QStringLiteral("equal")].toBool());
+        QCOMPARE(n[QStringLiteral("inputs")].toInt(), 1); // x
+        QCOMPARE(n[QStringLiteral("outputs")].toInt(), 1);
+    }
+
+    void optionsAreChecked()
+    {
+        QCOMPARE(cli({"match", data("two_norms.json"), "--patterns", data("silu_exact.py"), "--device", "cpu"})
+                     .exitCode,
+            1); // --device goes with --check-numerics
+        QCOMPARE(cli({"apply", data("two_norms.json"), data("quant_linear.json"), "--patterns", data("silu_exact.py"),
+                         "--check-numerics"})
+                     .exitCode,
+            1); // one graph
+    }
+};
+
+QTEST_MAIN(TestNumerics)
+#include "tst_numerics.moc"
