@@ -106,6 +106,21 @@ private Q_SLOTS:
         QCOMPARE(n[QStringLiteral("outputs")].toInt(), 1);
     }
 
+    // A batch over the graphs: per graph the equal and differing fusions, and per pattern the totals that differ.
+    void batchTotalsPerPattern()
+    {
+        const Run r = numericsCli({"match", data("quant_linear.json"), data("silu_and_gate.json"),
+            data("two_norms.json"), "--patterns", data("silu_too_wide.py"), data("quant_inverse_scale.py"),
+            "--check-numerics", "--json", "--summary"});
+        QCOMPARE(r.exitCode, 6);
+        const QJsonObject summary = json(r)[QStringLiteral("summary")].toObject();
+        QCOMPARE(summary[QStringLiteral("numerics_equal")].toInt(), 1); // the real SiLU
+        QCOMPARE(summary[QStringLiteral("numerics_differ")].toInt(), 2);
+        const QJsonObject differ = summary[QStringLiteral("numerics_differ_by_pattern")].toObject();
+        QCOMPARE(differ[QStringLiteral("silu_too_wide.silu")].toInt(), 1);
+        QCOMPARE(differ[QStringLiteral("quant_inverse_scale.quant")].toInt(), 1);
+    }
+
     void optionsAreChecked()
     {
         QCOMPARE(cli({"match", data("two_norms.json"), "--patterns", data("silu_exact.py"), "--device", "cpu"})
@@ -114,7 +129,7 @@ private Q_SLOTS:
         QCOMPARE(cli({"apply", data("two_norms.json"), data("quant_linear.json"), "--patterns", data("silu_exact.py"),
                          "--check-numerics"})
                      .exitCode,
-            1); // one graph
+            1); // apply checks one graph (match checks a batch)
     }
 };
 

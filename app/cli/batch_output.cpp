@@ -58,19 +58,26 @@ void write(const std::string &text)
 // Totals over the rows printed so far: the counts, and per pattern in the order first seen.
 struct BatchOutput::Totals {
     std::vector<long long> counts;
-    std::vector<std::pair<std::string, size_t>> byPattern;
+    std::vector<std::pair<std::string, size_t>> byPattern, differByPattern;
+
+    static void addTo(std::vector<std::pair<std::string, size_t>> &totals,
+        const std::vector<std::pair<std::string, size_t>> &row)
+    {
+        for (const auto &[name, n] : row) {
+            auto it = std::find_if(totals.begin(), totals.end(), [&](const auto &t) { return t.first == name; });
+            if (it == totals.end())
+                totals.emplace_back(name, n);
+            else
+                it->second += n;
+        }
+    }
 
     void add(const BatchRow &row)
     {
         for (size_t i = 0; i < counts.size() && i < row.counts.size(); ++i)
             counts[i] += row.counts[i];
-        for (const auto &[name, n] : row.byPattern) {
-            auto it = std::find_if(byPattern.begin(), byPattern.end(), [&](const auto &t) { return t.first == name; });
-            if (it == byPattern.end())
-                byPattern.emplace_back(name, n);
-            else
-                it->second += n;
-        }
+        addTo(byPattern, row.byPattern);
+        addTo(differByPattern, row.differByPattern);
     }
 };
 
@@ -104,7 +111,9 @@ void BatchOutput::printRow(const BatchRow &row) const
         else
             std::printf(" %*s", columnWidth(m_countNames[i]), "-");
     }
-    const std::string detail = row.ok() ? byPatternText(row.byPattern) : row.error;
+    std::string detail = row.ok() ? byPatternText(row.byPattern) : row.error;
+    if (row.ok() && !row.differByPattern.empty())
+        detail += " | numerics differ: " + byPatternText(row.differByPattern);
     std::printf(" %9.2f  %s%s%s\n", row.loadMs + row.ms, rowName(row).c_str(), detail.empty() ? "" : "  ",
         detail.c_str());
     std::fflush(stdout);
@@ -119,6 +128,8 @@ std::string BatchOutput::rowText(const BatchRow &row) const
     for (size_t i = 0; i < m_countNames.size(); ++i)
         entry.set(m_countNames[i], i < row.counts.size() ? Json(int64_t(row.counts[i])) : Json());
     entry.set("by_pattern", byPatternJson(row.byPattern));
+    if (m_numerics)
+        entry.set("numerics_differ_by_pattern", byPatternJson(row.differByPattern));
     entry.set("load_ms", row.loadMs);
     entry.set("ms", row.ms);
     if (!m_summaryOnly)
@@ -179,6 +190,8 @@ void BatchOutput::printSummary(const BatchResult &result, const Totals &totals) 
         std::printf("; %lld %s", totals.counts[i], m_countNames[i].c_str());
     if (!totals.byPattern.empty())
         std::printf("\n%s by pattern: %s", m_byPatternName.c_str(), byPatternText(totals.byPattern).c_str());
+    if (!totals.differByPattern.empty())
+        std::printf("\nnumerics differ by pattern: %s", byPatternText(totals.differByPattern).c_str());
     std::printf("\n");
     const double seconds = result.wallMs / 1000;
     std::fprintf(stderr, "%zu graphs in %.2f s with %u jobs (%.1f graphs/s)\n", result.graphs, seconds, result.jobs,
@@ -202,6 +215,8 @@ Json BatchOutput::summaryJson(const BatchResult &result, const Totals &totals) c
     for (size_t i = 0; i < totals.counts.size(); ++i)
         summary.set(m_countNames[i], Json(int64_t(totals.counts[i])));
     summary.set("by_pattern", byPatternJson(totals.byPattern));
+    if (m_numerics)
+        summary.set("numerics_differ_by_pattern", byPatternJson(totals.differByPattern));
     summary.set("jobs", size_t(result.jobs));
     summary.set("wall_ms", result.wallMs);
     summary.set("graphs_per_s", seconds > 0 ? double(result.graphs) / seconds : 0.0);

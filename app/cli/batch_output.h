@@ -31,6 +31,9 @@ public:
     // The format --json and --jsonl ask for; nullopt after printing the error when both are given.
     static std::optional<Format> formatOf(bool json, bool jsonl);
 
+    // --check-numerics: rows and the summary give the fusions whose numerics differ, per pattern.
+    void showNumerics() { m_numerics = true; }
+
     // Whether the command's task should fill BatchRow::report.
     bool wantsReports() const { return m_format != Format::Table && !m_summaryOnly; }
 
@@ -54,6 +57,7 @@ private:
     std::string m_byPatternName;
     Format m_format;
     bool m_summaryOnly;
+    bool m_numerics = false;
 };
 
 } // namespace fxs::cli

@@ -23,6 +23,8 @@ struct BatchRow {
     // single-graph command's JSON when --json asked for it.
     std::vector<long long> counts;
     std::vector<std::pair<std::string, size_t>> byPattern;
+    // --check-numerics: per pattern, the fusions whose outputs differ from the nodes they replace.
+    std::vector<std::pair<std::string, size_t>> differByPattern;
     Json report;
     // The row as the output prints it, made on the worker as soon as the row is done (the report is then
     // dropped: its text is a fraction of the tree's memory while the row waits for the rows before it).

@@ -23,7 +23,9 @@
 
 #include "io/fxscope_json.h"
 
+#include <atomic>
 #include <chrono>
+#include <mutex>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -171,7 +173,8 @@ Json matchJson(const MatchReport &report, const NamedGraph &named, double ms,
 }
 
 // Batch mode: every graph of the inputs, matched on `jobs` threads against the one registry.
-int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const MatcherOptions &options, unsigned jobs)
+int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const MatcherOptions &options, unsigned jobs,
+    const std::optional<ProfileOptions> &numericsOptions)
 {
     const auto format = BatchOutput::formatOf(cmd.flag("--json"), cmd.flag("--jsonl"));
     if (!format)
@@ -179,8 +182,15 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
     // LibTorch's schemas load once, before the workers start, so no worker's timing includes the load.
     if (jobs > 1)
         OpSchemaTable::instance().addLibTorchSchemas();
-    const BatchOutput output({"anchors", "candidates", "accepted"}, "accepted", *format, cmd.flag("--summary"));
+    std::vector<std::string> columns{"anchors", "candidates", "accepted"};
+    if (numericsOptions)
+        columns.insert(columns.end(), {"numerics_equal", "numerics_differ"});
+    BatchOutput output(columns, "accepted", *format, cmd.flag("--summary"));
+    if (numericsOptions)
+        output.showNumerics();
     const bool json = output.wantsReports();
+    std::mutex numericsMutex; // one fusion's parts run at a time: the runtime's threads are the graph's own
+    std::atomic<bool> someDiffer{false};
     // The patterns are loaded: what ran them is known, and each row's report names it as the one-graph document does.
     const Json engine = json ? engineJson() : Json();
     auto task = [&](const GraphFile &file, size_t index, BatchRow &row) {
@@ -204,8 +214,28 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
                 row.byPattern.emplace_back(p.name, p.acceptedCount());
         }
         row.counts = {(long long)report->anchorsVisited, (long long)candidates, (long long)accepted};
+        std::optional<CandidateNumerics> numerics;
+        if (numericsOptions) {
+            std::lock_guard<std::mutex> lock(numericsMutex);
+            numerics = candidateNumerics(registry, *named.graph, options.onlyPattern, *numericsOptions);
+            long long equal = 0, differ = 0;
+            std::map<std::string, size_t> byPattern;
+            for (const auto &[key, n] : *numerics) {
+                equal += n.ran && n.equal;
+                if (n.ran && !n.equal) {
+                    ++differ;
+                    if (!byPattern[key.first]++)
+                        row.differByPattern.emplace_back(key.first, 0);
+                }
+            }
+            for (auto &entry : row.differByPattern)
+                entry.second = byPattern[entry.first];
+            row.counts.insert(row.counts.end(), {equal, differ});
+            if (differ)
+                someDiffer = true;
+        }
         if (json) {
-            row.report = matchJson(report.value(), named, ms);
+            row.report = matchJson(report.value(), named, ms, numerics ? &*numerics : nullptr);
             row.report.set("engine", engine);
         }
         if (!report->stoppedBy.empty()) {
@@ -213,7 +243,8 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
             row.error = "the pass stops at " + report->stoppedBy;
         }
     };
-    return output.run(BatchRunner({cmd.positional(), cmd.value("--graph"), jobs}), task);
+    const int exit = output.run(BatchRunner({cmd.positional(), cmd.value("--graph"), jobs}), task);
+    return exit == Success && someDiffer ? NumericsDiffer : exit;
 }
 
 // --subgraph: each pattern's search graph through torch.fx's SubgraphMatcher as replace_pattern uses it
@@ -488,14 +519,19 @@ int runMatch(const std::vector<std::string> &argsIn)
                              "--subgraph\n", usage);
         return UsageError;
     }
+    std::optional<ProfileOptions> numericsOptions;
+    if (checkNumerics) {
+        numericsOptions.emplace();
+        if (auto device = cmd.value("--device"))
+            numericsOptions->device = *device;
+    }
     if (batch) {
-        if (checkPython || cmd.flag("--subgraph") || compare || checkNumerics) {
+        if (checkPython || cmd.flag("--subgraph") || compare) {
             std::fprintf(stderr, "%s%s works on one graph: name one GRAPH (and --graph)\n", usage,
-                checkPython ? "--check-with-torch" : compare ? "--compare-engines" : checkNumerics ? "--check-numerics"
-                                                                                            : "--subgraph");
+                checkPython ? "--check-with-torch" : compare ? "--compare-engines" : "--subgraph");
             return UsageError;
         }
-        return runMatchBatch(cmd, registry, options, *jobs);
+        return runMatchBatch(cmd, registry, options, *jobs, numericsOptions);
     }
     int exitCode = Success;
     auto selected = selectLoadedGraph(std::move(*single), cmd, exitCode);
@@ -534,12 +570,8 @@ int runMatch(const std::vector<std::string> &argsIn)
             }
         }
         std::optional<CandidateNumerics> numerics;
-        if (checkNumerics) {
-            ProfileOptions profileOptions;
-            if (auto device = cmd.value("--device"))
-                profileOptions.device = *device;
-            numerics = candidateNumerics(registry, *named->graph, options.onlyPattern, profileOptions);
-        }
+        if (numericsOptions)
+            numerics = candidateNumerics(registry, *named->graph, options.onlyPattern, *numericsOptions);
         const CandidateNumerics *shown = numerics ? &*numerics : nullptr;
         if (cmd.flag("--json")) {
             Json root = matchJson(report.value(), *named, ms, shown);
