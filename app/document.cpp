@@ -782,6 +782,43 @@ void Document::startTorchCheck()
     Q_EMIT torchCheckStarted(report);
 }
 
+quint64 Document::checkNumerics(const QString &device)
+{
+    if (m_numericsJob)
+        m_numericsJob->cancel = true;
+    m_numericsJob.reset();
+    const quint64 job = ++m_lastNumerics;
+    if (!m_report || !m_reportGraph)
+        return job;
+    auto state = std::make_shared<LoadJob>();
+    m_numericsJob = state;
+    std::shared_ptr<const MatchReport> report = m_report;
+    std::shared_ptr<const Graph> graph = m_reportGraph;
+    std::shared_ptr<const PatternRegistry> registry = m_patterns;
+    ProfileOptions options;
+    options.device = device.toStdString();
+    options.progress = [state](double) { return !state->cancel; }; // a newer check stops this one's runs
+    auto future = QtConcurrent::run([=]() {
+        return std::make_shared<const CandidateNumerics>(candidateNumerics(*registry, *graph, {}, options));
+    });
+    auto *watcher = new QFutureWatcher<std::shared_ptr<const CandidateNumerics>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, state, report] {
+        watcher->deleteLater();
+        if (state != m_numericsJob || report != m_report)
+            return; // replaced by a newer check or report
+        m_numericsJob.reset();
+        auto numerics = watcher->result();
+        size_t differ = 0;
+        for (const auto &kv : *numerics)
+            differ += kv.second.ran && !kv.second.equal;
+        uiLogger()->info("numerics: {} fusion(s) checked, {} differ", numerics->size(), differ);
+        Q_EMIT numericsFinished(report, std::move(numerics));
+    });
+    watcher->setFuture(future);
+    Q_EMIT numericsStarted(report);
+    return job;
+}
+
 void Document::resetSession(bool keepRevision)
 {
     m_session.reset();

@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include "rank_run_request.h"
+#include "runtime/fusion_numerics.h"
 #include "runtime/rank_launcher.h"
 #include "runtime/symbol_values.h"
 
@@ -100,6 +101,12 @@ public:
     bool isCheckingWithTorch() const { return m_torchJob != nullptr; }
     // $FXSCOPE_PYTHON, else the Python fxscope was built with; empty when neither is known.
     static QString torchPython();
+
+    // Numerics per fusion (issue 25): each accepted candidate of the report shown, its fusion as the sweep applies
+    // it run against the nodes it replaces on the same seeded inputs on `device` (fusion_numerics.h), off the UI
+    // thread. numericsStarted, then numericsFinished for that report; a newer report or another check drops it.
+    quint64 checkNumerics(const QString &device = QStringLiteral("cpu"));
+    bool isCheckingNumerics() const { return m_numericsJob != nullptr; }
 
     // Stepping: an optimizer Session over the current graph, created at the first request after a graph
     // loads or the patterns change. Requests run one after another off the UI thread (each with a job id);
@@ -195,6 +202,9 @@ Q_SIGNALS:
         std::shared_ptr<const fxs::MatchReport> report, std::shared_ptr<const fxs::TorchComparison> comparison);
     // `message`: its first line says why (no torch, the Python's error); torch's stderr follows.
     void torchCheckFailed(std::shared_ptr<const fxs::MatchReport> report, const QString &message);
+    void numericsStarted(std::shared_ptr<const fxs::MatchReport> report);
+    void numericsFinished(
+        std::shared_ptr<const fxs::MatchReport> report, std::shared_ptr<const fxs::CandidateNumerics> numerics);
 
     // The graph shown is another revision of the session: `description` says how it got there, `diff` what
     // changed from the revision shown before (removed and added nodes, per-op counts).
@@ -286,6 +296,8 @@ private:
     quint64 m_lastTorch = 0;
     quint64 m_currentTorch = 0; // only its outcome is used; 0: none running
     std::shared_ptr<LoadJob> m_torchJob; // its cancel flag: the worker kills the Python
+    quint64 m_lastNumerics = 0;
+    std::shared_ptr<LoadJob> m_numericsJob; // the running numerics check's cancel flag
 
     // Only the worker of the running request touches the session; requests wait their turn in m_stepQueue.
     std::shared_ptr<SessionHolder> m_session;

@@ -676,6 +676,25 @@ void MainWindow::connectDocument()
         });
     connect(m_document, &Document::matchFailed, this,
         [this](const QString &message) { statusBar()->showMessage(tr("Matching failed: %1").arg(message), 0); });
+    // Numerics per fusion, on request from the Patterns dock (the CPU; Profile chooses devices).
+    connect(m_patterns, &PatternsWidget::numericsRequested, this, [this] { m_document->checkNumerics(); });
+    connect(m_document, &Document::numericsStarted, this, [this](std::shared_ptr<const MatchReport> report) {
+        m_patterns->setNumericsRunning(report.get());
+        statusBar()->showMessage(tr("Running each accepted fusion against the nodes it replaces…"), kStatusMessageMs);
+    });
+    connect(m_document, &Document::numericsFinished, this,
+        [this](std::shared_ptr<const MatchReport> report, std::shared_ptr<const CandidateNumerics> numerics) {
+            size_t differ = 0;
+            for (const auto &kv : *numerics)
+                differ += kv.second.ran && !kv.second.equal;
+            statusBar()->showMessage(differ ? tr("Numerics: %1 of %2 fusions differ from the nodes they replace")
+                                                  .arg(differ)
+                                                  .arg(numerics->size())
+                                            : tr("Numerics: %1 fusions give the numbers of the nodes they replace")
+                                                  .arg(numerics->size()),
+                kStatusMessageMs);
+            m_patterns->setNumerics(report.get(), std::move(numerics));
+        });
     connect(m_document, &Document::patternsFailed, this, [this](const QString &path, const QString &message) {
         showError(tr("Could not load patterns from %1").arg(QFileInfo(path).fileName()), message);
     });
@@ -894,7 +913,11 @@ void MainWindow::showCandidate(int pattern, int candidate)
     const Verdict &v = report->patterns[size_t(pattern)].candidates[size_t(candidate)];
     m_stepAdded.clear(); // the candidate's marks replace the step's
     std::vector<std::pair<QString, CanvasMatchMark>> marks;
-    const CanvasMatchMark member = v.accepted ? CanvasMatchMark::Matched : CanvasMatchMark::Tried;
+    // A fusion whose numbers differ from the nodes it replaces is coloured as a disagreement, the whole region.
+    const FusionNumerics *numerics = m_patterns->model()->numerics(pattern, candidate);
+    const bool differs = numerics && numerics->ran && !numerics->equal;
+    const CanvasMatchMark member
+        = differs ? CanvasMatchMark::Disagreeing : v.accepted ? CanvasMatchMark::Matched : CanvasMatchMark::Tried;
     for (const std::string &n : v.nodes)
         marks.emplace_back(QString::fromStdString(n), member);
     marks.emplace_back(QString::fromStdString(v.anchor), member);

@@ -89,9 +89,11 @@ PatternTreeModel::~PatternTreeModel() = default;
 void PatternTreeModel::setReport(std::shared_ptr<const MatchReport> report)
 {
     beginResetModel();
-    if (report != m_report) { // the same report shown again keeps its Torch column
+    if (report != m_report) { // the same report shown again keeps its Torch and Numerics columns
         m_torchState = TorchState::Unavailable;
         m_torch.reset();
+        m_numericsRunning = false;
+        m_numerics.reset();
     }
     m_report = std::move(report);
     m_firstCandidate.clear();
@@ -331,6 +333,10 @@ QVariant PatternTreeModel::candidateData(int pattern, int candidate, int column,
             }
             }
             break;
+        case NumericsColumn:
+            if (const FusionNumerics *n = numerics(pattern, candidate))
+                return !n->ran ? tr("not run") : n->equal ? tr("= equal") : tr("≠ differs");
+            return m_numericsRunning && v.accepted ? QStringLiteral("…") : QString();
         case DetailColumn: {
             const std::vector<QString> &texts = childRows(flatIndex(pattern, candidate)).texts;
             if (v.accepted)
@@ -346,11 +352,16 @@ QVariant PatternTreeModel::candidateData(int pattern, int candidate, int column,
     case Qt::ForegroundRole:
         if (column == VerdictColumn)
             return QBrush(v.accepted ? acceptedColor() : rejectedColor());
-        if (column == TorchColumn) {
-            const QVariant agrees = candidateData(pattern, candidate, column, TorchAgreesRole);
+        if (column == TorchColumn || column == NumericsColumn) {
+            const QVariant agrees = candidateData(pattern, candidate, column,
+                column == TorchColumn ? TorchAgreesRole : NumericsEqualRole);
             if (agrees.isValid())
                 return QBrush(agrees.toBool() ? acceptedColor() : rejectedColor());
         }
+        break;
+    case NumericsEqualRole:
+        if (const FusionNumerics *n = numerics(pattern, candidate); n && n->ran)
+            return n->equal;
         break;
     case TorchAgreesRole:
         if (m_torchState == TorchState::Done) {
@@ -364,6 +375,12 @@ QVariant PatternTreeModel::candidateData(int pattern, int candidate, int column,
             return m_fixedFont;
         break;
     case Qt::ToolTipRole: {
+        if (column == NumericsColumn) {
+            const FusionNumerics *n = numerics(pattern, candidate);
+            return n ? tr("The fusion run against the nodes it replaces, on the same seeded inputs: %1")
+                           .arg(qs(n->text()).toHtmlEscaped())
+                     : QString();
+        }
         if (column == TorchColumn) {
             const QString text = candidateData(pattern, candidate, column, Qt::DisplayRole).toString();
             if (text.isEmpty() || m_torchState != TorchState::Done)
@@ -431,6 +448,7 @@ QVariant PatternTreeModel::headerData(int section, Qt::Orientation orientation, 
     case NameColumn: return tr("Pattern / anchor");
     case VerdictColumn: return tr("Verdict");
     case TorchColumn: return tr("Torch");
+    case NumericsColumn: return tr("Numerics");
     case DetailColumn: return tr("Detail");
     }
     return {};
@@ -466,13 +484,45 @@ void PatternTreeModel::setTorchFailed(const MatchReport *report)
 
 void PatternTreeModel::torchColumnChanged()
 {
+    columnChanged(TorchColumn);
+}
+
+void PatternTreeModel::columnChanged(int column)
+{
     for (int p = 0; p < int(m_report->patterns.size()); ++p) {
         const int n = int(m_report->patterns[size_t(p)].candidates.size());
         if (n > 0)
-            Q_EMIT dataChanged(candidateIndex(p, 0).siblingAtColumn(TorchColumn),
-                candidateIndex(p, n - 1).siblingAtColumn(TorchColumn));
+            Q_EMIT dataChanged(candidateIndex(p, 0).siblingAtColumn(column),
+                candidateIndex(p, n - 1).siblingAtColumn(column));
     }
-    Q_EMIT headerDataChanged(Qt::Horizontal, TorchColumn, TorchColumn);
+    Q_EMIT headerDataChanged(Qt::Horizontal, column, column);
+}
+
+void PatternTreeModel::setNumericsRunning(const MatchReport *report)
+{
+    if (!m_report || report != m_report.get())
+        return;
+    m_numericsRunning = true;
+    m_numerics.reset();
+    columnChanged(NumericsColumn);
+}
+
+void PatternTreeModel::setNumerics(const MatchReport *report, std::shared_ptr<const CandidateNumerics> numerics)
+{
+    if (!m_report || report != m_report.get())
+        return;
+    m_numericsRunning = false;
+    m_numerics = std::move(numerics);
+    columnChanged(NumericsColumn);
+}
+
+const FusionNumerics *PatternTreeModel::numerics(int pattern, int candidate) const
+{
+    if (!m_numerics || !m_report)
+        return nullptr;
+    const PatternReport &p = m_report->patterns[size_t(pattern)];
+    auto it = m_numerics->find({p.name, p.candidates[size_t(candidate)].anchor});
+    return it == m_numerics->end() ? nullptr : &it->second;
 }
 
 } // namespace fxs

@@ -3,6 +3,8 @@
 // the extra_check's evaluation trace line by line and the matched nodes. It renders a MatchReport and decides
 // nothing; reason texts are built on first display, so thousands of early rejections cost nothing until opened.
 
+#include "runtime/fusion_numerics.h"
+
 #include <QAbstractItemModel>
 #include <QFont>
 #include <QIcon>
@@ -23,7 +25,7 @@ QIcon patternWarningIcon();
 class PatternTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, VerdictColumn, TorchColumn, DetailColumn, ColumnCount };
+    enum Column { NameColumn, VerdictColumn, TorchColumn, NumericsColumn, DetailColumn, ColumnCount };
     // The Torch column: what Inductor's real pass says of each candidate, when a Python with torch checked it.
     enum class TorchState { Unavailable, Running, Done, Failed };
     enum class Kind { Pattern, Candidate, Reason, Trace, Nodes };
@@ -36,6 +38,7 @@ public:
         AnchorRole, // candidates: the anchor's node name
         WarningsRole, // patterns: the entry's load warnings (QStringList)
         TorchAgreesRole, // candidates: bool once torch checked them; null otherwise
+        NumericsEqualRole, // accepted candidates: bool once their numerics ran; null otherwise
     };
 
     explicit PatternTreeModel(QObject *parent = nullptr);
@@ -51,6 +54,15 @@ public:
     void setTorchFailed(const MatchReport *report);
     TorchState torchState() const { return m_torchState; }
     const TorchComparison *torchComparison() const { return m_torch.get(); }
+
+    // The Numerics column: each accepted candidate's fusion run against the nodes it replaces (empty until a check
+    // runs; setReport empties it). Both ignore a report other than the one shown.
+    void setNumericsRunning(const MatchReport *report);
+    void setNumerics(const MatchReport *report, std::shared_ptr<const CandidateNumerics> numerics);
+    bool numericsShown() const { return m_numericsRunning || m_numerics; }
+    const CandidateNumerics *numericsResult() const { return m_numerics.get(); }
+    // The numerics of a candidate, nullptr while none ran.
+    const FusionNumerics *numerics(int pattern, int candidate) const;
 
     // What a row stands for; nullptr where it does not (a pattern row has no verdict).
     const PatternReport *pattern(const QModelIndex &index) const;
@@ -86,10 +98,13 @@ private:
     QVariant childData(size_t flat, int row, int column, int role) const;
 
     void torchColumnChanged();
+    void columnChanged(int column);
 
     std::shared_ptr<const MatchReport> m_report;
     TorchState m_torchState = TorchState::Unavailable;
     std::shared_ptr<const TorchComparison> m_torch;
+    bool m_numericsRunning = false;
+    std::shared_ptr<const CandidateNumerics> m_numerics;
     std::vector<size_t> m_firstCandidate; // per pattern: flat index of its first candidate
     std::vector<std::pair<int, int>> m_candidateOf; // per flat index: (pattern, candidate)
     mutable std::vector<ChildRows> m_children; // per flat index, built on first use

@@ -20,6 +20,7 @@
 #include <QSplitter>
 #include <QStringListModel>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -121,6 +122,7 @@ PatternsWidget::PatternsWidget(QWidget *parent)
     : QWidget(parent), m_model(new PatternTreeModel(this)), m_proxy(new PatternFilterProxyModel(this)),
       m_filter(new QLineEdit(this)), m_verdict(new QComboBox(this)), m_stage(new QComboBox(this)),
       m_summary(new QLabel(this)), m_filterMessage(new QLabel(this)), m_torchMessage(new QLabel(this)),
+      m_numericsButton(new QToolButton(this)),
       m_completer(new QCompleter(this)),
       m_patternNames(new QStringListModel(this)), m_fileWarningsRow(new QWidget(this)),
       m_fileWarnings(new QLabel(m_fileWarningsRow)), m_tree(new QTreeView(this)), m_details(new QTextBrowser(this))
@@ -203,6 +205,14 @@ PatternsWidget::PatternsWidget(QWidget *parent)
     m_tree->header()->resizeSection(
         PatternTreeModel::TorchColumn, fontMetrics().horizontalAdvance(QStringLiteral("disagrees: not_an_anchor  ")));
     m_tree->setColumnHidden(PatternTreeModel::TorchColumn, true); // until a Python with torch checks the report
+    m_tree->header()->resizeSection(
+        PatternTreeModel::NumericsColumn, fontMetrics().horizontalAdvance(QStringLiteral("≠ differs  ")));
+    m_tree->setColumnHidden(PatternTreeModel::NumericsColumn, true); // until the numerics are asked for
+    m_numericsButton->setObjectName(QStringLiteral("numericsButton"));
+    m_numericsButton->setText(tr("Numerics"));
+    m_numericsButton->setToolTip(tr("Run each accepted candidate's fusion against the nodes it replaces on the same "
+                                    "seeded inputs, and compare their outputs"));
+    connect(m_numericsButton, &QToolButton::clicked, this, &PatternsWidget::numericsRequested);
 
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(0, 0, 0, 0);
@@ -210,6 +220,7 @@ PatternsWidget::PatternsWidget(QWidget *parent)
     bar->addWidget(m_filter, 1);
     bar->addWidget(m_verdict);
     bar->addWidget(m_stage);
+    bar->addWidget(m_numericsButton);
     m_details->setObjectName(QStringLiteral("candidateDetails"));
     m_details->setOpenLinks(false);
     applyStyle();
@@ -268,6 +279,8 @@ void PatternsWidget::setReport(std::shared_ptr<const MatchReport> report, qint64
     updateSummary();
     updateFileWarnings();
     updateTorchColumn();
+    m_tree->setColumnHidden(PatternTreeModel::NumericsColumn, !m_model->numericsShown());
+    m_numericsButton->setEnabled(true);
     applyFilter(); // the typed pattern may name another pattern, or none, in the new report
 }
 
@@ -292,6 +305,23 @@ void PatternsWidget::setTorchFailed(const MatchReport *report, const QString &me
     // One line, however long torch's traceback: the whole text is the tooltip.
     m_torchMessage->setText(tr("Torch check failed: %1").arg(message.section(QLatin1Char('\n'), 0, 0).trimmed()));
     m_torchMessage->setToolTip(message);
+}
+
+void PatternsWidget::setNumericsRunning(const MatchReport *report)
+{
+    m_model->setNumericsRunning(report);
+    m_tree->setColumnHidden(PatternTreeModel::NumericsColumn, !m_model->numericsShown());
+    m_numericsButton->setEnabled(!m_model->numericsShown() || report != m_model->report());
+}
+
+void PatternsWidget::setNumerics(const MatchReport *report, std::shared_ptr<const CandidateNumerics> numerics)
+{
+    m_model->setNumerics(report, std::move(numerics));
+    m_tree->setColumnHidden(PatternTreeModel::NumericsColumn, !m_model->numericsShown());
+    m_numericsButton->setEnabled(true);
+    const auto [pattern, candidate] = currentCandidate();
+    showDetails(pattern, candidate);
+    updateSummary();
 }
 
 void PatternsWidget::updateTorchColumn()
@@ -368,7 +398,12 @@ void PatternsWidget::showDetails(int pattern, int candidate)
         m_details->setHtml(html);
         return;
     }
-    m_details->setHtml(verdictHtml(p, p.candidates[size_t(candidate)]));
+    QString html = verdictHtml(p, p.candidates[size_t(candidate)]);
+    if (const FusionNumerics *n = m_model->numerics(pattern, candidate))
+        html += QStringLiteral("<p><span class=\"key\">numerics</span> <span class=\"%1\">%2</span></p>")
+                    .arg(n->ran && n->equal ? QStringLiteral("ok") : QStringLiteral("bad"),
+                        QString::fromStdString(n->text()).toHtmlEscaped());
+    m_details->setHtml(html);
 }
 
 void PatternsWidget::applyStyle()
@@ -503,6 +538,13 @@ void PatternsWidget::updateSummary()
         text += tr(" · %L1 shown").arg(m_proxy->visibleCandidateCount());
     if (m_matchMs >= 0)
         text += m_matchMs < 1 ? tr(" · matched in < 1 ms") : tr(" · matched in %L1 ms").arg(m_matchMs);
+    if (const CandidateNumerics *numerics = m_model->numericsResult()) {
+        size_t differ = 0;
+        for (const auto &kv : *numerics)
+            differ += kv.second.ran && !kv.second.equal;
+        text += differ ? tr(" · numerics: %L1 of %L2 differ").arg(differ).arg(numerics->size())
+                       : tr(" · numerics: %L1 equal").arg(numerics->size());
+    }
     // A TorchAir pattern file: the verdicts are those of TorchAir's pass, after its graph passes.
     QString pipeline;
     if (report->pipeline == "torchair") {

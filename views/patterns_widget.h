@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include "runtime/fusion_numerics.h"
+
 #include <memory>
 
 class QComboBox;
@@ -14,6 +16,7 @@ class QLabel;
 class QStringListModel;
 class QLineEdit;
 class QTextBrowser;
+class QToolButton;
 class QTreeView;
 
 namespace fxs {
@@ -41,6 +44,11 @@ public:
     // The line that says why torch could not check; hidden otherwise.
     QLabel *torchMessage() const { return m_torchMessage; }
 
+    // The Numerics column (issue 25): shown once a check of `report` (the one shown) starts; the button asks for one.
+    void setNumericsRunning(const MatchReport *report);
+    void setNumerics(const MatchReport *report, std::shared_ptr<const CandidateNumerics> numerics);
+    QToolButton *numericsButton() const { return m_numericsButton; }
+
     PatternTreeModel *model() const { return m_model; }
     PatternFilterProxyModel *proxyModel() const { return m_proxy; }
     QTreeView *treeView() const { return m_tree; }
@@ -67,6 +75,8 @@ Q_SIGNALS:
     void candidateSelected(int pattern, int candidate);
     // The user clicked a node name in the candidate's details.
     void nodeActivated(const QString &name);
+    // The user asked for the accepted candidates' numerics.
+    void numericsRequested();
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -92,6 +102,7 @@ private:
     QLabel *m_summary;
     QLabel *m_filterMessage;
     QLabel *m_torchMessage;
+    QToolButton *m_numericsButton;
     QCompleter *m_completer;
     QStringListModel *m_patternNames;
     QWidget *m_fileWarningsRow; // the pattern files' load warnings, above the tree; hidden when there are none

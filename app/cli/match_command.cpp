@@ -50,27 +50,6 @@ double matchMilliseconds(std::chrono::steady_clock::time_point start, double loa
     return ms - load;
 }
 
-// --check-numerics: each accepted candidate's fusion, as the sweep applies it, run against what it replaces.
-using CandidateNumerics = std::map<std::pair<std::string, std::string>, FusionNumerics>; // (pattern, anchor)
-
-CandidateNumerics candidateNumerics(const PatternRegistry &registry, const Graph &graph, const std::string &only,
-    const ProfileOptions &options)
-{
-    // The session only borrows the registry, which outlives it here.
-    Session session(graph.clone(), std::shared_ptr<const PatternRegistry>(&registry, [](const PatternRegistry *) {}));
-    if (!only.empty())
-        for (const auto &e : registry.entries())
-            session.setPatternEnabled(e->name, e->name == only);
-    CandidateNumerics out;
-    if (auto applied = session.runToEnd(); !applied)
-        spdlog::warn("--check-numerics: the sweep stopped: {}", applied.error().toString());
-    const auto numerics = sessionNumerics(session, options);
-    for (size_t i = 0; i < numerics.size(); ++i)
-        if (numerics[i])
-            out.emplace(std::make_pair(session.history()[i].name, session.history()[i].anchor), *numerics[i]);
-    return out;
-}
-
 bool anyDiffers(const CandidateNumerics &numerics)
 {
     for (const auto &kv : numerics)

@@ -3,7 +3,10 @@
 #include "io/fxscope_json.h"
 #include "ir/graph.h"
 #include "rewrite/fusion_region.h"
+#include "patterns/pattern_registry.h"
 #include "rewrite/session.h"
+
+#include <spdlog/spdlog.h>
 #include "util/json.h"
 
 #include <chrono>
@@ -134,6 +137,24 @@ std::vector<std::optional<FusionNumerics>> sessionNumerics(const Session &sessio
         if (step.kind == "pattern")
             out[i] = checkFusionNumerics(*before, *graph.value(), step.removed, step.added, options);
     }
+    return out;
+}
+
+CandidateNumerics candidateNumerics(const PatternRegistry &registry, const Graph &graph, const std::string &onlyPattern,
+    const ProfileOptions &options)
+{
+    // The session only borrows the registry, which outlives it here.
+    Session session(graph.clone(), std::shared_ptr<const PatternRegistry>(&registry, [](const PatternRegistry *) {}));
+    if (!onlyPattern.empty())
+        for (const auto &e : registry.entries())
+            session.setPatternEnabled(e->name, e->name == onlyPattern);
+    if (auto applied = session.runToEnd(); !applied)
+        spdlog::warn("numerics: the sweep stopped: {}", applied.error().toString());
+    CandidateNumerics out;
+    const auto numerics = sessionNumerics(session, options);
+    for (size_t i = 0; i < numerics.size(); ++i)
+        if (numerics[i])
+            out.emplace(std::make_pair(session.history()[i].name, session.history()[i].anchor), *numerics[i]);
     return out;
 }
 

@@ -6,13 +6,16 @@
 #include "runtime_library.h"
 #include "util/json.h"
 
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fxs {
 
 class Graph;
+class PatternRegistry;
 class Session;
 
 struct FusionNumerics {
@@ -36,5 +39,11 @@ FusionNumerics checkFusionNumerics(const Graph &before, const Graph &after, cons
 
 // The numerics of each step of a session up to its revision, in order; a pass step (TorchAir's pipeline) has none.
 std::vector<std::optional<FusionNumerics>> sessionNumerics(const Session &session, const ProfileOptions &options);
+
+// Each accepted candidate of a match of `graph`, as the sweep applies it (a session run to the end on a copy; only
+// `onlyPattern` when not empty), by (pattern, anchor).
+using CandidateNumerics = std::map<std::pair<std::string, std::string>, FusionNumerics>;
+CandidateNumerics candidateNumerics(const PatternRegistry &registry, const Graph &graph, const std::string &onlyPattern,
+    const ProfileOptions &options);
 
 } // namespace fxs

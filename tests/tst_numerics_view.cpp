@@ -1,0 +1,115 @@
+// Numerics per fusion in the window (issue 25): the Patterns dock's Numerics button runs each accepted candidate's
+// fusion against the nodes it replaces off the UI thread; the Numerics column says which differ, the details say
+// where, and a differing candidate's region is coloured as a disagreement on the canvas. With FXSCOPE_SCREENSHOTS
+// set, the picture for docs/ is taken.
+
+#include "document.h"
+#include "graph_canvas.h"
+#include "gui_test_support.h"
+#include "mainwindow.h"
+#include "pattern_tree_model.h"
+#include "patterns_widget.h"
+
+#include "match/match_report.h"
+
+#include <QDir>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace fxs;
+using namespace fxs::test;
+
+namespace {
+
+QString data(const char *name)
+{
+    return QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/numerics/") + QLatin1String(name);
+}
+
+int candidateOf(const MatchReport &report, const std::string &anchor)
+{
+    for (const auto &c : report.patterns.front().candidates)
+        if (c.anchor == anchor)
+            return int(&c - report.patterns.front().candidates.data());
+    return -1;
+}
+
+} // namespace
+
+class TestNumericsView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        useTemporarySettings(m_dir, QStringLiteral("tst_numerics_view"));
+    }
+
+    void numericsColumnAndRegion()
+    {
+        Document doc;
+        MainWindow window(&doc);
+        window.setAutosavePath({});
+        window.setGeometry(0, 0, 1600, 1000);
+        window.show();
+        window.resizeDocks({window.patternsDock()}, {720}, Qt::Horizontal); // room for the Numerics column
+        QSignalSpy torchChecked(&doc, &Document::torchCheckFinished);
+        QSignalSpy matched(&doc, &Document::matchReportChanged);
+        doc.open(data("silu_and_gate.json"));
+        QVERIFY(matched.wait(kTimeoutMs));
+        QSignalSpy patternsFailed(&doc, &Document::patternsFailed);
+        matched.clear();
+        doc.openPatterns(data("silu_too_wide.py"));
+        QTRY_VERIFY_WITH_TIMEOUT(!patternsFailed.isEmpty()
+                || (doc.matchReport() && doc.matchReport()->patterns.size() == 1
+                    && doc.matchReport()->patterns.front().name == "silu_too_wide.silu"),
+            300000);
+        QVERIFY(patternsFailed.isEmpty());
+        PatternsWidget *patterns = window.patternsView();
+        QVERIFY(patterns->treeView()->isColumnHidden(PatternTreeModel::NumericsColumn)); // until asked for
+
+        QSignalSpy finished(&doc, &Document::numericsFinished);
+        QElapsedTimer clock;
+        clock.start();
+        patterns->numericsButton()->click();
+        QVERIFY(clock.elapsed() < 2000); // off the UI thread
+        QVERIFY(!patterns->treeView()->isColumnHidden(PatternTreeModel::NumericsColumn));
+        QVERIFY(finished.wait(300000));
+
+        const MatchReport &report = *doc.matchReport();
+        PatternTreeModel *model = patterns->model();
+        const int gate = candidateOf(report, "mul_1"), silu = candidateOf(report, "mul");
+        QVERIFY(gate >= 0 && silu >= 0);
+        const QModelIndex gateNumerics = model->candidateIndex(0, gate).siblingAtColumn(PatternTreeModel::NumericsColumn);
+        QCOMPARE(gateNumerics.data().toString(), QStringLiteral("≠ differs"));
+        QCOMPARE(gateNumerics.data(PatternTreeModel::NumericsEqualRole).toBool(), false);
+        QVERIFY(gateNumerics.data(Qt::ToolTipRole).toString().contains(QStringLiteral("mul_1 differs first at")));
+        QCOMPARE(model->candidateIndex(0, silu).siblingAtColumn(PatternTreeModel::NumericsColumn).data().toString(),
+            QStringLiteral("= equal"));
+
+        // The differing candidate: details say where, the canvas colours its region as a disagreement.
+        window.showCandidate(0, gate);
+        QVERIFY(patterns->detailsView()->toPlainText().contains(QStringLiteral("numerics mul_1 differs first at")));
+        QCOMPARE(window.canvas()->matchMark(QStringLiteral("mul_1")), CanvasMatchMark::Disagreeing);
+        window.showCandidate(0, silu);
+        QCOMPARE(window.canvas()->matchMark(QStringLiteral("mul")), CanvasMatchMark::Matched);
+
+        const QString folder = qEnvironmentVariable("FXSCOPE_SCREENSHOTS");
+        if (!folder.isEmpty()) {
+            QTRY_VERIFY_WITH_TIMEOUT(!torchChecked.isEmpty(), 300000); // the Torch column filled in the picture
+            window.showCandidate(0, gate);
+            QTest::qWait(500);
+            QVERIFY(saveScreenshot(&window, QDir(folder).filePath(QStringLiteral("fxscope-numerics.png"))));
+        }
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestNumericsView)
+#include "tst_numerics_view.moc"
