@@ -812,6 +812,10 @@ quint64 Document::checkNumerics(const QString &device)
         for (const auto &kv : *numerics)
             differ += kv.second.ran && !kv.second.equal;
         uiLogger()->info("numerics: {} fusion(s) checked, {} differ", numerics->size(), differ);
+        for (const auto &kv : *numerics)
+            m_numericsSeen[kv.first] = kv.second;
+        if (!isStepping()) // a step running re-syncs when it ends
+            syncUndoStack(markedHistory(), m_undoStack->index());
         Q_EMIT numericsFinished(report, std::move(numerics));
     });
     watcher->setFuture(future);
@@ -834,6 +838,9 @@ void Document::resetSession(bool keepRevision)
     else
         m_replayBase.clear();
     m_steps.clear();
+    m_historyTexts.clear();
+    if (!keepRevision)
+        m_numericsSeen.clear(); // another graph or other patterns: the anchors name other fusions
     m_lastDiff.reset();
     m_revision = 0;
     m_syncingStack = true;
@@ -1046,8 +1053,9 @@ void Document::finishStep(quint64 job, const StepOutcome &outcome)
     } else if (!outcome.graph) {
         Q_EMIT stepFailed(outcome.error);
     } else {
-        syncUndoStack(outcome.history, outcome.revision);
         m_steps = outcome.steps;
+        m_historyTexts = outcome.history;
+        syncUndoStack(markedHistory(), outcome.revision);
         m_revision = outcome.revision;
         m_revisionGraph = outcome.graph;
         m_lastDiff = outcome.diff;
@@ -1437,6 +1445,17 @@ QStringList Document::profileSymbols() const
 bool Document::isCancelingProfile() const
 {
     return m_profileJob && m_profileJob->cancel.load();
+}
+
+std::vector<QString> Document::markedHistory() const
+{
+    std::vector<QString> texts = m_historyTexts;
+    for (size_t i = 0; i < texts.size() && i < m_steps.size(); ++i) {
+        auto it = m_numericsSeen.find({m_steps[i].name, m_steps[i].anchor});
+        if (m_steps[i].kind == "pattern" && it != m_numericsSeen.end() && it->second.ran && !it->second.equal)
+            texts[i] += tr("  ≠ numerics differ");
+    }
+    return texts;
 }
 
 void Document::syncUndoStack(const std::vector<QString> &history, int revision)

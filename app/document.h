@@ -261,6 +261,8 @@ private:
     void finishStep(quint64 job, const StepOutcome &outcome);
     void resetSession(bool keepRevision);
     void syncUndoStack(const std::vector<QString> &history, int revision);
+    // The history's texts with a mark on each step whose fusion a numerics check found differing.
+    std::vector<QString> markedHistory() const;
 
     std::shared_ptr<const GraphFile> m_file;
     int m_currentGraph = -1;
@@ -316,6 +318,8 @@ private:
     QTimer *m_profilePoll = nullptr;
     std::shared_ptr<RankPoll> m_rankPoll; // a run on ranks: each rank's progress, shared with its worker
     std::vector<ReplayStep> m_steps; // the session's history
+    std::vector<QString> m_historyTexts; // its texts as the session gives them, before numerics marks
+    CandidateNumerics m_numericsSeen; // every numerics check's results since the graph or patterns changed
     std::vector<ReplayStep> m_replayBase; // the steps that made the graph the session started from
     bool m_listingDevices = false;
     std::shared_ptr<const RuntimeDevices> m_devices;

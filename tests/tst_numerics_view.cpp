@@ -98,6 +98,15 @@ private Q_SLOTS:
         window.showCandidate(0, silu);
         QCOMPARE(window.canvas()->matchMark(QStringLiteral("mul")), CanvasMatchMark::Matched);
 
+        // Stepping the differing fusion: its history entry says so.
+        QSignalSpy revision(&doc, &Document::revisionChanged);
+        doc.runToEnd();
+        QVERIFY(revision.wait(300000));
+        const QStringList history = doc.historyTexts();
+        QCOMPARE(history.size(), 2);
+        for (const QString &step : history)
+            QCOMPARE(step.contains(QStringLiteral("≠ numerics differ")), step.contains(QStringLiteral("@ mul_1 ")));
+
         const QString folder = qEnvironmentVariable("FXSCOPE_SCREENSHOTS");
         if (!folder.isEmpty()) {
             QTRY_VERIFY_WITH_TIMEOUT(!torchChecked.isEmpty(), 300000); // the Torch column filled in the picture
