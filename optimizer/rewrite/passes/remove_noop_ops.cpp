@@ -124,8 +124,13 @@ Node *noopSource(Node *n)
         for (size_t k = 0; k < in->shape.size(); ++k) {
             const Argument &s = size->items()[k];
             const SymInt &d = in->shape[k];
+            // torch compares the sizes' values (arg.shape == size): a SymInt node (sym_size.int) by its symbol.
+            std::string symbol = s.text();
+            if (s.isNode())
+                if (const auto &val = s.node()->meta().val; val && val->kind == ValueMeta::Kind::SymInt)
+                    symbol = val->expr;
             const bool equal = s.kind() == Argument::Kind::Int ? d.isConcrete() && d.value == s.toInt()
-                                                               : !d.isConcrete() && s.text() == d.expr;
+                                                               : !d.isConcrete() && !symbol.empty() && symbol == d.expr;
             if (!equal)
                 return nullptr;
         }
