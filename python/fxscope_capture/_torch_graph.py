@@ -130,6 +130,10 @@ class _Symbols:
         local = {n: self.symbol(n) for n in names}
         expr = sympy.sympify(text.replace("//", "/"), locals=local) if "//" not in text else sympy.sympify(
             re.sub(r"(\S+)\s*//\s*(\S+)", r"floor(\1/\2)", text), locals=local)
+        if "//" in text:  # torch prints its FloorDiv as a // b: read it back as FloorDiv, not sympy's floor
+            from torch.utils._sympy.functions import FloorDiv
+            expr = expr.replace(lambda e: isinstance(e, sympy.floor),
+                                lambda e: FloorDiv(*e.args[0].as_numer_denom()))
         hint = int(expr.subs({local[n]: self.hints[n] for n in names}))
         return self.env.create_symintnode(expr, hint=hint)
 

@@ -281,7 +281,15 @@ class Host:
         graph = request.get("graph")
         if not isinstance(graph, dict):
             raise HostError("mirror: expected a graph object")
-        self.gm, self.syms = self.tg.load_graph_module({"graphs": [{"graph": graph}]})
+        try:
+            self.gm, self.syms = self.tg.load_graph_module({"graphs": [{"graph": graph}]})
+        except Exception:
+            if not self.pending:
+                raise
+            # A cached load has not run its sources yet, and they define ops the graph uses (torch.library):
+            # run them, then rebuild.
+            self.realize()
+            self.gm, self.syms = self.tg.load_graph_module({"graphs": [{"graph": graph}]})
         self.nodes = {n.name: n for n in self.gm.graph.nodes}
         return {"nodes": len(self.nodes)}
 

@@ -5,6 +5,8 @@ a change to the source is a miss."""
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -13,6 +15,36 @@ from fxscope_capture import host as host_module
 
 PATTERN = os.path.join(REPO, "tests", "data", "host", "patterns", "linear_t.py")
 GRAPH = os.path.join(REPO, "tests", "data", "host", "linear_t.json")
+
+
+OWN_OP_SOURCE = '''
+import torch
+from torch._inductor.pattern_matcher import PatternMatcherPass, fwd_only, register_replacement
+
+
+@torch.library.custom_op("fxscope_cache_test::scale", mutates_args=())
+def scale(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+@scale.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+
+pm_pass = PatternMatcherPass()
+
+
+def search(x):
+    return x * 2
+
+
+def replace(x):
+    return torch.ops.fxscope_cache_test.scale(x)
+
+
+register_replacement(search, replace, [torch.empty(4, 8)], fwd_only, pm_pass)
+'''
 
 
 class HostCacheTest(unittest.TestCase):
@@ -67,6 +99,30 @@ class HostCacheTest(unittest.TestCase):
         third, registered, _ = self.run_host()
         self.assertFalse(third.get("cached", False))
         self.assertEqual(registered, len(third["patterns"]))
+
+    def test_graph_with_the_sources_own_ops_after_a_cached_load(self):
+        """A graph whose nodes are torch.library ops the pattern file defines mirrors from a cached load too (the
+        sources run before the graph is rebuilt), in a fresh process each time as the CLI starts it."""
+        source = os.path.join(self.dir, "src", "own_op.py")
+        with open(source, "w", encoding="utf-8") as f:
+            f.write(OWN_OP_SOURCE)
+        graph = {"nodes": [
+            {"name": "x", "op": "placeholder", "target": "x", "args": [], "kwargs": {},
+             "meta": {"val": {"tensor": {"dtype": "torch.float32", "shape": [4, 8], "stride": [8, 1]}}}},
+            {"name": "scaled", "op": "call_function", "target": "torch.ops.fxscope_cache_test.scale.default",
+             "args": [{"node": "x"}], "kwargs": {},
+             "meta": {"val": {"tensor": {"dtype": "torch.float32", "shape": [4, 8], "stride": [8, 1]}}}},
+            {"name": "output", "op": "output", "target": "output", "args": [{"node": "scaled"}], "kwargs": {}}]}
+        requests = [{"id": 1, "cmd": "load", "sources": [source]}, {"id": 2, "cmd": "mirror", "graph": graph},
+                    {"id": 3, "cmd": "shutdown"}]
+        for cached in (False, True):
+            p = subprocess.run([sys.executable, "-m", "fxscope_capture.host"], capture_output=True, text=True,
+                               input="".join(json.dumps(r) + "\n" for r in requests), timeout=300,
+                               env=dict(os.environ, PYTHONPATH=os.path.join(REPO, "python")))
+            replies = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+            by_id = {r.get("id"): r for r in replies}
+            self.assertEqual(by_id[1].get("cached", False), cached)
+            self.assertTrue(by_id[2]["ok"], by_id[2].get("error"))
 
     def test_turned_off(self):
         os.environ["FXSCOPE_PATTERN_CACHE"] = "0"
