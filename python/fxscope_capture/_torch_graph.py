@@ -338,6 +338,25 @@ def _propagate_strides(gm, syms):
             n.meta["tensor_meta"] = _extract_tensor_metadata(got)
 
 
+def propagate_node(n, syms):
+    """The strides of one node of a stride-less dump, as _propagate_strides gives a whole graph's: its op run on its
+    inputs' vals under the fake mode (a node an edit changed or added). Where that fails or disagrees with the dump's
+    shape or dtype, the dump's val stays."""
+    val = n.meta.get("val")
+    if n.op != "call_function" or not isinstance(val, torch.Tensor):
+        return
+    try:
+        args, kwargs = torch.fx.node.map_arg((n.args, n.kwargs), lambda a: a.meta.get("val"))
+        with syms.fake_mode:
+            got = n.target(*args, **kwargs)
+    except Exception:
+        return
+    if (isinstance(got, torch.Tensor) and got.dtype == val.dtype
+            and [str(d) for d in got.shape] == [str(d) for d in val.shape]):
+        n.meta["val"] = got
+        n.meta["tensor_meta"] = _extract_tensor_metadata(got)
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # The canonical text compared node for node: names are left out (two tools name new nodes differently), node
 # references are positions, lists and tuples print alike.

@@ -137,6 +137,13 @@ Status TorchHostEngine::sync(const Graph &graph)
     if (auto st = reloadAfterRestart(); !st)
         return st;
     Json g = graphToJson(graph);
+    // What a diff of nodes cannot carry (symbol hints, subgraphs): another graph (a batch's next) is sent whole.
+    Json graphLevel = Json::object();
+    for (const auto &member : g.members())
+        if (member.first != "nodes")
+            graphLevel.set(member.first, member.second);
+    if (m_mirrored && graphLevel != m_sentGraphLevel)
+        m_mirrored = false;
     std::vector<std::string> order;
     Json changed = Json::array();
     std::unordered_map<std::string, std::string> sent;
@@ -152,6 +159,9 @@ Status TorchHostEngine::sync(const Graph &graph)
     for (const auto &kv : m_sent)
         if (!sent.count(kv.first))
             removed.push(kv.first);
+    // Most nodes changed: another graph with the same names (a batch's next dump); rebuilt whole, as a load would.
+    if (m_mirrored && 2 * changed.size() > order.size())
+        m_mirrored = false;
     if (m_mirrored && changed.size() == 0 && removed.size() == 0 && order == m_order)
         return Ok{};
     Status st = Ok{};
@@ -184,6 +194,7 @@ Status TorchHostEngine::sync(const Graph &graph)
     }
     m_sent = std::move(sent);
     m_order = std::move(order);
+    m_sentGraphLevel = std::move(graphLevel);
     m_mirrored = true;
     ++m_generation;
     return Ok{};

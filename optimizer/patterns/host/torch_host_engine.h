@@ -54,6 +54,7 @@ private:
     int m_loadedInStart = 0; // TorchHost::starts() when the patterns were loaded: another start lost them
     // The mirror as last sent: node name -> its JSON, and the order.
     std::unordered_map<std::string, std::string> m_sent;
+    Json m_sentGraphLevel; // the mirrored graph's keys other than its nodes
     std::vector<std::string> m_order;
     bool m_mirrored = false;
     uint64_t m_generation = 0; // counts what was sent, so a decision is reused only for the same graph
