@@ -511,6 +511,14 @@ Result<MatchReport> Matcher::run(const Graph &input, const MatcherOptions &optio
                 }
             }
 
+            if (entry.specificPattern) {
+                // Inductor replaces the generic match (its nodes and bindings) once check_fn accepted the specific
+                // one; the specific match adds what only it binds (the symbols of a re-trace).
+                Match replaced = generic.match;
+                replaced.keepBindingsOf(finalMatch);
+                finalMatch = std::move(replaced);
+                fillFromMatch(v, finalMatch);
+            }
             v.accepted = true;
             v.stage = MatchStage::Accepted;
             v.reasons.push_back("generic pattern matched " + std::to_string(generic.match.nodes.size()) + " nodes");

@@ -47,8 +47,13 @@ Result<Match> matchAt(const PatternEntry &entry, Node *anchor, const PatternMatc
         if (!specific.ok)
             return Error{"", 0, 0, "'" + entry.name + "' specific pattern no longer matches at " + anchor->name()};
         specific.match.keepBindingsOf(m);
-        m = std::move(specific.match);
+        if (entry.extraCheck && !entry.extraCheck(specific.match).ok) // check_fn gives it the specific match
+            return Error{"", 0, 0, "'" + entry.name + "' extra_check now rejects the match at " + anchor->name()};
+        // Inductor then replaces the generic match, its nodes and bindings; the specific one adds what only it
+        // binds (the symbols of a re-trace).
+        m.keepBindingsOf(specific.match);
         m.replaceGraph = std::move(replaceGraph);
+        return m;
     }
     if (entry.extraCheck && !entry.extraCheck(m).ok)
         return Error{"", 0, 0, "'" + entry.name + "' extra_check now rejects the match at " + anchor->name()};
