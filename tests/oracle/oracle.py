@@ -459,6 +459,7 @@ def main(argv=None):
                                     "known_divergences_host.txt with --engine host)")
     ap.add_argument("--suite", choices=["core", "public", "all"], default="all",
                     help="core: issue 14's cases; public: the public-style suites (public/); all: both")
+    ap.add_argument("--files", nargs="*", help="only the cases whose pattern files include one of these (by name)")
     ap.add_argument("--batch", action="store_true",
                     help="one fxscope-cli batch call per pattern-file group and command instead of two calls per "
                          "case (what makes the torch host's run of the public suites take minutes, not hours)")
@@ -480,14 +481,15 @@ def main(argv=None):
     for c in all_cases:
         if not c.get("purpose"):
             raise SystemExit(f"case {c['id']} has no purpose line")
-    if args.list:
-        for c in all_cases:
-            print(f"{c['id']:<48} {c['purpose']}")
-        return 0
     public_ids = {c["id"] for c in case_module.public.cases()}
     in_suite = {"core": lambda c: c["id"] not in public_ids, "public": lambda c: c["id"] in public_ids,
                 "all": lambda c: True}[args.suite]
-    selected = [c for c in all_cases if in_suite(c) and (not args.only or c["id"] in args.only)]
+    selected = [c for c in all_cases if in_suite(c) and (not args.only or c["id"] in args.only)
+                and (not args.files or any(os.path.basename(p) in args.files for p in c["patterns"]))]
+    if args.list:
+        for c in selected:
+            print(f"{c['id']:<48} {c['purpose']}")
+        return 0
     os.makedirs(args.cache, exist_ok=True)
     cli = os.path.abspath(args.cli)
     os.environ["FXSCOPE_ORACLE_CLI"] = cli  # models.build("corpus") converts dumps with it
@@ -506,7 +508,8 @@ def main(argv=None):
         out = os.path.join(tmp, f"shard{k}.json")
         cmd = [sys.executable, os.path.abspath(__file__), "--cli", cli, "--cache", args.cache, "--worker", out,
                "--shard", str(k), str(n), "--engine", args.engine, "--suite", args.suite] + \
-            (["--only", *args.only] if args.only else []) + (["--batch"] if args.batch else [])
+            (["--only", *args.only] if args.only else []) + (["--batch"] if args.batch else []) + \
+            (["--files", *args.files] if args.files else [])
         procs.append((subprocess.Popen(cmd), out))
     results = {}
     failed_workers = 0
