@@ -226,6 +226,10 @@ Result<ReplacementResult> applyReplacement(
 
     for (size_t i = 0; i < oldOutputs.size(); ++i) {
         Node *old = oldOutputs[i];
+        // Two outputs of a MultiOutputPattern bound to one node: the first replacement took its uses (and erased
+        // it); Inductor's second replace_all_uses_with has nothing left to move.
+        if (old && erased.count(old))
+            continue;
         if (pairwise) {
             const Argument &value = newOutputs[i];
             if (!old) {
