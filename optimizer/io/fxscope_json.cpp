@@ -419,26 +419,25 @@ private:
 
 } // namespace
 
-Json graphToJson(const Graph &graph)
+Json nodeToJson(const Node &n)
 {
-    Json nodes = Json::array();
-    nodes.items().reserve(graph.size());
-    for (const auto &owned : graph.nodes()) {
-        const Node &n = *owned;
-        Json args = Json::array();
-        for (const auto &a : n.args())
-            args.push(argumentToJson(a));
-        Json kwargs = Json::object();
-        for (const auto &kv : n.kwargs())
-            kwargs.set(kv.first, argumentToJson(kv.second));
-        Json node = Json::object({{"name", n.name()}, {"op", opKindName(n.op())}, {"target", n.target()},
-            {"args", std::move(args)}, {"kwargs", std::move(kwargs)}});
-        Json meta = metaToJson(n.meta());
-        if (meta.size())
-            node.set("meta", std::move(meta));
-        nodes.push(std::move(node));
-    }
-    Json g = Json::object({{"nodes", std::move(nodes)}});
+    Json args = Json::array();
+    for (const auto &a : n.args())
+        args.push(argumentToJson(a));
+    Json kwargs = Json::object();
+    for (const auto &kv : n.kwargs())
+        kwargs.set(kv.first, argumentToJson(kv.second));
+    Json node = Json::object({{"name", n.name()}, {"op", opKindName(n.op())}, {"target", n.target()},
+        {"args", std::move(args)}, {"kwargs", std::move(kwargs)}});
+    Json meta = metaToJson(n.meta());
+    if (meta.size())
+        node.set("meta", std::move(meta));
+    return node;
+}
+
+Json graphLevelToJson(const Graph &graph)
+{
+    Json g = Json::object();
     if (!graph.subgraphs().empty()) {
         Json subs = Json::array();
         for (const auto &s : graph.subgraphs())
@@ -451,6 +450,18 @@ Json graphToJson(const Graph &graph)
             hints.set(name, value);
         g.set("symbol_hints", std::move(hints));
     }
+    return g;
+}
+
+Json graphToJson(const Graph &graph)
+{
+    Json nodes = Json::array();
+    nodes.items().reserve(graph.size());
+    for (const auto &owned : graph.nodes())
+        nodes.push(nodeToJson(*owned));
+    Json g = Json::object({{"nodes", std::move(nodes)}});
+    for (auto &member : graphLevelToJson(graph).members())
+        g.set(member.first, member.second);
     return g;
 }
 

@@ -18,6 +18,9 @@ namespace fxs {
 // The canonical JSON of every graph of a file; parseFxscopeJson reads it back losslessly.
 std::string writeFxscopeJson(const GraphFile &file);
 Json graphToJson(const Graph &graph);
+// One node of that JSON, and the graph's keys besides its nodes (subgraphs, symbol_hints).
+Json nodeToJson(const Node &node);
+Json graphLevelToJson(const Graph &graph);
 // One graph object ({"nodes": [...]}) of that JSON, already parsed (the torch host's replies carry them); errors
 // name `label` (their offsets are the reply's).
 Result<std::unique_ptr<Graph>> parseGraphJson(const Json &graph, const std::string &label);

@@ -324,7 +324,7 @@ class Host:
             with graph.inserting_before(None):
                 self.nodes[name] = self.tg.build_node(graph, self.gm, self.nodes, self.syms, nj, force_name=True)
         # Users before what they use: the reverse of the mirror's order.
-        position = {n: i for i, n in enumerate(graph.nodes)}
+        position = {n: i for i, n in enumerate(graph.nodes)} if request.get("removed") else {}
         removed = sorted((self.nodes.pop(n) for n in request.get("removed") or [] if n in self.nodes),
                          key=position.get)
         for node in reversed(removed):
@@ -342,9 +342,10 @@ class Host:
                 if prev is not None and prev.next is not node:
                     prev.append(node)
                 prev = node
-        position = {n: i for i, n in enumerate(graph.nodes)}
-        for node in sorted((self.nodes[n] for n in strideless if n in self.nodes), key=position.get):
-            self.tg.propagate_node(node, self.syms)
+        if strideless:
+            position = {n: i for i, n in enumerate(graph.nodes)}
+            for node in sorted((self.nodes[n] for n in strideless if n in self.nodes), key=position.get):
+                self.tg.propagate_node(node, self.syms)
         return {"nodes": len(self.nodes)}
 
     # -- check ---------------------------------------------------------------------------------------------------

@@ -52,10 +52,16 @@ private:
     std::vector<std::string> m_sources;
     size_t m_patterns = 0;
     int m_loadedInStart = 0; // TorchHost::starts() when the patterns were loaded: another start lost them
-    // The mirror as last sent: node name -> its JSON, and the order.
-    std::unordered_map<std::string, std::string> m_sent;
-    Json m_sentGraphLevel; // the mirrored graph's keys other than its nodes
-    std::vector<std::string> m_order;
+    // The mirror as last sent: node name -> its fingerprint (and the sync that last saw it), a hash of the order,
+    // and the graph's keys other than its nodes.
+    struct SentNode {
+        uint64_t fingerprint = 0;
+        uint64_t seen = 0;
+    };
+    std::unordered_map<std::string, SentNode> m_sent;
+    uint64_t m_orderHash = 0;
+    uint64_t m_syncPasses = 0;
+    Json m_sentGraphLevel;
     bool m_mirrored = false;
     uint64_t m_generation = 0; // counts what was sent, so a decision is reused only for the same graph
     struct Decided {
