@@ -26,8 +26,10 @@ std::string nameOutputs(std::string detail, const std::vector<std::string> &outp
     size_t end = prefix.size();
     while (end < detail.size() && std::isdigit(static_cast<unsigned char>(detail[end])))
         ++end;
+    if (end == prefix.size())
+        return detail;
     const size_t k = std::stoul(detail.substr(prefix.size(), end - prefix.size()));
-    if (end == prefix.size() || k >= outputs.size())
+    if (k >= outputs.size())
         return detail;
     detail = outputs[k] + detail.substr(end);
     // "...: A against B" compares the replacement's value (A) with the replaced nodes' (B): say so.
