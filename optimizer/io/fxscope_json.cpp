@@ -460,7 +460,8 @@ Json graphToJson(const Graph &graph)
     for (const auto &owned : graph.nodes())
         nodes.push(nodeToJson(*owned));
     Json g = Json::object({{"nodes", std::move(nodes)}});
-    for (auto &member : graphLevelToJson(graph).members())
+    const Json graphLevel = graphLevelToJson(graph); // held: members() refers into it
+    for (const auto &member : graphLevel.members())
         g.set(member.first, member.second);
     return g;
 }
