@@ -3,7 +3,7 @@
 #include "io/fxscope_json.h"
 #include "ir/graph.h"
 
-#include <unordered_map>
+#include <algorithm>
 #include <unordered_set>
 
 namespace fxs {
@@ -26,35 +26,37 @@ void collectRefs(const Json &value, std::vector<std::string> &out)
     }
 }
 
-std::vector<std::string> refsOf(const Json &node)
+// The names `node` refers to, in the order of its JSON (the position a replacement takes in a user's arguments).
+std::vector<std::string> refsOf(const Node &node)
 {
+    const Json json = nodeToJson(node);
     std::vector<std::string> out;
-    collectRefs(node["args"], out);
-    collectRefs(node["kwargs"], out);
+    collectRefs(json["args"], out);
+    collectRefs(json["kwargs"], out);
     return out;
 }
 
-struct IndexedNodes {
-    std::vector<const Json *> order;
-    std::unordered_map<std::string, const Json *> byName;
-};
-
-IndexedNodes indexNodes(const Json &graph)
+// `names` that `graph` holds, as nodes in graph order.
+Result<std::vector<const Node *>> nodesInOrder(const Graph &graph, const std::vector<std::string> &names, const char *which)
 {
-    IndexedNodes index;
-    for (const Json &n : graph["nodes"].items()) {
-        index.order.push_back(&n);
-        index.byName.emplace(n["name"].toString(), &n);
+    std::vector<const Node *> nodes;
+    for (const auto &name : names) {
+        const Node *n = graph.find(name);
+        if (!n)
+            return Error{"", 0, 0, std::string("the step ") + which + " " + name + ", which the graph does not hold"};
+        nodes.push_back(n);
     }
-    return index;
+    std::sort(nodes.begin(), nodes.end(), [](const Node *a, const Node *b) { return Graph::precedes(a, b); });
+    return nodes;
 }
 
-Json placeholder(const std::string &name, const Json *original)
+Json placeholder(const Node &original)
 {
-    Json node = Json::object({{"name", name}, {"op", "placeholder"}, {"target", name}, {"args", Json::array()},
-        {"kwargs", Json::object()}});
-    if (original && original->find("meta"))
-        node.set("meta", (*original)["meta"]);
+    Json node = Json::object({{"name", original.name()}, {"op", "placeholder"}, {"target", original.name()},
+        {"args", Json::array()}, {"kwargs", Json::object()}});
+    const Json json = nodeToJson(original); // held: find() points into it
+    if (const Json *meta = json.find("meta"))
+        node.set("meta", *meta);
     return node;
 }
 
@@ -69,16 +71,19 @@ Json outputNode(const std::vector<std::string> &values)
 
 } // namespace
 
+// Only the step's own nodes, the nodes they read and their outside users are looked at: a step on a 23k-node
+// graph costs what the step touched.
 Result<FusionRegion> fusionRegion(const Graph &before, const Graph &after, const std::vector<std::string> &removed,
     const std::vector<std::string> &added)
 {
-    const Json beforeJson = graphToJson(before), afterJson = graphToJson(after);
-    const IndexedNodes b = indexNodes(beforeJson), a = indexNodes(afterJson);
+    auto removedNodes = nodesInOrder(before, removed, "removed");
+    if (!removedNodes)
+        return removedNodes.error();
+    auto addedNodes = nodesInOrder(after, added, "added");
+    if (!addedNodes)
+        return addedNodes.error();
     const std::unordered_set<std::string> removedSet(removed.begin(), removed.end());
     const std::unordered_set<std::string> addedSet(added.begin(), added.end());
-    for (const auto &name : removed)
-        if (!b.byName.count(name))
-            return Error{"", 0, 0, "the step removed " + name + ", which the graph before it does not hold"};
 
     FusionRegion region;
     std::unordered_set<std::string> inputSeen;
@@ -86,68 +91,61 @@ Result<FusionRegion> fusionRegion(const Graph &before, const Graph &after, const
         if (inputSeen.insert(name).second)
             region.inputs.push_back(name);
     };
-    // Outputs: each replaced node the rest of the graph reads, with the first place it is read (a user outside the
-    // region and which of its node references), where the graph after the step reads the replacement.
-    struct Use {
-        std::string user;
-        size_t ref;
-    };
-    std::vector<Use> uses;
-    std::unordered_set<std::string> outputSeen;
-    for (const Json *n : b.order) {
-        const std::string name = (*n)["name"].toString();
-        const std::vector<std::string> refs = refsOf(*n);
-        if (removedSet.count(name)) {
-            for (const auto &r : refs)
-                if (!removedSet.count(r))
-                    addInput(r);
-            continue;
-        }
-        for (size_t k = 0; k < refs.size(); ++k)
-            if (removedSet.count(refs[k]) && outputSeen.insert(refs[k]).second) {
-                region.outputs.push_back(refs[k]);
-                uses.push_back({name, k});
-            }
-    }
+    // Outputs: each replaced node the rest of the graph reads, with the first user outside the region and which of
+    // its node references it is: the graph after the step reads the replacement there.
     std::vector<std::string> replacements;
-    for (size_t i = 0; i < uses.size(); ++i) {
-        auto it = a.byName.find(uses[i].user);
-        const std::vector<std::string> refs = it == a.byName.end() ? std::vector<std::string>{} : refsOf(*it->second);
-        if (refs.size() <= uses[i].ref)
-            return Error{"", 0, 0, "after the step, " + uses[i].user + " no longer reads what replaced "
-                    + region.outputs[i]};
-        replacements.push_back(refs[uses[i].ref]);
+    for (const Node *n : removedNodes.value()) {
+        for (const auto &r : refsOf(*n))
+            if (!removedSet.count(r))
+                addInput(r);
+        const auto &users = n->users();
+        auto outside = std::find_if(
+            users.begin(), users.end(), [&](const Node *u) { return !removedSet.count(u->name()); });
+        if (outside == users.end())
+            continue;
+        const std::vector<std::string> refs = refsOf(**outside);
+        const size_t k = size_t(std::find(refs.begin(), refs.end(), n->name()) - refs.begin());
+        const Node *userAfter = after.find((*outside)->name());
+        const std::vector<std::string> refsAfter = userAfter ? refsOf(*userAfter) : std::vector<std::string>{};
+        if (k >= refsAfter.size())
+            return Error{"", 0, 0, "after the step, " + (*outside)->name() + " no longer reads what replaced " + n->name()};
+        region.outputs.push_back(n->name());
+        replacements.push_back(refsAfter[k]);
     }
     // The replacement may read a node the matched part did not (or hand one of its inputs straight through).
-    for (const Json *n : a.order)
-        if (addedSet.count((*n)["name"].toString()))
-            for (const auto &r : refsOf(*n))
-                if (!addedSet.count(r))
-                    addInput(r);
+    for (const Node *n : addedNodes.value())
+        for (const auto &r : refsOf(*n))
+            if (!addedSet.count(r))
+                addInput(r);
     for (const auto &r : replacements)
         if (!addedSet.count(r))
             addInput(r);
 
-    auto build = [&](const IndexedNodes &index, const std::unordered_set<std::string> &members,
-                     const std::vector<std::string> &outputs) {
+    const Json graphLevel = graphLevelToJson(before); // symbol hints, subgraphs: what the nodes may need
+    auto build = [&](const std::vector<const Node *> &members, const std::vector<std::string> &outputs) -> Result<Json> {
         Json nodes = Json::array();
         for (const auto &name : region.inputs) {
-            auto it = b.byName.find(name);
-            nodes.push(placeholder(name, it != b.byName.end() ? it->second : index.byName.count(name)
-                    ? index.byName.at(name) : nullptr));
+            const Node *original = before.find(name);
+            original = original ? original : after.find(name);
+            if (!original)
+                return Error{"", 0, 0, "the step reads " + name + ", which neither graph holds"};
+            nodes.push(placeholder(*original));
         }
-        for (const Json *n : index.order)
-            if (members.count((*n)["name"].toString()))
-                nodes.push(*n);
+        for (const Node *n : members)
+            nodes.push(nodeToJson(*n));
         nodes.push(outputNode(outputs));
-        Json graph = Json::object({{"nodes", std::move(nodes)}});
-        for (const char *key : {"subgraphs", "symbol_hints"}) // what the region's nodes may need of the whole graph
-            if (const Json *value = beforeJson.find(key))
-                graph.set(key, *value);
+        Json graph = graphLevel;
+        graph.set("nodes", std::move(nodes));
         return graph;
     };
-    region.before = build(b, removedSet, region.outputs);
-    region.after = build(a, addedSet, replacements);
+    auto unfused = build(removedNodes.value(), region.outputs);
+    if (!unfused)
+        return unfused.error();
+    auto fused = build(addedNodes.value(), replacements);
+    if (!fused)
+        return fused.error();
+    region.before = std::move(unfused.value());
+    region.after = std::move(fused.value());
     return region;
 }
 

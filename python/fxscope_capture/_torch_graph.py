@@ -128,9 +128,8 @@ class _Symbols:
             return int(text)
         names = set(re.findall(r"[A-Za-z_]\w*", text)) - {"Max", "Min", "floor", "ceiling", "FloorDiv", "Mod"}
         local = {n: self.symbol(n) for n in names}
-        expr = sympy.sympify(text.replace("//", "/"), locals=local) if "//" not in text else sympy.sympify(
-            re.sub(r"(\S+)\s*//\s*(\S+)", r"floor(\1/\2)", text), locals=local)
-        if "//" in text:  # torch prints its FloorDiv as a // b: read it back as FloorDiv, not sympy's floor
+        expr = sympy.sympify(text, locals=local)
+        if "//" in text:  # torch prints its FloorDiv as a // b, which sympy reads as floor(a/b): back to FloorDiv
             from torch.utils._sympy.functions import FloorDiv
             expr = expr.replace(lambda e: isinstance(e, sympy.floor),
                                 lambda e: FloorDiv(*e.args[0].as_numer_denom()))

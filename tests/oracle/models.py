@@ -317,7 +317,6 @@ class _Mlp(torch.nn.Module):
 def _compiled(what, kw):
     """The inference graph aot_autograd hands the compiler (what TorchAir's pattern pass sees), as
     fxscope_capture.backend writes it; returns the fxscope JSON document path's graph loaded back."""
-    import fxscope_capture
     dtype = DT[kw.get("dtype", "f32")]
     n = kw.get("hidden", 16)
     shape = tuple(kw.get("shape", (2, 4, n)))
@@ -329,12 +328,18 @@ def _compiled(what, kw):
         args = (_t(shape, kw.get("dtype", "f32")),)
     else:
         raise KeyError(what)
+    return capture(model, args, kw.get("dynamic", False))
+
+
+def capture(module, args, dynamic=False):
+    """`module(*args)` through torch.compile with fxscope_capture's backend (Inductor's decompositions): the path of
+    the fxscope JSON document of the graph aot_autograd hands the compiler (every suite's captures come here)."""
+    import fxscope_capture
     out = tempfile.mkdtemp(prefix="fxscope_oracle_compile_")
     torch._dynamo.reset()
     with torch.no_grad():
-        compiled = torch.compile(model, backend=fxscope_capture.backend(out, decompositions=select_decomp_table(),
-                                                                        save_tensors=False),
-                                 dynamic=kw.get("dynamic", False))
+        compiled = torch.compile(module, backend=fxscope_capture.backend(out, decompositions=select_decomp_table(),
+                                                                         save_tensors=False), dynamic=dynamic)
         compiled(*args)
     docs = sorted(f for f in os.listdir(out) if f.endswith(".json"))
     return os.path.join(out, docs[0])

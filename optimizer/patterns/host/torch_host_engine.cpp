@@ -278,23 +278,12 @@ Status TorchHostEngine::sync(const Graph &graph)
         }
         ++m_stats.mirrors;
     }
-    if (m_sent.size() != graph.size() || changed.size() == graph.size()) { // most of it new: rebuilt
-        m_sent.clear();
-        size_t i = 0;
-        for (const auto &owned : graph.nodes())
-            m_sent.emplace(owned->name(), SentNode{fingerprints[i++], pass});
-    } else { // an edit: only what it changed (a replacement touches a few of 23k nodes)
-        for (const Json &name : removed.items())
-            m_sent.erase(name.toString());
-        size_t i = 0;
-        for (const auto &owned : graph.nodes()) {
-            const uint64_t fp = fingerprints[i++];
-            if (auto it = m_sent.find(owned->name()); it == m_sent.end())
-                m_sent.emplace(owned->name(), SentNode{fp, pass});
-            else
-                it->second.fingerprint = fp;
-        }
-    }
+    // What the host now holds: the nodes not seen this pass are gone, every other one has its new fingerprint.
+    for (auto it = m_sent.begin(); it != m_sent.end();)
+        it = it->second.seen == pass ? std::next(it) : m_sent.erase(it);
+    size_t i = 0;
+    for (const auto &owned : graph.nodes())
+        m_sent[owned->name()] = SentNode{fingerprints[i++], pass};
     m_orderHash = orderHash;
     m_sentGraphLevel = std::move(graphLevel);
     m_mirrored = true;

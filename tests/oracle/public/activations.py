@@ -7,12 +7,10 @@ import importlib.util
 import math
 import os
 import sys
-import tempfile
 
 import torch
 import torch.nn.functional as F
 
-import cases  # noqa: F401
 import models
 from cases import _c
 
@@ -394,20 +392,11 @@ class _T5FF(torch.nn.Module):
 
 
 def _compiled(symbolic=False, model="gpt2", dtype="f32", shape=(2, 8, 32), dynamic=False):
-    import fxscope_capture
-    from torch._inductor.decomposition import select_decomp_table
     n = shape[-1]
     dt = models.DT[dtype]
     torch.manual_seed(0)
     mod = {"gpt2": _GPT2MLP, "clip": _CLIPMLP, "qwen": _QwenMLP, "t5": _T5FF}[model](n, dt)
-    out = tempfile.mkdtemp(prefix="fxscope_oracle_activations_")
-    torch._dynamo.reset()
-    with torch.no_grad():
-        compiled = torch.compile(mod, backend=fxscope_capture.backend(out, decompositions=select_decomp_table(),
-                                                                      save_tensors=False), dynamic=dynamic)
-        compiled(T(tuple(shape), dtype))
-    docs = sorted(f for f in os.listdir(out) if f.endswith(".json"))
-    return os.path.join(out, docs[0])
+    return models.capture(mod, (T(tuple(shape), dtype),), dynamic)
 
 
 GRAPHS = {

@@ -4,13 +4,10 @@ TorchAir's register_replacement), run on small BERT / GPT-2 / LLaMA (GQA) / T5 /
 blocks, static and symbolic, make_fx-traced and torch.compile-captured, f32/f16/bf16."""
 
 import math
-import os
-import tempfile
 
 import torch
 import torch.nn.functional as F
 
-import cases  # noqa: F401
 import models
 from cases import _c
 
@@ -326,8 +323,6 @@ class _LlamaAttention(torch.nn.Module):
 
 def _compiled(symbolic=False, model="bert", dtype="f32", b=2, s=8, hidden=64, heads=4, kv_heads=2, mask=True,
               dynamic=False, contiguous=True):
-    import fxscope_capture
-    from torch._inductor.decomposition import select_decomp_table
     dt = models.DT[dtype]
     torch.manual_seed(0)
     if model == "bert":
@@ -336,14 +331,7 @@ def _compiled(symbolic=False, model="bert", dtype="f32", b=2, s=8, hidden=64, he
     else:
         mod = _LlamaAttention(heads, kv_heads, hidden // heads, dt)
         args = (_t((b, s, hidden), dtype), _t((1, 1, s, s), dtype))
-    out = tempfile.mkdtemp(prefix="fxscope_oracle_attention_compile_")
-    torch._dynamo.reset()
-    with torch.no_grad():
-        compiled = torch.compile(mod, backend=fxscope_capture.backend(out, decompositions=select_decomp_table(),
-                                                                      save_tensors=False), dynamic=dynamic)
-        compiled(*args)
-    docs = sorted(f for f in os.listdir(out) if f.endswith(".json"))
-    return os.path.join(out, docs[0])
+    return models.capture(mod, args, dynamic)
 
 
 GRAPHS = {

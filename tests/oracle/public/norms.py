@@ -4,8 +4,6 @@ register_replacement files) run on small real model graphs: LLaMA/Qwen decoders,
 CLIP heads, x-transformers, diffusers' ResNet blocks, dynamic shapes and torch.compile captures."""
 
 import math
-import os
-import tempfile
 
 import torch
 import torch.nn.functional as F
@@ -451,8 +449,6 @@ class _Qwen3QNorm(torch.nn.Module):
 
 
 def _compiled(symbolic=False, what="vllm_decoder", dtype="f16", hidden=32, shape=None, dynamic=False):
-    import fxscope_capture
-    from torch._inductor.decomposition import select_decomp_table
     dt = models.DT[dtype]
     shape = tuple(shape or (2, 4, hidden))
     if what == "vllm_decoder":
@@ -468,14 +464,7 @@ def _compiled(symbolic=False, what="vllm_decoder", dtype="f16", hidden=32, shape
     else:
         raise KeyError(what)
     model.eval()
-    out = tempfile.mkdtemp(prefix="fxscope_oracle_norms_compile_")
-    torch._dynamo.reset()
-    with torch.no_grad():
-        compiled = torch.compile(model, backend=fxscope_capture.backend(
-            out, decompositions=select_decomp_table(), save_tensors=False), dynamic=dynamic)
-        compiled(*args)
-    docs = sorted(f for f in os.listdir(out) if f.endswith(".json"))
-    return os.path.join(out, docs[0])
+    return models.capture(model, args, dynamic)
 
 
 GRAPHS = {

@@ -8,7 +8,6 @@ import importlib.util
 import math
 import os
 import sys
-import tempfile
 
 import torch
 import torch.nn.functional as F
@@ -459,20 +458,11 @@ class _QuantMlp(torch.nn.Module):
 
 
 def _compiled_mlp(symbolic=False, dtype="bf16", hidden=32, tokens=(2, 8), mode="static", ops=False, dynamic=False):
-    import fxscope_capture
-    from torch._inductor.decomposition import select_decomp_table
     _ops()
     torch.manual_seed(0)
     model = _QuantMlp(hidden, models.DT[dtype], mode, ops)
     args = (_t((*tokens, hidden), dtype), _t((*tokens, hidden), dtype))
-    out = tempfile.mkdtemp(prefix="fxscope_oracle_quant_compile_")
-    torch._dynamo.reset()
-    with torch.no_grad():
-        compiled = torch.compile(model, backend=fxscope_capture.backend(out, decompositions=select_decomp_table(),
-                                                                        save_tensors=False), dynamic=dynamic)
-        compiled(*args)
-    docs = sorted(f for f in os.listdir(out) if f.endswith(".json"))
-    return os.path.join(out, docs[0])
+    return models.capture(model, args, dynamic)
 
 
 GRAPHS = {"quant_llama_mlp": _llama_mlp, "quant_norm_quant": _norm_quant, "quant_ascend_block": _ascend_block,
