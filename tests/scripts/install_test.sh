@@ -22,7 +22,7 @@ for f in bin/fxscope-cli lib/fxscope/libfxscope_runtime.so lib/fxscope/libfxscop
 done
 [ "$gui" = 1 ] && { [ -x "$prefix/bin/fxscope" ] || fail "not installed: bin/fxscope"; }
 # Nothing of the build tree's paths may be left in the installed programs' search (RUNPATH).
-if readelf -d "$cli" | grep -q "$build"; then fail "fxscope-cli's RUNPATH names the build tree"; fi
+if readelf -d "$cli" >runpath.txt && grep -q "$build" runpath.txt; then fail "fxscope-cli's RUNPATH names the build tree"; fi
 
 # --version: fxscope's version, its LibTorch, its Python, and the installed files it found.
 "$cli" --version >version.txt
@@ -51,7 +51,9 @@ PYTHONPATH=$prefix/share/fxscope/python "$python" -c 'import importlib.util, sys
 sys.exit(0 if importlib.util.find_spec("fxscope_capture").origin.startswith(sys.argv[1]) else 1)' "$prefix" \
   || fail "Python does not find fxscope_capture in the install"
 wheel=$(ls "$prefix"/share/fxscope/python/fxscope_capture-*-py3-none-any.whl) || fail "no wheel installed"
-"$python" -m zipfile -l "$wheel" | grep -q 'fxscope_capture/__init__.py' || fail "the wheel lacks the package"
+# The listing goes to a file first: grep -q closing the pipe early is a BrokenPipeError in zipfile, fatal under pipefail.
+"$python" -m zipfile -l "$wheel" >wheel.txt || fail "cannot list the wheel"
+grep -q 'fxscope_capture/__init__.py' wheel.txt || fail "the wheel lacks the package"
 
 desktop-file-validate "$prefix/share/applications/fxscope.desktop" || fail "desktop-file-validate"
 echo "install test passed: $prefix"
