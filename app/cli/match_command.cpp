@@ -8,6 +8,7 @@
 #include "io/loader.h"
 #include "match/graph_level.h"
 #include "match/matcher.h"
+#include "match/near_miss.h"
 #include "match/subgraph_matcher.h"
 #include "match/torch_check.h"
 #include "patterns/pattern_file.h"
@@ -99,8 +100,11 @@ void printTable(const MatchReport &report, double ms, const CandidateNumerics *n
         std::printf("\n");
         for (const auto &w : p.warnings)
             std::printf("  warning: %s\n", w.c_str());
-        if (p.candidates.empty())
+        if (p.candidates.empty()) {
+            for (const auto &h : p.hints)
+                std::printf("  hint: %s\n", h.text().c_str());
             continue;
+        }
         std::printf("  %-24s %-9s %-16s %s\n", "anchor", "verdict", "stage", "reason");
         for (const auto &c : p.candidates) {
             const std::vector<std::string> reasons = c.reasonTexts();
@@ -113,6 +117,8 @@ void printTable(const MatchReport &report, double ms, const CandidateNumerics *n
                 numerics && it != numerics->end())
                 std::printf("  %-24s %-9s %-16s numerics: %s\n", "", "", "", it->second.text().c_str());
         }
+        for (const auto &h : p.hints)
+            std::printf("  hint: %s\n", h.text().c_str());
         std::printf("\n");
     }
     std::fprintf(stderr, "%zu nodes, %zu anchors, matched in %.2f ms\n", report.graphNodes, report.anchorsVisited, ms);
@@ -420,8 +426,8 @@ int runMatch(const std::vector<std::string> &argsIn)
     CommandLine cmd;
     const char *usage
         = "usage: fxscope-cli match GRAPH... --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--subgraph] "
-          "[--json] [--check-with-torch [PYTHON]] [--compare-engines] [--check-numerics [--device D]] [--jobs N] "
-          "[--batch] [--jsonl] [--summary]\n"
+          "[--json] [--check-with-torch [PYTHON]] [--compare-engines] [--check-numerics [--device D]] [--hints] "
+          "[--jobs N] [--batch] [--jsonl] [--summary]\n"
           "FILE is a Python pattern file (register_replacement), a JSON pattern file, 'builtin' or 'builtin:NAME'; "
           "every argument after --patterns up to the next option is a pattern file, GRAPHs come before it; "
           "--subgraph matches each search graph with torch.fx's SubgraphMatcher instead of the Inductor pattern "
@@ -430,7 +436,9 @@ int runMatch(const std::vector<std::string> &argsIn)
           "sandbox and lists every candidate whose verdict, stage or matched nodes differ from the torch host's "
           "(exit 4 when any does); --check-numerics runs each accepted candidate's fusion, as the sweep applies it, "
           "against the nodes it replaces on the same seeded inputs (on --device, default cpu) and compares their "
-          "outputs as `profile` does (exit 6 when one differs).\n"
+          "outputs as `profile` does (exit 6 when one differs); --hints gives, for each pattern whose candidates were "
+          "rejected by their structure or re-traced literals, the changes to search_fn that would make it match, "
+          "each verified by matching the changed pattern again (docs/near-miss-hints.md).\n"
           "Several GRAPHs, a directory (walked for graph dumps) or a file holding several graphs (without --graph) "
           "give one row per graph, matched on --jobs threads (default: the cores), and --json one document "
           "{graphs, skipped, summary} written graph by graph, --jsonl one line per graph then a totals line, "
@@ -440,7 +448,8 @@ int runMatch(const std::vector<std::string> &argsIn)
     if (helpRequested(argsIn))
         return printHelp(usage);
     if (auto err = cmd.parse(args, {"--pattern", "--graph", "--jobs", "--device"},
-            {"--json", "--subgraph", "--batch", "--jsonl", "--summary", "--compare-engines", "--check-numerics"},
+            {"--json", "--subgraph", "--batch", "--jsonl", "--summary", "--compare-engines", "--check-numerics",
+                "--hints"},
             {"--patterns"});
         err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
@@ -530,6 +539,8 @@ int runMatch(const std::vector<std::string> &argsIn)
     if (!dynamoLevelWarning(*named->graph, registry).empty())
         if (std::string hint = atenGraphsHint(selected->file, selected->index); !hint.empty())
             report->warnings.push_back(std::move(hint));
+    if (cmd.flag("--hints"))
+        addNearMissHints(report.value(), registry, *named->graph);
     if (!checkPython) {
         std::optional<Json> comparison; // --compare-engines: {"agree", "differences"} or {"error"}
         std::vector<EngineDifference> differences;

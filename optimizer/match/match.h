@@ -12,6 +12,9 @@
 
 namespace fxs {
 
+struct PatternExpr;
+struct PatternValue;
+
 struct MatchFailure {
     std::string code; // Inductor's kind: function_mismatch, multiple_users, args_structure, constant_args,
                       // repeated pattern differs, kwarg mismatch, exclusive arg appears twice, non_list,
@@ -28,6 +31,11 @@ struct MatchFailure {
     std::vector<std::string> externalUsers; // users outside the match (multiple_users)
     std::vector<std::string> path; // from the anchor down: "mul_2", "args[1] mul_1", ...
     bool raised = false; // Inductor raises it (kwarg mismatch), so it escapes anchor searches
+    // Where in the pattern it failed, for the near-miss analysis (near_miss.h): valid only while the matched pattern
+    // lives, so only the caller of PatternMatcher::match reads them, never a stored Verdict.
+    const PatternExpr *atExpr = nullptr;
+    const PatternValue *atValue = nullptr; // constant_args: the pattern's literal slot
+    Argument graphValue; // constant_args: the graph's value in that slot
 
     // Inductor's FailedMatch text, e.g. "multiple_users CallFunction(aten.rsqrt.default, *)".
     std::string messageText() const { return messagePattern ? message + *messagePattern : message; }

@@ -2,6 +2,7 @@
 // Everything one matcher run found: for every registered pattern, every candidate anchor and its verdict.
 // toJson() is the `match` contract of fxscope-cli (DESIGN.md).
 
+#include "near_miss_hint.h"
 #include "verdict.h"
 
 #include <string>
@@ -26,6 +27,7 @@ struct PatternReport {
     std::string extraCheckSource;
     std::vector<std::string> warnings; // the entry's load warnings (where PyTorch would trace differently, ...)
     std::vector<Verdict> candidates; // in the order tried: anchors last-to-first
+    std::vector<NearMissHint> hints; // addNearMissHints (match --hints); empty unless asked for
 
     size_t acceptedCount() const;
 };

@@ -170,6 +170,7 @@ private:
         r.failure->message = std::move(message);
         r.failure->reason = std::move(reason);
         r.failure->patternNode = m_reprs.get(p).first;
+        r.failure->atExpr = &p;
         r.failure->graphNode = graphNode;
         r.failure->expected = std::move(expected);
         r.failure->actual = std::move(actual);
@@ -562,6 +563,8 @@ MatchResult Context::matchCall(const PatternExpr &p, const Argument &value)
                 node->name() + "." + flat.slots[i] + " is " + found + (child.isNode() ? " (a node)" : "")
                     + ", the pattern has the literal " + wanted,
                 node->name(), wanted, found);
+            f.failure->atValue = &pv;
+            f.failure->graphValue = child;
             path.pop_back();
             return f;
         }

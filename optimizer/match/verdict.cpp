@@ -100,6 +100,12 @@ Json MatchReport::toJson() const
         list.push(Json::object({{"name", p.name}, {"source", p.source}, {"api", p.api}, {"pattern", p.pattern},
             {"extra_check", p.extraCheckSource}, {"warnings", strings(p.warnings)}, {"accepted", p.acceptedCount()},
             {"candidates", std::move(candidates)}}));
+        if (!p.hints.empty()) {
+            Json hints = Json::array();
+            for (const auto &h : p.hints)
+                hints.push(h.toJson());
+            list.items().back().set("hints", std::move(hints));
+        }
     }
     Json out = Json::object({{"graph_nodes", graphNodes}, {"anchors", anchorsVisited},
         {"warnings", strings(warnings)}, {"patterns", std::move(list)}});

@@ -1,0 +1,20 @@
+"""cast_near.py with the hint applied: the cast back to the input dtype before the weight."""
+import torch
+from torch._inductor.pattern_matcher import PatternMatcherPass, fwd_only, register_replacement
+
+pm_pass = PatternMatcherPass()
+
+
+def rms_norm(x, w):
+    h = x.to(torch.float32)
+    h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)
+    return w * h.to(x.dtype)
+
+
+def fused_rms_norm(x, w):
+    h = x.to(torch.float32)
+    return w * (h / torch.sqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)).to(x.dtype)
+
+
+register_replacement(rms_norm, fused_rms_norm, [torch.empty(4, 16, dtype=torch.bfloat16),
+                                                torch.empty(16, dtype=torch.bfloat16)], fwd_only, pm_pass)

@@ -1,0 +1,111 @@
+// Near-miss hints (issue 25, item 2): for each usual blocker, a pattern file one change away from matching a
+// model's graph gets a hint that names the change, the line of search_fn and how many candidates the changed
+// pattern matches; the same file with the hint applied (*_fixed.py) is then accepted, and Inductor's own pass on
+// the same graph agrees (--check-with-torch). The files run in the torch host (FXSCOPE_ENGINE=host).
+#include "cli_test_support.h"
+
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace {
+
+QString data(const QString &name)
+{
+    return QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/near_miss/") + name;
+}
+
+Run hostCli(const QStringList &args)
+{
+    return cli(args, QProcessEnvironment::systemEnvironment(), 300000);
+}
+
+QJsonObject onlyPattern(const Run &r)
+{
+    const QJsonArray patterns = json(r)[QStringLiteral("patterns")].toArray();
+    return patterns.size() == 1 ? patterns.first().toObject() : QJsonObject();
+}
+
+} // namespace
+
+class TestNearMiss : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void eachBlockerGetsAVerifiedHint_data()
+    {
+        QTest::addColumn<QString>("kind"); // the file stem and the hint's kind
+        QTest::addColumn<QString>("graph");
+        QTest::addColumn<int>("line"); // the line of the *_near.py file the hint names
+        QTest::addColumn<bool>("fixable"); // a *_fixed.py applies the hint
+        QTest::newRow("cast") << "cast" << "rms_norm_bf16" << 11 << true;
+        QTest::newRow("optional argument") << "argument" << "rms_factor" << 9 << true;
+        QTest::newRow("overload") << "overload" << "squared_scale" << 10 << true;
+        QTest::newRow("intermediate used outside") << "outside_user" << "silu_gate_reused" << 9 << true;
+        QTest::newRow("literal of the re-trace") << "literal" << "scaled_residual" << 10 << true;
+        // Inductor's trace drops a no-op slice from search_fn: the hint says to remove it from the graph.
+        QTest::newRow("no-op slice") << "noop_slice" << "sliced_gelu" << 9 << false;
+    }
+    void eachBlockerGetsAVerifiedHint()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, graph);
+        QFETCH(int, line);
+        QFETCH(bool, fixable);
+        const QString stem = kind == QLatin1String("outside_user") ? QStringLiteral("outside")
+            : kind == QLatin1String("noop_slice")                  ? QStringLiteral("slice")
+                                                                   : kind;
+        const Run near = hostCli({"match", data(graph + ".json"), "--patterns", data(stem + "_near.py"), "--hints",
+            "--json"});
+        QCOMPARE(near.exitCode, 0);
+        const QJsonObject pattern = onlyPattern(near);
+        QCOMPARE(pattern[QStringLiteral("accepted")].toInt(), 0);
+        const QJsonArray hints = pattern[QStringLiteral("hints")].toArray();
+        QVERIFY2(!hints.isEmpty(), near.out.constData());
+        const QJsonObject hint = hints.first().toObject();
+        const QJsonArray changes = hint[QStringLiteral("changes")].toArray();
+        QCOMPARE(changes.size(), 1);
+        const QJsonObject change = changes.first().toObject();
+        QCOMPARE(change[QStringLiteral("kind")].toString(), kind);
+        QVERIFY2(change[QStringLiteral("file")].toString().endsWith(stem + "_near.py"),
+            qPrintable(change[QStringLiteral("file")].toString()));
+        QCOMPARE(change[QStringLiteral("line")].toInt(), line);
+        // Verified: the changed pattern matches where the hint was found.
+        QVERIFY(hint[QStringLiteral("would_match")].toInt() >= 1);
+        QVERIFY(hint[QStringLiteral("matched")].toArray().contains(hint[QStringLiteral("found_at")]));
+        QVERIFY(hint[QStringLiteral("text")].toString().startsWith(QStringLiteral("would match ")));
+        if (!fixable)
+            return;
+        // The hint applied to the file: fxscope accepts the candidates the hint named, and Inductor agrees.
+        const Run fixed = hostCli({"match", data(graph + ".json"), "--patterns", data(stem + "_fixed.py"),
+            "--check-with-torch", "--json"});
+        QCOMPARE(fixed.exitCode, 0);
+        const QJsonObject root = json(fixed);
+        QVERIFY(root[QStringLiteral("torch")].toObject()[QStringLiteral("agrees")].toBool());
+        const QJsonObject fixedPattern = root[QStringLiteral("patterns")].toArray().first().toObject();
+        QStringList accepted;
+        for (const auto &c : fixedPattern[QStringLiteral("candidates")].toArray())
+            if (c.toObject()[QStringLiteral("accepted")].toBool())
+                accepted << c.toObject()[QStringLiteral("anchor")].toString();
+        QStringList predicted;
+        for (const auto &a : hint[QStringLiteral("matched")].toArray())
+            predicted << a.toString();
+        QCOMPARE(accepted, predicted);
+    }
+
+    // A pattern that matches needs no hint, and a pattern far from the graph gets none that is not verified.
+    void noHintWithoutANearMiss()
+    {
+        const Run exact = hostCli({"match", data("scaled_residual.json"), "--patterns", data("literal_fixed.py"),
+            "--hints", "--json"});
+        QCOMPARE(exact.exitCode, 0);
+        QVERIFY(onlyPattern(exact)[QStringLiteral("hints")].toArray().isEmpty());
+        const Run far = hostCli({"match", data("scaled_residual.json"), "--patterns", data("cast_near.py"), "--hints",
+            "--json"});
+        QCOMPARE(far.exitCode, 0);
+        QVERIFY(onlyPattern(far)[QStringLiteral("hints")].toArray().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNearMiss)
+#include "tst_near_miss.moc"
