@@ -7,6 +7,7 @@
 #include "io/loader.h"
 #include "ir/graph.h"
 #include "match/matcher.h"
+#include "match/near_miss.h"
 #include "match/torch_check.h"
 #include "patterns/builtin_patterns.h"
 #include "patterns/host/torch_host_engine.h"
@@ -576,6 +577,8 @@ quint64 Document::rematch()
             });
             auto report = Matcher(*registry).run(*graph);
             if (report.ok()) {
+                // What would make the rejected patterns match (near_miss.h): bounded per pattern, verified.
+                addNearMissHints(report.value(), *registry, *graph);
                 outcome.report = std::make_shared<const MatchReport>(std::move(report).value());
             } else {
                 outcome.canceled = isCanceled(report.error());

@@ -1,6 +1,7 @@
 // Numerics per fusion in the window (issue 25): the Patterns dock's Numerics button runs each accepted candidate's
 // fusion against the nodes it replaces off the UI thread; the Numerics column says which differ, the details say
-// where, and a differing candidate's region is coloured as a disagreement on the canvas. With FXSCOPE_SCREENSHOTS
+// where, and a differing candidate's region is coloured as a disagreement on the canvas; near-miss hints show in the
+// details of the pattern and of the candidate they would make match. With FXSCOPE_SCREENSHOTS
 // set, the picture for docs/ is taken.
 
 #include "document.h"
@@ -13,6 +14,7 @@
 #include "match/match_report.h"
 
 #include <QDir>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -113,6 +115,45 @@ private Q_SLOTS:
             window.showCandidate(0, gate);
             QTest::qWait(500);
             QVERIFY(saveScreenshot(&window, QDir(folder).filePath(QStringLiteral("fxscope-numerics.png"))));
+        }
+    }
+
+    // Near-miss hints (issue 25, item 2) in the details: the pattern's, and a candidate's own.
+    void nearMissHintsInTheDetails()
+    {
+        Document doc;
+        MainWindow window(&doc);
+        window.setAutosavePath({});
+        window.setGeometry(0, 0, 1600, 1000);
+        window.show();
+        window.resizeDocks({window.patternsDock()}, {720}, Qt::Horizontal);
+        QSignalSpy matched(&doc, &Document::matchReportChanged);
+        const QString nearMiss = QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/near_miss/");
+        doc.open(nearMiss + QStringLiteral("silu_gate_reused.json"));
+        QVERIFY(matched.wait(kTimeoutMs));
+        QSignalSpy patternsFailed(&doc, &Document::patternsFailed);
+        doc.openPatterns(nearMiss + QStringLiteral("outside_near.py"));
+        QTRY_VERIFY_WITH_TIMEOUT(!patternsFailed.isEmpty()
+                || (doc.matchReport() && doc.matchReport()->patterns.size() == 1
+                    && !doc.matchReport()->patterns.front().hints.empty()),
+            300000);
+        QVERIFY(patternsFailed.isEmpty());
+        const MatchReport &report = *doc.matchReport();
+        PatternsWidget *patterns = window.patternsView();
+        patterns->treeView()->setCurrentIndex(patterns->treeView()->model()->index(0, 0)); // the pattern's row
+        QVERIFY(patterns->detailsView()->toPlainText().contains(QStringLiteral("would match 1 of 2 candidates")));
+        window.showCandidate(0, candidateOf(report, "mul_1"));
+        const QString details = patterns->detailsView()->toPlainText();
+        QVERIFY2(details.contains(QStringLiteral("return it from search_fn and replace_fn as a further output"))
+                && details.contains(QStringLiteral("outside_near.py:9")),
+            qPrintable(details));
+        const QString folder = qEnvironmentVariable("FXSCOPE_SCREENSHOTS");
+        if (!folder.isEmpty()) {
+            window.resizeDocks({window.patternsDock()}, {900}, Qt::Horizontal);
+            QTest::qWait(300);
+            patterns->detailsView()->verticalScrollBar()->setValue(patterns->detailsView()->verticalScrollBar()->maximum());
+            QTest::qWait(300);
+            QVERIFY(saveScreenshot(&window, QDir(folder).filePath(QStringLiteral("fxscope-near-miss.png"))));
         }
     }
 

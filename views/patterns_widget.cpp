@@ -19,6 +19,7 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStringListModel>
+#include <QFileInfo>
 #include <QTextBrowser>
 #include <QToolButton>
 #include <QTreeView>
@@ -47,6 +48,30 @@ QString nodeLink(const std::string &name)
 QString detailRow(const QString &key, const QString &valueHtml)
 {
     return QStringLiteral("<tr><td class=\"key\">%1</td><td>%2</td></tr>").arg(key.toHtmlEscaped(), valueHtml);
+}
+
+// Near-miss hints: what to change in search_fn, where, and how many candidates the changed pattern matches.
+QString hintsHtml(const std::vector<NearMissHint> &hints)
+{
+    QString html;
+    for (const auto &h : hints) {
+        html += QStringLiteral("<p><span class=\"key\">hint</span> <b>would match %1 of %2 candidates</b> "
+                               "<span class=\"key\">(verified by matching the changed pattern; found at %3)</span></p><ul>")
+                    .arg(h.wouldMatch)
+                    .arg(h.candidates)
+                    .arg(esc(h.foundAt));
+        for (const auto &c : h.changes) {
+            html += QStringLiteral("<li>%1").arg(esc(c.what));
+            if (c.line > 0)
+                html += QStringLiteral("<br><span class=\"key\">%1:%2</span> <code>%3</code>")
+                            .arg(QFileInfo(QString::fromStdString(c.file)).fileName().toHtmlEscaped())
+                            .arg(c.line)
+                            .arg(esc(c.code));
+            html += QStringLiteral("</li>");
+        }
+        html += QStringLiteral("</ul>");
+    }
+    return html;
 }
 
 // One candidate's verdict in full, as the report holds it.
@@ -395,10 +420,17 @@ void PatternsWidget::showDetails(int pattern, int candidate)
             html += QStringLiteral("<pre>%1</pre>").arg(esc(p.pattern));
         if (!p.extraCheckSource.empty())
             html += QStringLiteral("<p class=\"key\">extra_check</p><pre>%1</pre>").arg(esc(p.extraCheckSource));
+        html += hintsHtml(p.hints);
         m_details->setHtml(html);
         return;
     }
     QString html = verdictHtml(p, p.candidates[size_t(candidate)]);
+    std::vector<NearMissHint> forCandidate; // the hints that would make this candidate match
+    for (const auto &h : p.hints)
+        if (std::find(h.matchedAnchors.begin(), h.matchedAnchors.end(), p.candidates[size_t(candidate)].anchor)
+            != h.matchedAnchors.end())
+            forCandidate.push_back(h);
+    html += hintsHtml(forCandidate);
     if (const FusionNumerics *n = m_model->numerics(pattern, candidate))
         html += QStringLiteral("<p><span class=\"key\">numerics</span> <span class=\"%1\">%2</span></p>")
                     .arg(n->ran && n->equal ? QStringLiteral("ok") : QStringLiteral("bad"),
