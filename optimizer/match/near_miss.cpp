@@ -317,7 +317,7 @@ class HintFinder {
 public:
     HintFinder(const PatternEntry &entry, const Graph &graph) : m_entry(entry), m_graph(graph) { }
 
-    // The edits that make `pattern` match at `node`, found one failure at a time; empty when none do.
+    // The edits that make `pattern` match at `node`, found one failure at a time; none when no such edits are found.
     // `clones` maps `original`'s expressions to `pattern`'s: the edits name the lines of the original.
     std::optional<std::vector<Edit>> findEdits(
         PatternPtr &pattern, Node *node, const PatternExpr &original, const Clones &clones, bool literalsOnly)
@@ -454,6 +454,7 @@ private:
             + std::to_string(p.args.size() - gargs.size()) + " out in search_fn";
         return e;
     }
+
     // The graph has an op the pattern lacks (a cast, a no-op slice, a clone): the pattern node matches its input.
     std::optional<Edit> proposeWrap(PatternPtr &root, const PatternPath &path, const Node &g, const std::string &target)
     {
