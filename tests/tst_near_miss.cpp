@@ -93,6 +93,18 @@ private Q_SLOTS:
         QCOMPARE(accepted, predicted);
     }
 
+    // Batch mode: the hints per pattern of each graph, and their totals.
+    void batchTotals()
+    {
+        const Run r = hostCli({"match", data("rms_norm_bf16.json"), data("silu_gate_reused.json"), data("rms_factor.json"),
+            "--patterns", data("cast_near.py"), data("outside_near.py"), "--hints", "--summary", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject totals = json(r)[QStringLiteral("summary")].toObject()[QStringLiteral("hints_by_pattern")].toObject();
+        QCOMPARE(totals.value(QStringLiteral("cast_near.rms_norm")).toInt(), 1);
+        QCOMPARE(totals.value(QStringLiteral("outside_near.silu_and_mul")).toInt(), 1);
+        QCOMPARE(totals.size(), 2);
+    }
+
     // A pattern that matches needs no hint, and a pattern far from the graph gets none that is not verified.
     void noHintWithoutANearMiss()
     {

@@ -58,7 +58,7 @@ void write(const std::string &text)
 // Totals over the rows printed so far: the counts, and per pattern in the order first seen.
 struct BatchOutput::Totals {
     std::vector<long long> counts;
-    std::vector<std::pair<std::string, size_t>> byPattern, differByPattern;
+    std::vector<std::pair<std::string, size_t>> byPattern, differByPattern, hintsByPattern;
 
     static void addTo(std::vector<std::pair<std::string, size_t>> &totals,
         const std::vector<std::pair<std::string, size_t>> &row)
@@ -78,6 +78,7 @@ struct BatchOutput::Totals {
             counts[i] += row.counts[i];
         addTo(byPattern, row.byPattern);
         addTo(differByPattern, row.differByPattern);
+        addTo(hintsByPattern, row.hintsByPattern);
     }
 };
 
@@ -114,6 +115,8 @@ void BatchOutput::printRow(const BatchRow &row) const
     std::string detail = row.ok() ? byPatternText(row.byPattern) : row.error;
     if (row.ok() && !row.differByPattern.empty())
         detail += " | numerics differ: " + byPatternText(row.differByPattern);
+    if (row.ok() && !row.hintsByPattern.empty())
+        detail += " | hints: " + byPatternText(row.hintsByPattern);
     std::printf(" %9.2f  %s%s%s\n", row.loadMs + row.ms, rowName(row).c_str(), detail.empty() ? "" : "  ",
         detail.c_str());
     std::fflush(stdout);
@@ -130,6 +133,8 @@ std::string BatchOutput::rowText(const BatchRow &row) const
     entry.set("by_pattern", byPatternJson(row.byPattern));
     if (m_numerics)
         entry.set("numerics_differ_by_pattern", byPatternJson(row.differByPattern));
+    if (m_hints)
+        entry.set("hints_by_pattern", byPatternJson(row.hintsByPattern));
     entry.set("load_ms", row.loadMs);
     entry.set("ms", row.ms);
     if (!m_summaryOnly)
@@ -192,6 +197,8 @@ void BatchOutput::printSummary(const BatchResult &result, const Totals &totals) 
         std::printf("\n%s by pattern: %s", m_byPatternName.c_str(), byPatternText(totals.byPattern).c_str());
     if (!totals.differByPattern.empty())
         std::printf("\nnumerics differ by pattern: %s", byPatternText(totals.differByPattern).c_str());
+    if (!totals.hintsByPattern.empty())
+        std::printf("\nhints by pattern: %s", byPatternText(totals.hintsByPattern).c_str());
     std::printf("\n");
     const double seconds = result.wallMs / 1000;
     std::fprintf(stderr, "%zu graphs in %.2f s with %u jobs (%.1f graphs/s)\n", result.graphs, seconds, result.jobs,
@@ -217,6 +224,8 @@ Json BatchOutput::summaryJson(const BatchResult &result, const Totals &totals) c
     summary.set("by_pattern", byPatternJson(totals.byPattern));
     if (m_numerics)
         summary.set("numerics_differ_by_pattern", byPatternJson(totals.differByPattern));
+    if (m_hints)
+        summary.set("hints_by_pattern", byPatternJson(totals.hintsByPattern));
     summary.set("jobs", size_t(result.jobs));
     summary.set("wall_ms", result.wallMs);
     summary.set("graphs_per_s", seconds > 0 ? double(result.graphs) / seconds : 0.0);

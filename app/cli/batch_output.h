@@ -33,6 +33,7 @@ public:
 
     // --check-numerics: rows and the summary give the fusions whose numerics differ, per pattern.
     void showNumerics() { m_numerics = true; }
+    void showHints() { m_hints = true; }
 
     // Whether the command's task should fill BatchRow::report.
     bool wantsReports() const { return m_format != Format::Table && !m_summaryOnly; }
@@ -58,6 +59,7 @@ private:
     Format m_format;
     bool m_summaryOnly;
     bool m_numerics = false;
+    bool m_hints = false;
 };
 
 } // namespace fxs::cli

@@ -25,6 +25,8 @@ struct BatchRow {
     std::vector<std::pair<std::string, size_t>> byPattern;
     // --check-numerics: per pattern, the fusions whose outputs differ from the nodes they replace.
     std::vector<std::pair<std::string, size_t>> differByPattern;
+    // --hints: per pattern, the verified near-miss hints found on this graph.
+    std::vector<std::pair<std::string, size_t>> hintsByPattern;
     Json report;
     // The row as the output prints it, made on the worker as soon as the row is done (the report is then
     // dropped: its text is a fraction of the tree's memory while the row waits for the rows before it).

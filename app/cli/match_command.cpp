@@ -161,6 +161,7 @@ Json matchJson(const MatchReport &report, const NamedGraph &named, double ms,
 int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const MatcherOptions &options, unsigned jobs,
     const std::optional<ProfileOptions> &numericsOptions)
 {
+    const bool hints = cmd.flag("--hints");
     const auto format = BatchOutput::formatOf(cmd.flag("--json"), cmd.flag("--jsonl"));
     if (!format)
         return UsageError;
@@ -173,6 +174,8 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
     BatchOutput output(columns, "accepted", *format, cmd.flag("--summary"));
     if (numericsOptions)
         output.showNumerics();
+    if (hints)
+        output.showHints();
     const bool json = output.wantsReports();
     std::mutex numericsMutex; // one fusion's parts run at a time: the runtime's threads are the graph's own
     std::atomic<bool> someDiffer{false};
@@ -191,12 +194,16 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
         if (!dynamoLevelWarning(*named.graph, registry).empty())
             if (std::string hint = atenGraphsHint(file, index); !hint.empty())
                 report->warnings.push_back(std::move(hint));
+        if (hints)
+            addNearMissHints(report.value(), registry, *named.graph);
         size_t candidates = 0, accepted = 0;
         for (const auto &p : report->patterns) {
             candidates += p.candidates.size();
             accepted += p.acceptedCount();
             if (p.acceptedCount())
                 row.byPattern.emplace_back(p.name, p.acceptedCount());
+            if (!p.hints.empty())
+                row.hintsByPattern.emplace_back(p.name, p.hints.size());
         }
         row.counts = {(long long)report->anchorsVisited, (long long)candidates, (long long)accepted};
         std::optional<CandidateNumerics> numerics;
