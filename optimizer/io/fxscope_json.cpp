@@ -94,6 +94,8 @@ Json argumentToJson(const Argument &a)
     return Json();
 }
 
+} // namespace
+
 Json metaToJson(const NodeMeta &m)
 {
     Json j = Json::object();
@@ -117,6 +119,8 @@ Json metaToJson(const NodeMeta &m)
         j.set("extra", m.extra);
     return j;
 }
+
+namespace {
 
 // Reads JSON back into a graph; every error points at the offending JSON value.
 class Reader {

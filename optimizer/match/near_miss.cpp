@@ -202,7 +202,7 @@ bool applyEdit(PatternPtr &root, const Edit &e)
 bool isViewLike(const std::string &target)
 {
     return target == "aten.view.default" || target == "aten.reshape.default" || target == "aten._unsafe_view.default"
-        || target == "aten.expand.default" || target == "view" || target == "reshape";
+        || target == "aten.expand.default";
 }
 
 bool isCast(const std::string &target)
@@ -624,25 +624,25 @@ void hintsFor(PatternReport &report, const PatternEntry &entry, const Graph &gra
 
     // The re-trace's literals: each candidate's specific pattern is traced with its own values, so the edits
     // (literal slots, which keep the pattern's shape) are replayed on each candidate's re-trace.
-    auto specificPattern = [&](Node *anchor, Match &generic) -> PatternPtr {
+    // The candidate's specific pattern and the node it is matched at (the generic match's output); none when the
+    // generic pattern does not match there or the re-trace fails.
+    auto specificAt = [&](Node *anchor) -> std::pair<PatternPtr, Node *> {
         MatchResult g = finder.matcher().match(*entry.pattern, anchor);
-        if (!g.ok)
-            return nullptr;
-        generic = std::move(g.match);
+        Node *output = g.ok ? firstOutput(g.match) : nullptr;
+        if (!output)
+            return {};
         if (!entry.retrace)
-            return entry.specificPattern;
-        Retrace r = entry.retrace(generic);
-        return r.error.empty() && r.raised.empty() ? r.pattern : nullptr;
+            return {entry.specificPattern, output};
+        Retrace r = entry.retrace(g.match);
+        return {r.error.empty() && r.raised.empty() ? r.pattern : nullptr, output};
     };
     tried = 0;
     const size_t maxRetraces = 64;
     for (const auto &[depth, node] : specific) {
         if (report.hints.size() >= options.maxHintsPerPattern || tried++ >= 8)
             break;
-        Match generic;
-        PatternPtr pattern = specificPattern(node, generic);
-        Node *output = firstOutput(generic);
-        if (!pattern || !output)
+        auto [pattern, output] = specificAt(node);
+        if (!pattern)
             continue;
         Clones clones;
         PatternPtr work = cloneExpr(pattern, clones);
@@ -657,10 +657,8 @@ void hintsFor(PatternReport &report, const PatternEntry &entry, const Graph &gra
             if (counted++ >= maxRetraces)
                 break;
             ++hint.candidates;
-            Match g;
-            PatternPtr each = specificPattern(a, g);
-            Node *out = firstOutput(g);
-            if (!each || !out)
+            auto [each, out] = specificAt(a);
+            if (!each)
                 continue;
             Clones c;
             PatternPtr edited = cloneExpr(each, c);

@@ -10,29 +10,16 @@ namespace fxs {
 
 namespace {
 
-// The node names an argument refers to, in order (nested lists and dicts of a call's args and kwargs).
-void collectRefs(const Json &value, std::vector<std::string> &out)
-{
-    if (value.isObject()) {
-        if (const Json *node = value.find("node"); node && node->isString() && value.members().size() == 1) {
-            out.push_back(node->toString());
-            return;
-        }
-        for (const auto &member : value.members())
-            collectRefs(member.second, out);
-    } else if (value.isArray()) {
-        for (const Json &item : value.items())
-            collectRefs(item, out);
-    }
-}
-
-// The names `node` refers to, in the order of its JSON (the position a replacement takes in a user's arguments).
+// The names `node` refers to, args then kwargs, depth first (the position a replacement takes in a user's
+// arguments).
 std::vector<std::string> refsOf(const Node &node)
 {
-    const Json json = nodeToJson(node);
     std::vector<std::string> out;
-    collectRefs(json["args"], out);
-    collectRefs(json["kwargs"], out);
+    auto collect = [&](const Node *n) { out.push_back(n->name()); };
+    for (const auto &a : node.args())
+        a.forEachNode(collect);
+    for (const auto &kv : node.kwargs())
+        kv.second.forEachNode(collect);
     return out;
 }
 
@@ -54,9 +41,8 @@ Json placeholder(const Node &original)
 {
     Json node = Json::object({{"name", original.name()}, {"op", "placeholder"}, {"target", original.name()},
         {"args", Json::array()}, {"kwargs", Json::object()}});
-    const Json json = nodeToJson(original); // held: find() points into it
-    if (const Json *meta = json.find("meta"))
-        node.set("meta", *meta);
+    if (Json meta = metaToJson(original.meta()); meta.size())
+        node.set("meta", std::move(meta));
     return node;
 }
 
