@@ -140,7 +140,10 @@ private Q_SLOTS:
         QVERIFY(patternsFailed.isEmpty());
         const MatchReport &report = *doc.matchReport();
         PatternsWidget *patterns = window.patternsView();
-        patterns->treeView()->setCurrentIndex(patterns->treeView()->model()->index(0, 0)); // the pattern's row
+        // The pattern's row says a hint exists; its details say what it is.
+        QVERIFY(patterns->model()->index(0, PatternTreeModel::DetailColumn).data().toString().startsWith(
+            QStringLiteral("hint: would match 1 of 2 · ")));
+        patterns->treeView()->setCurrentIndex(patterns->treeView()->model()->index(0, 0));
         QVERIFY(patterns->detailsView()->toPlainText().contains(QStringLiteral("would match 1 of 2 candidates")));
         window.showCandidate(0, candidateOf(report, "mul_1"));
         const QString details = patterns->detailsView()->toPlainText();

@@ -261,12 +261,18 @@ QVariant PatternTreeModel::patternData(int pattern, int column, int role) const
         case VerdictColumn:
             return p.candidates.empty() ? tr("no candidates")
                                         : tr("%1 of %2 accepted").arg(p.acceptedCount()).arg(p.candidates.size());
-        case DetailColumn:
+        case DetailColumn: {
+            // A near-miss hint first: it is what the user can act on (the details say what to change).
+            const QString hint = p.hints.empty() ? QString()
+                                                 : tr("hint: would match %L1 of %L2 · ")
+                                                       .arg(p.hints.front().wouldMatch)
+                                                       .arg(p.hints.front().candidates);
             if (p.warnings.empty())
-                return qs(p.source);
+                return hint + qs(p.source);
             if (p.warnings.size() == 1)
-                return tr("1 load warning · %1").arg(qs(p.source));
-            return tr("%L1 load warnings · %2").arg(p.warnings.size()).arg(qs(p.source));
+                return hint + tr("1 load warning · %1").arg(qs(p.source));
+            return hint + tr("%L1 load warnings · %2").arg(p.warnings.size()).arg(qs(p.source));
+        }
         }
         break;
     case Qt::DecorationRole:

@@ -559,13 +559,16 @@ void PatternsWidget::updateSummary()
         m_summary->setText(tr("No match report"));
         return;
     }
-    size_t candidates = 0, accepted = 0;
+    size_t candidates = 0, accepted = 0, hinted = 0;
     for (const auto &p : report->patterns) {
         candidates += p.candidates.size();
         accepted += p.acceptedCount();
+        hinted += p.hints.empty() ? 0 : 1;
     }
     QString text
         = tr("%L1 patterns, %L2 candidates, %L3 accepted").arg(report->patterns.size()).arg(candidates).arg(accepted);
+    if (hinted)
+        text += tr(" · hints for %L1").arg(hinted);
     if (m_proxy->isFiltering())
         text += tr(" · %L1 shown").arg(m_proxy->visibleCandidateCount());
     if (m_matchMs >= 0)

@@ -313,6 +313,12 @@ def _lacks_stride(nj):
     return t is not None and t.get("stride") is None
 
 
+def _same_tensor(dumped, got):
+    """Propagation kept what the dump says: both tensors, one dtype, the same sizes."""
+    return (isinstance(dumped, torch.Tensor) and isinstance(got, torch.Tensor) and dumped.dtype == got.dtype
+            and [str(d) for d in dumped.shape] == [str(d) for d in got.shape])
+
+
 def _propagate_strides(gm, syms):
     """A dump without strides (print_readable's default): inputs are taken as contiguous, and every other tensor gets
     the strides torch's meta kernels give it from them (a permute's output is not contiguous), not contiguous ones.
@@ -326,14 +332,12 @@ def _propagate_strides(gm, syms):
         pass
     for n, val in dumped.items():
         got = n.meta.get("val")
-        same = (isinstance(val, torch.Tensor) and isinstance(got, torch.Tensor) and val.dtype == got.dtype
-                and [str(d) for d in val.shape] == [str(d) for d in got.shape])
-        if not same:
+        if not _same_tensor(val, got):
             if val is None:
                 n.meta.pop("val", None)
             else:
                 n.meta["val"] = val
-        elif isinstance(got, torch.Tensor):
+        else:
             n.meta["tensor_meta"] = _extract_tensor_metadata(got)
 
 
@@ -350,8 +354,7 @@ def propagate_node(n, syms):
             got = n.target(*args, **kwargs)
     except Exception:
         return
-    if (isinstance(got, torch.Tensor) and got.dtype == val.dtype
-            and [str(d) for d in got.shape] == [str(d) for d in val.shape]):
+    if _same_tensor(val, got):
         n.meta["val"] = got
         n.meta["tensor_meta"] = _extract_tensor_metadata(got)
 
