@@ -2,27 +2,18 @@
 
 Each graph is what a model gives; each *_near.py pattern file is what its author wrote, one blocker away from
 matching it, and *_fixed.py the file with the hint applied."""
+import functools
 import os
 import sys
 
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "python"))
-from fxscope_capture import _serialize  # noqa: E402
-from fxscope_capture._files import write_json  # noqa: E402
-from torch._inductor.decomposition import select_decomp_table  # noqa: E402
-from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))
+import aten_graph  # noqa: E402
 
 aten = torch.ops.aten
-
-
-def save(name, fn, *args):
-    gm = make_fx(fn, select_decomp_table(), tracing_mode="fake")(*args)
-    gm.graph.eliminate_dead_code()
-    gm.recompile()
-    write_json(os.path.join(HERE, name + ".json"),
-               _serialize.document([{"name": name, "kind": "aten", "graph": _serialize.graph_json(gm)}]))
+save = functools.partial(aten_graph.save, HERE)
 
 
 def rms_norm_bf16(x, w):
