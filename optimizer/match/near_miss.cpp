@@ -135,6 +135,7 @@ struct Edit {
     std::vector<Argument> args; // Wrap: the op's arguments after the wrapped one; SetArgs: the call's new literals
     size_t keepArgs = 0; // SetArgs: the pattern's arguments kept before `args`
     Kwargs kwargs; // Wrap
+    const Node *output = nullptr; // AddOutput: the graph node the pattern then returns
     HintChange change;
 };
 
@@ -324,11 +325,13 @@ public:
     {
         std::vector<Edit> edits;
         std::set<std::string> tried;
-        for (int round = 0; round < 4; ++round) {
+        for (int round = 0; round <= 4; ++round) {
             MatchResult r = m_matcher.match(*pattern, node);
-            if (r.ok)
+            if (r.ok) {
+                nameOutsideUsers(edits, r.match);
                 return edits.empty() ? std::nullopt : std::optional(std::move(edits));
-            if (!r.failure)
+            }
+            if (!r.failure || round == 4)
                 return std::nullopt;
             const MatchFailure &f = *r.failure;
             if (!tried.insert(f.code + "|" + f.patternNode + "|" + f.graphNode).second)
@@ -339,10 +342,27 @@ public:
             locate(edit->change, f.atExpr, original, clones);
             edits.push_back(std::move(*edit));
         }
-        return m_matcher.match(*pattern, node).ok ? std::optional(std::move(edits)) : std::nullopt;
+        return std::nullopt;
     }
 
     const PatternMatcher &matcher() const { return m_matcher; }
+
+    // An intermediate returned as a further output, with the users outside the whole match: the failure that
+    // proposed it knew only the path down to it, so a sibling inside the match looked like an outside user.
+    static void nameOutsideUsers(std::vector<Edit> &edits, const Match &match)
+    {
+        for (Edit &e : edits) {
+            if (e.op != Edit::Op::AddOutput)
+                continue;
+            std::string users;
+            for (const Node *u : e.output->users())
+                if (std::find(match.nodes.begin(), match.nodes.end(), u) == match.nodes.end())
+                    users += (users.empty() ? "" : ", ") + u->name();
+            e.change.what = e.output->name() + " (" + canonicalTarget(e.output->target())
+                + ") is also used outside the match by " + users
+                + ": return it from search_fn and replace_fn as a further output";
+        }
+    }
 
 private:
     std::optional<Edit> propose(PatternPtr &root, const MatchFailure &f, bool literalsOnly)
@@ -369,12 +389,8 @@ private:
             return std::nullopt;
         if (f.code == "multiple_users" && !f.externalUsers.empty()) {
             e.op = Edit::Op::AddOutput;
-            e.change.kind = "outside_user";
-            std::string users;
-            for (const auto &u : f.externalUsers)
-                users += (users.empty() ? "" : ", ") + u;
-            e.change.what = g->name() + " (" + gTarget + ") is also used outside the match by " + users
-                + ": return it from search_fn and replace_fn as a further output";
+            e.output = g;
+            e.change.kind = "outside_user"; // its words once the match is whole (nameOutsideUsers)
             return e;
         }
         if (f.code == "function_mismatch" || f.code == "args_structure") {
