@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "compare_window.h"
+#include "recording_widget.h"
 #include "document.h"
 #include "logging.h"
 #include "recent_files.h"
@@ -16,6 +17,7 @@
 #include "patterns_widget.h"
 #include "profile_model.h"
 #include "profile_widget.h"
+#include "recording_widget.h"
 #include "ranks_profile.h"
 #include "timeline_widget.h"
 
@@ -177,6 +179,7 @@ MainWindow::MainWindow(Document *document, QWidget *parent)
 
     createProfiling();
     createLogDock();
+    createRecordingDock();
     createMenus();
     createStepping();
     createStatusBar();
@@ -390,6 +393,30 @@ void MainWindow::createLogDock()
     m_logDock->setWidget(m_log);
     tabifyDockWidget(m_profileDock, m_logDock);
     m_nodesDock->raise();
+}
+
+void MainWindow::createRecordingDock()
+{
+    // A recording's passes beside the verdicts: what torch did in the real run, next to what fxscope finds.
+    m_recording = new RecordingWidget(this);
+    m_recordingDock = new QDockWidget(tr("Recording"), this);
+    m_recordingDock->setObjectName(QStringLiteral("recordingDock"));
+    m_recordingDock->setWidget(m_recording);
+    tabifyDockWidget(m_patternsDock, m_recordingDock);
+    m_patternsDock->raise();
+    connect(m_document, &Document::fileLoaded, this, [this] {
+        m_recording->setFile(m_document->file());
+        if (m_recording->hasRecording()) {
+            m_recordingDock->raise();
+            resizeDocks({m_recordingDock}, {qMax(m_recordingDock->width(), 640)}, Qt::Horizontal);
+            resizeDocks({m_recordingDock, m_timelineDock}, {700, 200}, Qt::Vertical); // the passes, not the session
+        }
+    });
+    connect(m_recording, &RecordingWidget::graphActivated, m_document, &Document::setCurrentGraphIndex);
+    connect(m_recording, &RecordingWidget::compareRequested, this, [this](int before, int after) {
+        m_document->setCurrentGraphIndex(before);
+        compareWith(m_document->path(), QString::number(after));
+    });
 }
 
 void MainWindow::createProfiling()

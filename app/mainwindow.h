@@ -27,6 +27,7 @@ class QWidget;
 namespace fxs {
 
 class CompareWindow;
+class RecordingWidget;
 class DiffWidget;
 struct MatchReport;
 class Document;
@@ -64,6 +65,8 @@ public:
     QDockWidget *logDock() const { return m_logDock; }
     QDockWidget *diffDock() const { return m_diffDock; }
     QDockWidget *timelineDock() const { return m_timelineDock; }
+    RecordingWidget *recordingView() const { return m_recording; }
+    QDockWidget *recordingDock() const { return m_recordingDock; }
     QToolBar *steppingToolBar() const { return m_steppingBar; }
     // The status bar's "Matching… [bar] Cancel", shown while a match takes longer than a moment.
     QWidget *matchProgress() const { return m_matchProgress; }
@@ -129,6 +132,7 @@ private:
     void applyStepMarks();
     void createProfiling();
     void createLogDock();
+    void createRecordingDock();
     void applyProfileOverlay();
     void connectViews();
     void connectDocument();
@@ -171,6 +175,8 @@ private:
     ProfileWidget *m_profile = nullptr;
     QDockWidget *m_profileDock = nullptr;
     LogWidget *m_log = nullptr;
+    RecordingWidget *m_recording = nullptr;
+    QDockWidget *m_recordingDock = nullptr;
     QDockWidget *m_logDock = nullptr;
     QToolBar *m_steppingBar = nullptr;
     QStringList m_stepAdded; // the nodes the last step added, marked on the canvas until a candidate is shown

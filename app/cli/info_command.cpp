@@ -2,6 +2,7 @@
 
 #include "command_line.h"
 #include "graph_selection.h"
+#include "recording_output.h"
 #include "io/loader.h"
 #include "util/json.h"
 
@@ -85,14 +86,17 @@ void printText(const GraphFile &file, const std::vector<const NamedGraph *> &gra
 
 int runInfo(const std::vector<std::string> &args)
 {
-    const char *usage = "usage: fxscope-cli info GRAPH [--graph NAME|INDEX] [--json]\n"
-                        "the format of GRAPH, its graphs, their node counts by op, inputs and outputs\n"
+    const char *usage = "usage: fxscope-cli info GRAPH [--graph NAME|INDEX] [--anchors] [--json]\n"
+                        "the format of GRAPH, its graphs, their node counts by op, inputs and outputs;\n"
+                        "for a recording (python -m fxscope_capture.record), its passes per rank and graph\n"
+                        "and the fusion matrix\n"
                         "  --graph NAME|INDEX  only this graph of a file that holds several\n"
+                        "  --anchors           a recording's anchors per pattern, with torch's reasons\n"
                         "  --json              one JSON document on stdout (docs/cli-json-contract.md)\n";
     if (helpRequested(args))
         return printHelp(usage);
     CommandLine cmd;
-    if (auto err = cmd.parse(args, {"--graph"}, {"--json"}); err || cmd.positional().size() != 1) {
+    if (auto err = cmd.parse(args, {"--graph"}, {"--json", "--anchors"}); err || cmd.positional().size() != 1) {
         std::fprintf(stderr, "%s%s\n", usage, err ? err->c_str() : "");
         return UsageError;
     }
@@ -114,6 +118,10 @@ int runInfo(const std::vector<std::string> &args)
         for (const auto &g : file->graphs)
             graphs.push_back(&g);
     }
+    if (!cmd.flag("--json") && file->recording && !cmd.value("--graph")) {
+        printRecording(file.value(), cmd.flag("--anchors"));
+        return Success;
+    }
     if (!cmd.flag("--json")) {
         printText(file.value(), graphs);
         return Success;
@@ -126,6 +134,8 @@ int runInfo(const std::vector<std::string> &args)
         warnings.push(w.toString());
     Json root = Json::object({{"path", file->path}, {"format", file->format}, {"graphs", std::move(list)},
         {"warnings", std::move(warnings)}});
+    if (file->recording)
+        root.set("recording", recordingToJson(file.value()));
     std::printf("%s\n", root.dump(2).c_str());
     return Success;
 }

@@ -16,6 +16,7 @@ inline constexpr const char *ExportJson = "export_json"; // torch.export seriali
 inline constexpr const char *Pt2 = "pt2"; // torch.export .pt2 zip archive
 inline constexpr const char *TorchAirPy = "torchair_py"; // TorchAir graph_dump .py
 inline constexpr const char *FxscopeJson = "fxscope_json"; // our own lossless JSON
+inline constexpr const char *Recording = "fxscope_recording"; // a folder from python -m fxscope_capture.record
 } // namespace format
 
 // The format of `bytes`, or an error saying what the content looks like instead.

@@ -512,7 +512,12 @@ Result<GraphFile> parseFxscopeJson(std::string_view text, const std::string &fil
 
 Result<std::unique_ptr<Graph>> parseGraphJson(const Json &graph, const std::string &label)
 {
-    Reader reader({}, label);
+    return parseGraphJson(graph, {}, label);
+}
+
+Result<std::unique_ptr<Graph>> parseGraphJson(const Json &graph, std::string_view text, const std::string &label)
+{
+    Reader reader(text, label);
     return reader.readGraph(graph, 0);
 }
 

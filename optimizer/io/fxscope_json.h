@@ -25,6 +25,8 @@ Json graphLevelToJson(const Graph &graph);
 // One graph object ({"nodes": [...]}) of that JSON, already parsed (the torch host's replies carry them); errors
 // name `label` (their offsets are the reply's).
 Result<std::unique_ptr<Graph>> parseGraphJson(const Json &graph, const std::string &label);
+// The same for a graph parsed from `text`, so errors are at FILE:LINE:COL of that text.
+Result<std::unique_ptr<Graph>> parseGraphJson(const Json &graph, std::string_view text, const std::string &label);
 // One argument in that JSON's encoding, as a literal (a node reference is an error).
 Result<Argument> parseArgumentJson(const Json &argument, const std::string &label);
 

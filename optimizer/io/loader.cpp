@@ -8,6 +8,7 @@
 #include "fxscope_json.h"
 #include "pt2_archive.h"
 #include "readable_parser.h"
+#include "recording_reader.h"
 #include "torch_trace_parser.h"
 #include "torchair_parser.h"
 
@@ -101,6 +102,8 @@ Result<GraphFile> loadGraphBytes(std::string_view bytes, const std::string &file
 
 Result<GraphFile> loadGraphFile(const std::string &path)
 {
+    if (isRecordingPath(path))
+        return loadRecording(path);
     auto bytes = readFileBytes(path);
     if (!bytes)
         return bytes.error();

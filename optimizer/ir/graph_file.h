@@ -4,6 +4,7 @@
 
 #include "../util/result.h"
 #include "graph.h"
+#include "recording.h"
 
 #include <memory>
 #include <string>
@@ -23,6 +24,8 @@ struct GraphFile {
     std::string format; // one of the names in io/format.h
     std::vector<NamedGraph> graphs;
     std::vector<Error> warnings;
+    // Set when the file is a recording of a torch.compile run (its graphs are the steps' graphs).
+    std::shared_ptr<const Recording> recording;
 
     // By name, or by decimal index; nullptr when absent.
     const NamedGraph *find(std::string_view nameOrIndex) const;

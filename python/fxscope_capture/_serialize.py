@@ -305,9 +305,10 @@ def node_meta(node, observed=None):
     return meta
 
 
-def graph_json(graph, observed=None, rename=None):
+def graph_json(graph, observed=None, rename=None, order=None):
     """A torch.fx.Graph as an fxscope GRAPH object. `rename` ({node: name}) overrides written names (placeholders
-    renamed to a function's argument names, for instance); references follow the renaming."""
+    renamed to a function's argument names, for instance); references follow the renaming. `order`: the nodes in
+    the order to write them, when not the graph's own."""
     if isinstance(graph, torch.fx.GraphModule):
         owner, graph = graph, graph.graph
     else:
@@ -318,7 +319,7 @@ def graph_json(graph, observed=None, rename=None):
         if len(set(names.values())) != len(names):
             raise ValueError("renaming would give two nodes the same name")
     nodes = []
-    for n in graph.nodes:
+    for n in (graph.nodes if order is None else order):
         if n.op == "call_function":
             target = qualified_name(n.target)
         elif n.op == "placeholder" and rename and n in rename:

@@ -15,7 +15,8 @@ each one not replaced (its FailedMatch text, or the extra_check's False). Layout
 run that crashes leaves every step before the crash readable):
 
     DIR/recording.json                          what was run, with which torch
-    DIR/rank<R>/<compile id>.<kind>/000.json    the graph as the first pass saw it (kind: joint, forward, backward)
+    DIR/rank<R>/<compile id>.<kind>/000.json    the graph as the first pass saw it (kind: dynamo, joint, forward,
+                                                backward, inference)
     DIR/rank<R>/<compile id>.<kind>/001.json    one step per pass application, in the order torch ran them
 """
 
@@ -57,13 +58,14 @@ def _closure_value(fn, name):
     return None
 
 
-def _entry_identity(entry):
+def _entry_identity(entry, extra_check):
     """(name, source) of a PatternEntry: register_replacement's search_fn (kept in its check_fn's closure), or the
-    handler of register_graph_pattern / register_lowering_pattern."""
+    handler of register_graph_pattern / register_lowering_pattern. extra_check: the entry's own, not the recorder's
+    wrapper around it."""
     name = getattr(entry, "pattern_name", None)
-    fn = _closure_value(getattr(entry, "extra_check", None), "search_fn") or getattr(entry, "handler", None)
+    fn = _closure_value(extra_check, "search_fn") or getattr(entry, "handler", None)
     if fn is None:
-        fn = getattr(entry, "extra_check", None)
+        fn = extra_check
     if isinstance(fn, torch.fx.GraphModule):
         fn = type(fn).forward
     qualname = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(entry).__name__
@@ -95,6 +97,26 @@ def _fingerprint(graph):
     return hash(tuple(rows))
 
 
+def _written_order(graph):
+    """The nodes in an order where every input comes first. Inside a pattern pass torch leaves replacements where
+    they were inserted and sorts the graph afterwards (stable_topological_sort); fxscope's files need inputs first,
+    so such a graph is written in the order that sort would give it, and the step says so."""
+    seen = set()
+    if all(seen.add(n) is None and all(i in seen for i in n.all_input_nodes) for n in graph.nodes):
+        return None
+    pending, ready, waiting, order = list(reversed(graph.nodes)), set(), {}, []
+    while pending:
+        node = pending.pop()
+        waiting_for = [i for i in node.all_input_nodes if i not in ready]
+        if waiting_for:
+            waiting.setdefault(waiting_for[-1], []).append(node)
+        else:
+            ready.add(node)
+            order.append(node)
+            pending.extend(reversed(waiting.pop(node, ())))
+    return order
+
+
 def _rank():
     if torch.distributed.is_available() and torch.distributed.is_initialized():
         return torch.distributed.get_rank()
@@ -113,10 +135,12 @@ def _compile_id():
 class _PatternTally:
     """One pattern's results in one pass application."""
 
-    def __init__(self, name, source, entry_kind, pattern_class):
+    def __init__(self, name, source, entry_kind, pattern_class, pattern_name):
         self.name, self.source, self.entry_kind, self.pattern_class = name, source, entry_kind, pattern_class
+        self.pattern_name = pattern_name
         self.tried = self.matched = self.replaced = self.check_false = self.discarded = 0
         self.anchors = []
+        self.replaced_targets = {}  # anchor target -> replaced, exact beyond the anchor rows' cap
 
     def note(self, anchor, verdict, reason=None):
         if len(self.anchors) < MAX_ANCHORS_PER_PATTERN:
@@ -129,7 +153,10 @@ class _PatternTally:
         return {"name": self.name, "source": self.source, "entry": self.entry_kind,
                 "pattern_class": self.pattern_class, "tried": self.tried,
                 "matched": self.matched, "replaced": self.replaced, "extra_check_false": self.check_false,
-                "discarded": self.discarded, "anchors": self.anchors}
+                "discarded": self.discarded, "anchors": self.anchors,
+                # torch's per-pattern counter (TORCHINDUCTOR_PATTERN_MATCH_DEBUG) keys a replacement by pattern_name,
+                # else by f"{pattern_class}_{target}": both are here to compare with it
+                "pattern_name": self.pattern_name, "replaced_targets": self.replaced_targets}
 
 
 class _PatternPassRun:
@@ -140,6 +167,7 @@ class _PatternPassRun:
         self.pattern_pass = pattern_pass
         self.tallies = {}
         self.pending = None  # (tally, anchor) of a structural match whose extra_check has not run yet
+        self.checking = 0  # extra_checks of this application running now
         self.restore = []
         try:
             self.identity = recorder.pass_identity(pattern_pass)
@@ -150,12 +178,13 @@ class _PatternPassRun:
             self._restore()
             raise
 
-    def _tally(self, entry):
+    def _tally(self, entry, check):
         tally = self.tallies.get(id(entry))
         if tally is None:
-            name, source = _entry_identity(entry)
+            name, source = _entry_identity(entry, check)
             tally = self.tallies[id(entry)] = _PatternTally(name, source, type(entry).__name__,
-                                                            type(entry.pattern).__name__)
+                                                            type(entry.pattern).__name__,
+                                                            getattr(entry, "pattern_name", None))
         return tally
 
     def _wrap(self, entry):
@@ -166,9 +195,13 @@ class _PatternPassRun:
         run = self
 
         def recorded_match(node):
+            if run.checking:
+                # register_replacement's check re-matches with real shapes, with the entry's own pattern object when
+                # it is a precompiled one: part of the check, not another anchor tried
+                return match(node)
             run._settle_pending()
             result = match(node)
-            tally = run._tally(entry)
+            tally = run._tally(entry, check)
             tally.tried += 1
             anchor = (node.name, str(node.target))
             from torch._inductor.pattern_matcher import is_match
@@ -180,12 +213,18 @@ class _PatternPassRun:
             return result
 
         def recorded_check(m):
-            result = check(m)
+            run.checking += 1
+            try:
+                result = check(m)
+            finally:
+                run.checking -= 1
             pending, run.pending = run.pending, None
-            tally, anchor = pending if pending else (run._tally(entry), (None, None))
+            tally, anchor = pending if pending else (run._tally(entry, check), (None, None))
             from torch.fx.experimental.symbolic_shapes import guard_or_false
             if guard_or_false(result):
                 tally.replaced += 1
+                if anchor[1] is not None:
+                    tally.replaced_targets[anchor[1]] = tally.replaced_targets.get(anchor[1], 0) + 1
                 tally.note(anchor, "replaced")
             else:
                 tally.check_false += 1
@@ -306,8 +345,11 @@ class Recorder:
     def _write(self, stream, gm, step, changed):
         graphs = []
         if changed:
+            order = _written_order(gm.graph)
+            if order is not None:
+                step = dict(step, reordered=True)
             graphs.append({"name": f"{stream.steps:03d} {step['pass']}", "kind": os.path.basename(stream.folder),
-                           "graph": graph_json(gm)})
+                           "graph": graph_json(gm, order=order)})
         _files.write_json(os.path.join(stream.folder, f"{stream.steps:03d}.json"),
                           document(graphs, fxscope_recording_step=dict(step, index=stream.steps, changed=changed)))
         stream.steps += 1
@@ -358,8 +400,9 @@ class Recorder:
                 step["error"] = f"{type(failed).__name__}: {failed}"
             self._write(stream, gm, step, changed)
 
-    def pattern_pass_started(self, pattern_pass):
+    def pattern_pass_started(self, pattern_pass, module):
         run = _PatternPassRun(self, pattern_pass)
+        run.module = module
         self.pass_runs.append(run)
         return run
 
@@ -367,7 +410,12 @@ class Recorder:
         self.pass_runs.remove(run)
         with self.lock:
             if self.current is not None:
-                self.current["pattern_passes"].append(run.finish(count, seconds))
+                applied = run.finish(count, seconds)
+                if run.module is not self.current["gm"]:
+                    # joint_fwd_bwd applies early_patterns to the replacement a check traces: torch counts its
+                    # replacements too, but they are not in the step's graph
+                    applied["other_graph"] = True
+                self.current["pattern_passes"].append(applied)
             else:
                 run.finish(count, seconds)
 
@@ -415,7 +463,7 @@ class Recorder:
                     identity = recorder.guarded(recorder.pass_identity, pattern_pass) or {}
                     name = pattern_pass.pass_name or identity.get("module", "pattern_matcher").rsplit(".", 1)[-1]
                     recorder.guarded(recorder.begin_pass, module, name)
-                run = recorder.guarded(recorder.pattern_pass_started, pattern_pass)
+                run = recorder.guarded(recorder.pattern_pass_started, pattern_pass, module)
                 started = time.perf_counter()
                 count, failed = 0, None
                 try:
@@ -433,12 +481,25 @@ class Recorder:
 
         def phase(name, original):
             def in_phase(gm, *args, **kwargs):
-                saved, recorder.phase = recorder.phase, name
+                # An inference graph runs the joint-graph passes too: it stays an inference stream.
+                saved = recorder.phase
+                recorder.phase = saved if saved == "inference" else name
                 try:
                     return original(gm, *args, **kwargs)
                 finally:
                     recorder.phase = saved
             return in_phase
+
+        def forward(original):
+            def in_forward(*args, **kwargs):
+                saved = recorder.phase
+                if kwargs.get("is_inference"):
+                    recorder.phase = "inference"
+                try:
+                    return original(*args, **kwargs)
+                finally:
+                    recorder.phase = saved
+            return in_forward
 
         def post_grad(original):
             def in_post_grad(gm, is_inference=False, *args, **kwargs):
@@ -469,6 +530,10 @@ class Recorder:
         from torch._inductor import compile_fx, graph
         if hasattr(compile_fx, "_recursive_joint_graph_passes"):
             self._patch(compile_fx, "_recursive_joint_graph_passes", lambda f: phase("joint", f))
+        if hasattr(compile_fx, "compile_fx_forward"):
+            self._patch(compile_fx, "compile_fx_forward", forward)
+        if hasattr(compile_fx, "fw_compiler_freezing"):
+            self._patch(compile_fx, "fw_compiler_freezing", lambda f: phase("inference", f))
         if hasattr(compile_fx, "_recursive_post_grad_passes"):
             self._patch(compile_fx, "_recursive_post_grad_passes", post_grad)
         self._patch(graph.GraphLowering, "run", lowering)
@@ -542,12 +607,11 @@ def main(argv=None):
     if not args.module and not args.program:
         parser.error("name a script (script.py ARGS) or a module (-m MODULE ARGS)")
     os.environ.update(environment)  # processes the program starts (torchrun's workers) record too
+    sys.argv = ([args.module] if args.module else []) + list(args.program)  # recording.json names the program
     start_from_env()
     if args.module:
-        sys.argv = [args.module] + args.program
         runpy.run_module(args.module, run_name="__main__", alter_sys=True)
     else:
-        sys.argv = list(args.program)
         sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[0])))
         runpy.run_path(sys.argv[0], run_name="__main__")
     return 0
