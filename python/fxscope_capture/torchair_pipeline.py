@@ -114,22 +114,47 @@ def optimize_sym_input(gm):
     return changed
 
 
+def _observed(gm, name, pass_fn):
+    """Runs a pass as Inductor runs its own, under a GraphTransformObserver: TORCH_COMPILE_DEBUG's graph diffs and
+    fxscope_capture.record see it by TorchAir's name."""
+    from torch.fx.passes.graph_transform_observer import GraphTransformObserver
+    return GraphTransformObserver(gm, name).apply_gm_pass(pass_fn)
+
+
 def before(gm):
     """The passes before the pattern pass; the names of those that changed the graph."""
     from torch._inductor.fx_passes.post_grad import remove_noop_ops
     done = []
     count = len(gm.graph.nodes)
-    remove_noop_ops(gm.graph)
+    _observed(gm, "remove_noop_ops", lambda m: remove_noop_ops(m.graph))
     if len(gm.graph.nodes) != count:
         done.append("remove_noop_ops")
-    if recover_view_inplace(gm):
+    if _observed(gm, "recover_view_inplace_pattern", recover_view_inplace):
         done.append("recover_view_inplace")
-    if optimize_sym_input(gm):
+    if _observed(gm, "optimize_sym_input", optimize_sym_input):
         done.append("optimize_sym_input")
     return done
 
 
 def after(gm):
     from torch._inductor.fx_passes.post_grad import view_to_reshape
-    view_to_reshape(gm)
+    _observed(gm, "view_to_reshape", view_to_reshape)
     gm.recompile()
+
+
+def backend(pattern_pass):
+    """A torch.compile backend that treats each AOT graph as TorchAir's npu backend does around its pattern pass
+    (_optimize_fx), for a machine without TorchAir: the passes before it, stream labels, `pattern_pass` (the
+    PatternMatcherPass the patterns were registered into), view_to_reshape; then the graph runs as it is (no NPU
+    here). Recording such a run (fxscope_capture.record) shows TorchAir's order."""
+    from torch._dynamo.backends.common import aot_autograd
+    from .inductor_check import add_stream_labels
+
+    def compile_graph(gm, example_inputs):
+        before(gm)
+        add_stream_labels(gm.graph)
+        pattern_pass.apply(gm)
+        after(gm)
+        return gm.forward
+
+    return aot_autograd(fw_compiler=compile_graph, bw_compiler=compile_graph)
