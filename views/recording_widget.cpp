@@ -185,7 +185,8 @@ void RecordingWidget::fillPasses()
                     pattern->setText(StepColumn, QString::fromStdString(p.name));
                     pattern->setToolTip(StepColumn,
                         QStringLiteral("%1\n%2\n%3").arg(QString::fromStdString(p.name),
-                            QString::fromStdString(p.source), QString::fromStdString(pass.identity)));
+                            QString::fromStdString(p.source), QString::fromStdString(pass.identity)) +
+                            (pass.otherGraph ? tr("\napplied to a graph a check traced, not to this one") : QString()));
                     pattern->setData(StepColumn, kStepRole, -1);
                     pattern->setText(ReplacedColumn, number(p.replaced));
                     pattern->setText(TriedColumn, number(p.tried));

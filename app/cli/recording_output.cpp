@@ -75,8 +75,8 @@ void printRecording(const GraphFile &file, bool withAnchors)
                 std::printf("       raised %s\n", step.error.c_str());
             for (const auto &pass : step.patternPasses)
                 for (const auto &p : pass.patterns) {
-                    std::printf("       %-50s replaced %lld of %lld tried", p.name.c_str(), (long long)p.replaced,
-                        (long long)p.tried);
+                    std::printf("       %-50s replaced %lld of %lld tried%s", p.name.c_str(), (long long)p.replaced,
+                        (long long)p.tried, pass.otherGraph ? " in a graph a check traced" : "");
                     if (p.extraCheckFalse)
                         std::printf(", extra_check False %lld", (long long)p.extraCheckFalse);
                     if (p.discarded)
@@ -116,7 +116,8 @@ Json recordingToJson(const GraphFile &file)
                         {"anchors", std::move(anchors)}}));
                 }
                 passes.push(Json::object({{"pass", pass.identity}, {"created_at", pass.createdAt},
-                    {"replaced", pass.replaced}, {"seconds", pass.seconds}, {"patterns", std::move(patterns)}}));
+                    {"replaced", pass.replaced}, {"seconds", pass.seconds}, {"other_graph", pass.otherGraph},
+                    {"patterns", std::move(patterns)}}));
             }
             steps.push(Json::object({{"index", int64_t(step.index)}, {"pass", step.pass}, {"kind", step.kind},
                 {"changed", step.changed}, {"seconds", step.seconds}, {"nodes", nodesAfter(file, step)},

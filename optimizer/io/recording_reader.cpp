@@ -86,6 +86,7 @@ RecordedPatternPass readPatternPass(const Json &j)
     pass.createdAt = j["created_at"].toString();
     pass.replaced = j["replaced"].toInt();
     pass.seconds = j["seconds"].toDouble();
+    pass.otherGraph = j["other_graph"].toBool();
     for (const Json &jp : j["patterns"].items()) {
         // Entries registered by one function (a lowering handler registered for nine ops) read as one pattern.
         const std::string name = jp["name"].toString(), source = jp["source"].toString();

@@ -29,6 +29,9 @@ struct RecordedPatternPass {
     std::string createdAt; // FILE:LINE that created it, when seen
     int64_t replaced = 0;
     double seconds = 0;
+    // Applied to another graph than the step's: joint_fwd_bwd runs early_patterns on the replacement a training
+    // check traces; torch counts those replacements too.
+    bool otherGraph = false;
     std::vector<RecordedPattern> patterns;
 };
 

@@ -132,6 +132,29 @@ def _compile_id():
     return "0_0"
 
 
+class _Remembered:
+    """A pattern in a FailedMatch's arguments, its text made once per pass application: the text of a large pattern
+    (an attention pattern's tree) takes most of a millisecond, and each of its anchors fails with it."""
+
+    def __init__(self, obj, texts):
+        self.obj, self.texts = obj, texts
+
+    def _text(self, kind, make):
+        key = (id(self.obj), kind)
+        if key not in self.texts:
+            self.texts[key] = make(self.obj)
+        return self.texts[key]
+
+    def __str__(self):
+        return self._text("str", str)
+
+    def __repr__(self):
+        return self._text("repr", repr)
+
+    def __format__(self, spec):
+        return format(str(self), spec)
+
+
 class _PatternTally:
     """One pattern's results in one pass application."""
 
@@ -168,6 +191,7 @@ class _PatternPassRun:
         self.tallies = {}
         self.pending = None  # (tally, anchor) of a structural match whose extra_check has not run yet
         self.checking = 0  # extra_checks of this application running now
+        self.texts = {}  # (id(pattern), str|repr) -> its text, for the FailedMatch reasons
         self.restore = []
         try:
             self.identity = recorder.pass_identity(pattern_pass)
@@ -208,8 +232,8 @@ class _PatternPassRun:
             if is_match(result):
                 tally.matched += 1
                 run.pending = (tally, anchor)
-            else:
-                tally.note(anchor, "failed", str(result))
+            elif len(tally.anchors) < MAX_ANCHORS_PER_PATTERN:
+                tally.note(anchor, "failed", run._reason(result))
             return result
 
         def recorded_check(m):
@@ -236,6 +260,18 @@ class _PatternPassRun:
         self.restore.append((entry, "extra_check", True, check))
         pattern.match = recorded_match
         entry.extra_check = recorded_check
+
+    def _reason(self, failed):
+        """str(failed), torch's own text, with each pattern's text made once."""
+        from torch._inductor.pattern_matcher import PatternExpr
+        args = getattr(failed, "args", None)
+        kwargs = getattr(failed, "kwargs", None)
+        if not isinstance(getattr(failed, "format_string", None), str) or args is None or kwargs is None:
+            return str(failed)
+
+        def text(v):
+            return _Remembered(v, self.texts) if isinstance(v, PatternExpr) else v
+        return failed.format_string.format(*map(text, args), **{k: text(v) for k, v in kwargs.items()})
 
     def _settle_pending(self):
         # A structural match whose extra_check never ran: apply discarded it (it crosses a mutation region or a
@@ -280,7 +316,8 @@ class Recorder:
         self.current = None  # the step being recorded: {"gm", "name", "started", "pattern_passes"}
         self.phase = None  # the Inductor phase running: joint, post_grad, inference
         self.pass_runs = []
-        self.pass_names = {}
+        self.pass_modules = {}  # id(PatternMatcherPass) -> "module.attribute" holding it
+        self.modules_scanned = 0
         self.lock = threading.RLock()
         self.undo = []
 
@@ -298,31 +335,32 @@ class Recorder:
             return None
 
     def pass_identity(self, pattern_pass):
-        key = id(pattern_pass)
-        if key not in self.pass_names:
-            self.pass_names[key] = self._find_pass(pattern_pass)
-        return dict(self.pass_names[key])
-
-    @staticmethod
-    def _find_pass(pattern_pass):
         """Where a PatternMatcherPass lives: the module attribute holding it (Inductor's passes are module globals,
         some in lists), else the line that created it (recorded by the patched __init__)."""
         found = {"pass_name": pattern_pass.pass_name}
         created = getattr(pattern_pass, "_fxscope_created_at", None)
         if created:
             found["created_at"] = created
+        if id(pattern_pass) not in self.pass_modules and len(sys.modules) != self.modules_scanned:
+            self._scan_modules()
+        if id(pattern_pass) in self.pass_modules:
+            found["module"] = self.pass_modules[id(pattern_pass)]
+        return found
+
+    def _scan_modules(self):
+        """Every PatternMatcherPass held by a module attribute, in one walk of sys.modules (again only once more
+        modules are loaded)."""
+        from torch._inductor.pattern_matcher import PatternMatcherPass
+        self.modules_scanned = len(sys.modules)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # deprecated module attributes warn when looked at
             for module_name, module in list(sys.modules.items()):
                 for attr, value in list(getattr(module, "__dict__", {}).items()):
-                    if value is pattern_pass:
-                        found["module"] = f"{module_name}.{attr}"
-                        return found
-                    if isinstance(value, (list, tuple)) and any(v is pattern_pass for v in value):
-                        index = next(i for i, v in enumerate(value) if v is pattern_pass)
-                        found["module"] = f"{module_name}.{attr}[{index}]"
-                        return found
-        return found
+                    if isinstance(value, PatternMatcherPass):
+                        self.pass_modules.setdefault(id(value), f"{module_name}.{attr}")
+                    elif isinstance(value, (list, tuple)) and value and isinstance(value[0], PatternMatcherPass):
+                        for index, item in enumerate(value):
+                            self.pass_modules.setdefault(id(item), f"{module_name}.{attr}[{index}]")
 
     # -- steps ---------------------------------------------------------------------------------------------------
 
