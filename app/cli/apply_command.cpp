@@ -170,7 +170,7 @@ int runApply(const std::vector<std::string> &args)
     auto out = cmd.value("-o") ? cmd.value("-o") : cmd.value("--output");
     std::string ext = out ? extensionOf(*out) : std::string();
     const bool namesBatch = cmd.flag("--batch") || cmd.flag("--jsonl") || cmd.flag("--summary")
-        || cmd.positional().size() > 1 || isDirectory(cmd.positional()[0]);
+        || cmd.positional().size() > 1 || isGraphFolder(cmd.positional()[0]);
     if (out && !namesBatch && !isGraphOutputExtension(ext) && !isDirectory(*out)) {
         std::fprintf(
             stderr, "%sexpected an output ending in .json, .py, .dot, .svg or .png, found '%s'\n", usage, out->c_str());

@@ -3,6 +3,7 @@
 #include "command_line.h"
 #include "io/format.h"
 #include "io/loader.h"
+#include "io/recording_reader.h"
 #include "worker_pool.h"
 
 #include <algorithm>
@@ -121,6 +122,11 @@ bool isDirectory(const std::string &path)
     return fs::is_directory(path, ec);
 }
 
+bool isGraphFolder(const std::string &path)
+{
+    return isDirectory(path) && !isRecordingPath(path);
+}
+
 void BatchResult::add(const BatchRow &row)
 {
     ++graphs;
@@ -136,7 +142,7 @@ std::vector<BatchRunner::Input> BatchRunner::expand(
 {
     std::vector<Input> files;
     for (const std::string &path : inputs) {
-        if (!isDirectory(path)) {
+        if (!isGraphFolder(path)) {
             files.push_back({path, false, {}}); // a missing file is its row's error
             continue;
         }

@@ -75,5 +75,8 @@ private:
 
 // True when path names a directory (which asks for batch mode).
 bool isDirectory(const std::string &path);
+// A directory of graph files, which a command walks; a recording (python -m fxscope_capture.record) is a directory
+// too, but one graph file.
+bool isGraphFolder(const std::string &path);
 
 } // namespace fxs::cli

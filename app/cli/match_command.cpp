@@ -486,7 +486,7 @@ int runMatch(const std::vector<std::string> &argsIn)
     }
     std::optional<GraphFile> single; // the one file, loaded, when this is not a batch
     bool batch = cmd.flag("--batch") || cmd.flag("--jsonl") || cmd.flag("--summary") || cmd.positional().size() > 1
-        || isDirectory(cmd.positional()[0]);
+        || isGraphFolder(cmd.positional()[0]);
     if (!batch) {
         auto file = loadGraphFile(cmd.positional()[0]);
         if (!file) {

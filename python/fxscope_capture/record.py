@@ -429,9 +429,8 @@ class Recorder:
             fingerprint = _fingerprint(gm.graph)
             changed = fingerprint != stream.fingerprint
             stream.fingerprint = fingerprint
-            tried = any(p["patterns"] for p in current["pattern_passes"])
-            if not changed and not tried and not failed:
-                return  # a pass that found nothing to try: no step (the timeline shows what happened)
+            if not changed and not current["pattern_passes"] and not failed:
+                return  # a pass that changed nothing and is no pattern pass: no step (the timeline shows changes)
             step = {"pass": current["name"], "kind": "pass", "seconds": seconds,
                     "pattern_passes": current["pattern_passes"], "nodes": len(gm.graph.nodes)}
             if failed:

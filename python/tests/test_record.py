@@ -399,6 +399,15 @@ class TwoRanksTest(RecordTest):
         self.assertEqual((ours[1]["replaced"], ours[1]["extra_check_false"]), (1, 0))
         self.assertEqual(ours[1]["anchors"][0]["verdict"], "replaced")
         self.assertEqual(results[1]["count"], results[0]["count"] + 1)
+        # fxscope's fusion matrix shows exactly that: the one pattern whose counts differ, marked on both ranks.
+        cli = os.environ.get("FXSCOPE_CLI")
+        if cli:
+            info = json.loads(subprocess.run([cli, "info", self.out, "--json"], capture_output=True, text=True,
+                                             timeout=120, check=True).stdout)
+            matrix = info["recording"]["fusion_matrix"]
+            marked = {(row["pattern"], matrix["columns"][i]["rank"])
+                      for row in matrix["rows"] for i, cell in enumerate(row["cells"]) if cell["disagrees"]}
+            self.assertEqual(marked, {("__main__.mm_relu", 0), ("__main__.mm_relu", 1)})
 
 
 class CrashTest(RecordTest):
