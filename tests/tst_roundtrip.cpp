@@ -31,7 +31,9 @@ std::string readableCore(const Graph &graph)
         // The output's val (the capture backend writes it) has no place in readable code.
         if (val && val->kind != ValueMeta::Kind::Tuple && n.op() != OpKind::Output)
             out += " " + val->toAnnotation();
-        if (n.meta().source)
+        // Readable code places a source as a "# File:" comment before the node's line; Dynamo's placeholders (torch
+        // 2.13 gives them the stack trace of the frame) have none, as in print_readable.
+        if (n.meta().source && n.op() != OpKind::Placeholder)
             out += " @" + n.meta().source->file + ":" + std::to_string(n.meta().source->line);
         out += "\n";
     }
@@ -58,8 +60,11 @@ private Q_SLOTS:
         QDirIterator data(FXSCOPE_TEST_DATA_DIR, QDir::Files, QDirIterator::Subdirectories);
         while (data.hasNext()) {
             QString p = data.next();
-            // torch2/summary.json is what torch reported about the real fixtures beside it, not a graph.
-            if ((p.endsWith(".json") || p.endsWith(".pt2")) && !p.endsWith("/torch2/summary.json"))
+            // torch2/summary.json is what torch reported about the real fixtures beside it, not a graph. A recording's
+            // steps are read as the recording (its recording.json), not one by one: a step that changed nothing
+            // holds no graph.
+            const bool step = p.contains(QStringLiteral("/recording/")) && !p.endsWith(QStringLiteral("/recording.json"));
+            if ((p.endsWith(".json") || p.endsWith(".pt2")) && !p.endsWith("/torch2/summary.json") && !step)
                 paths << p;
         }
         paths.sort();

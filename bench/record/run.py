@@ -8,7 +8,8 @@ graphs of ~240, ~1.9k and ~5.7k nodes). Each configuration runs in a fresh proce
 recorder turns them off; the run without it gets the same environment), and the time is the first step's wall time
 (Dynamo, AOT autograd, Inductor's passes, codegen, the C++ compile, the run). The torch side is the program itself:
 the ratio is recorded / not recorded. Then `fxscope-cli info DIR --json` opens each recording (every step file read,
-every graph parsed, the fusion matrix built): wall time of the process, graphs and bytes.
+every graph parsed, the fusion matrix built): wall time of the process, graphs and bytes. Last, K blocks compiled one
+by one (inference, --graphs, default 24): a recording of tens of compiled graphs, its overhead and opening time.
 
     python bench/record/run.py --cli build/bin/fxscope-cli [--blocks 1 8 24] [--repeat 1]
 
@@ -44,13 +45,30 @@ print(json.dumps({"first_step_s": time.perf_counter() - start,
                   "pattern_matcher_count": counters["inductor"]["pattern_matcher_count"]}))
 """
 
+# Many compiled graphs: each of K blocks compiled on its own (inference), as a program with graph breaks or several
+# compiled modules has them.
+MANY = r"""
+import sys, time, json, torch
+from torch._dynamo.utils import counters
+from fxscope_capture.examples.tiny_block import TinyBlock
+graphs = int(sys.argv[1])
+torch.manual_seed(0)
+x = torch.randn(2, 8, 32)
+start = time.perf_counter()
+with torch.no_grad():
+    for _ in range(graphs):
+        x = torch.compile(TinyBlock())(x)
+print(json.dumps({"first_step_s": time.perf_counter() - start,
+                  "pattern_matcher_count": counters["inductor"]["pattern_matcher_count"]}))
+"""
 
-def run_worker(blocks, record_dir):
+
+def run_worker(blocks, record_dir, script_text=WORKER):
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), TORCHINDUCTOR_FX_GRAPH_CACHE="0",
                TORCHINDUCTOR_AUTOGRAD_CACHE="0")
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "step.py"
-        script.write_text(WORKER)
+        script.write_text(script_text)
         cmd = [common.torch_python()]
         if record_dir:
             cmd += ["-m", "fxscope_capture.record", "-o", str(record_dir)]
@@ -80,7 +98,7 @@ def open_recording(cli, folder, repeat):
     doc = json.loads(out.stdout)
     rec = doc["recording"]
     joint = [s for s in rec["streams"] if s["kind"] == "joint"]
-    return {"open_s": statistics.median(times), "graphs": len(doc["graphs"]),
+    return {"open_s": statistics.median(times), "graphs": len(doc["graphs"]), "streams": len(rec["streams"]),
             "steps": sum(len(s["steps"]) for s in rec["streams"]), "bytes": folder_bytes(folder),
             "joint_nodes": joint[0]["steps"][0]["nodes"] if joint else None,
             "replaced": sum(p["replaced"] for s in rec["streams"] for st in s["steps"] for p in st["pattern_passes"])}
@@ -90,6 +108,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cli", default=str(ROOT / "build" / "bin" / "fxscope-cli"))
     parser.add_argument("--blocks", type=int, nargs="+", default=[1, 8, 24])
+    parser.add_argument("--graphs", type=int, default=24, help="separately compiled blocks in the many-graphs run")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "record.json"))
     args = parser.parse_args()
@@ -115,9 +134,20 @@ def main():
                   f"{row['steps']} steps, {row['graphs']} graphs, {row['bytes'] / 1e6:.1f} MB, "
                   f"opened in {row['open_s']:.2f} s; {row['replaced']} replacements "
                   f"(counter {row['recorded_pattern_matcher_count']})", flush=True)
+        many = {"compiled_blocks": args.graphs}
+        plain = run_worker(args.graphs, None, MANY)
+        recorded = run_worker(args.graphs, work / "many", MANY)
+        many.update(open_recording(args.cli, work / "many", 3), first_step_s=plain["first_step_s"],
+                    first_step_recorded_s=recorded["first_step_s"],
+                    overhead_ratio=recorded["first_step_s"] / plain["first_step_s"])
+        print(f"{args.graphs} blocks compiled one by one: {plain['first_step_s']:.1f} s → "
+              f"{recorded['first_step_s']:.1f} s recorded (×{many['overhead_ratio']:.2f}); {many['streams']} "
+              f"compiled graphs, {many['steps']} steps, {many['graphs']} graphs, {many['bytes'] / 1e6:.1f} MB, "
+              f"opened in {many['open_s']:.2f} s", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    result = {"machine": common.machine(), "torch": common.torch_version(common.torch_python()), "rows": rows}
+    result = {"machine": common.machine(), "torch": common.torch_version(common.torch_python()), "rows": rows,
+              "many_graphs": many}
     Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
     print("wrote", args.out)
 

@@ -21,6 +21,8 @@ from torch._dynamo.utils import counters
 from fxscope_capture.examples.tiny_block import make_tiny_block
 from fxscope_capture.record import MAX_ANCHORS_PER_PATTERN, recording
 
+from _support import node_refs
+
 PYTHON_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 STEP_FILE = re.compile(r"\d{3}\.json")
 # torch counts replacements per pattern while this is set; its value also names the nodes it logs (none here)
@@ -100,18 +102,7 @@ def node_rows(gm):
 
 
 def recorded_rows(graph):
-    def refs(arg):
-        if isinstance(arg, dict):
-            if set(arg) == {"node"}:
-                yield arg["node"]
-            else:
-                for value in arg.values():
-                    yield from refs(value)
-        elif isinstance(arg, list):
-            for value in arg:
-                yield from refs(value)
-
-    return [(n["name"], n["op"], n["target"], list(dict.fromkeys(refs([n["args"], n["kwargs"]]))))
+    return [(n["name"], n["op"], n["target"], list(dict.fromkeys(node_refs([n["args"], n["kwargs"]]))))
             for n in graph["nodes"]]
 
 
