@@ -126,10 +126,28 @@ private Q_SLOTS:
         QCOMPARE(cli({"match", data("two_norms.json"), "--patterns", data("silu_exact.py"), "--device", "cpu"})
                      .exitCode,
             1); // --device goes with --check-numerics
-        QCOMPARE(cli({"apply", data("two_norms.json"), data("quant_linear.json"), "--patterns", data("silu_exact.py"),
-                         "--check-numerics"})
-                     .exitCode,
-            1); // apply checks one graph (match checks a batch)
+    }
+
+    // apply over a batch: each graph's sweep with each step's numerics, totals per pattern, exit 6 when one differs.
+    void applyBatchTotalsPerPattern()
+    {
+        const Run r = numericsCli({"apply", data("quant_linear.json"), data("silu_and_gate.json"),
+            data("two_norms.json"), "--patterns", data("silu_exact.py"), data("rms_norm_wrong_eps.py"),
+            "--check-numerics", "--json"});
+        QCOMPARE(r.exitCode, 6);
+        const QJsonObject doc = json(r);
+        const QJsonObject summary = doc[QStringLiteral("summary")].toObject();
+        QCOMPARE(summary[QStringLiteral("numerics_equal")].toInt(), 1); // the exact SiLU
+        QCOMPARE(summary[QStringLiteral("numerics_differ")].toInt(), 2); // both norms, the wrong epsilon
+        QCOMPARE(summary[QStringLiteral("numerics_differ_by_pattern")].toObject()[QStringLiteral("rms_norm_wrong_eps.rms_norm")]
+                     .toInt(),
+            2);
+        // Each row's steps carry their numerics, as the one-graph document does.
+        int stepsWithNumerics = 0;
+        for (const auto &row : doc[QStringLiteral("graphs")].toArray())
+            for (const auto &step : row.toObject()[QStringLiteral("report")].toObject()[QStringLiteral("steps")].toArray())
+                stepsWithNumerics += step.toObject().contains(QStringLiteral("numerics"));
+        QCOMPARE(stepsWithNumerics, 3);
     }
 };
 

@@ -22,7 +22,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <atomic>
 #include <map>
+#include <mutex>
 
 namespace fxs::cli {
 
@@ -76,17 +78,25 @@ std::string batchOutputPath(const std::string &dir, const BatchRow &row, size_t 
     return (fs::path(dir) / relative.parent_path() / (name + ".fused.json")).string();
 }
 
-// Batch mode: each graph's sweep (up to maxSteps) on `jobs` threads; steps and node counts per graph.
+// Batch mode: each graph's sweep (up to maxSteps) on `jobs` threads; steps and node counts per graph, and with
+// numericsOptions each step's fusion against the nodes it replaced (exit 6 when one differs).
 int runApplyBatch(const CommandLine &cmd, const std::shared_ptr<PatternRegistry> &registry, size_t maxSteps,
-    const std::optional<std::string> &outDir, unsigned jobs)
+    const std::optional<std::string> &outDir, unsigned jobs, const std::optional<ProfileOptions> &numericsOptions)
 {
     const auto format = BatchOutput::formatOf(cmd.flag("--json"), cmd.flag("--jsonl"));
     if (!format)
         return UsageError;
     if (jobs > 1)
         OpSchemaTable::instance().addLibTorchSchemas(); // see runMatchBatch: loaded once, before the workers
-    const BatchOutput output({"steps", "nodes_after"}, "steps", *format, cmd.flag("--summary"));
+    std::vector<std::string> columns{"steps", "nodes_after"};
+    if (numericsOptions)
+        columns.insert(columns.end(), {"numerics_equal", "numerics_differ"});
+    BatchOutput output(columns, "steps", *format, cmd.flag("--summary"));
+    if (numericsOptions)
+        output.showNumerics();
     const bool json = output.wantsReports();
+    std::mutex numericsMutex; // one fusion's parts run at a time, as in runMatchBatch
+    std::atomic<bool> someDiffer{false};
     auto task = [&](const GraphFile &file, size_t index, BatchRow &row) {
         const NamedGraph &named = file.graphs[index];
         Session session(named.graph->clone(), registry);
@@ -101,12 +111,36 @@ int runApplyBatch(const CommandLine &cmd, const std::shared_ptr<PatternRegistry>
         for (auto &entry : row.byPattern)
             entry.second = byPattern[entry.first];
         row.counts = {(long long)session.revision(), (long long)session.graph().size()};
+        std::vector<std::optional<FusionNumerics>> numerics;
+        if (numericsOptions) {
+            std::lock_guard<std::mutex> lock(numericsMutex);
+            numerics = sessionNumerics(session, *numericsOptions);
+            long long equal = 0, differ = 0;
+            std::map<std::string, size_t> differByPattern;
+            for (size_t i = 0; i < numerics.size(); ++i) {
+                if (!numerics[i] || !numerics[i]->ran)
+                    continue;
+                equal += numerics[i]->equal;
+                if (!numerics[i]->equal) {
+                    ++differ;
+                    const std::string &name = session.history()[i].name;
+                    if (!differByPattern[name]++)
+                        row.differByPattern.emplace_back(name, 0);
+                }
+            }
+            for (auto &entry : row.differByPattern)
+                entry.second = differByPattern[entry.first];
+            row.counts.insert(row.counts.end(), {equal, differ});
+            if (differ)
+                someDiffer = true;
+        }
         if (json) {
             Json warnings = Json::array();
             if (std::string level = dynamoLevelWarning(*named.graph, *registry); !level.empty())
                 warnings.push(std::move(level));
             const Status status = applied ? Status(Ok{}) : Status(applied.error());
-            row.report = applyJson(session, named, diffGraphs(*named.graph, session.graph()), warnings, status);
+            row.report =
+                applyJson(session, named, diffGraphs(*named.graph, session.graph()), warnings, status, numerics);
         }
         if (!applied) {
             row.exitCode = RuntimeFailure;
@@ -124,7 +158,8 @@ int runApplyBatch(const CommandLine &cmd, const std::shared_ptr<PatternRegistry>
             }
         }
     };
-    return output.run(BatchRunner({cmd.positional(), cmd.value("--graph"), jobs}), task);
+    const int exit = output.run(BatchRunner({cmd.positional(), cmd.value("--graph"), jobs}), task);
+    return exit == Success && someDiffer ? NumericsDiffer : exit;
 }
 
 } // namespace
@@ -200,16 +235,13 @@ int runApply(const std::vector<std::string> &args)
     if (auto device = cmd.value("--device"))
         numericsOptions.device = *device;
     if (batch) {
-        if (checkNumerics) {
-            std::fprintf(stderr, "%s--check-numerics works on one graph\n", usage);
-            return UsageError;
-        }
         if (out && isGraphOutputExtension(ext) && !isDirectory(*out)) {
             std::fprintf(stderr, "%s-o names a directory when several graphs are applied, found '%s'\n", usage,
                 out->c_str());
             return UsageError;
         }
-        return runApplyBatch(cmd, registry, maxSteps, out, *jobs);
+        return runApplyBatch(cmd, registry, maxSteps, out, *jobs,
+            checkNumerics ? std::optional<ProfileOptions>(numericsOptions) : std::nullopt);
     }
     if (out && !isGraphOutputExtension(ext)) {
         std::fprintf(
