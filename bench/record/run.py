@@ -5,10 +5,11 @@ long fxscope takes to open what it wrote.
 Model: N tiny transformer blocks (fxscope_capture.examples.tiny_block: RMSNorm, 4-head attention, SwiGLU) in a
 row, one training step (forward and backward) under torch.compile(backend="inductor"), for N = 1, 8 and 24 (joint
 graphs of ~240, ~1.9k and ~5.7k nodes). Each configuration runs in a fresh process with Inductor's caches off (the
-recorder turns them off; the run without it gets the same environment), and the time is the first step's wall time
+recorder turns them off; the run without it gets the same environment) and an Inductor cache folder of its own (no
+kernel compiled by an earlier run is reused), and the time is the first step's wall time
 (Dynamo, AOT autograd, Inductor's passes, codegen, the C++ compile, the run). The torch side is the program itself:
 the ratio is recorded / not recorded. Then `fxscope-cli info DIR --json` opens each recording (every step file read,
-every graph parsed, the fusion matrix built): wall time of the process, graphs and bytes. Last, K blocks compiled one
+every graph parsed, the fusion matrix built): wall time of the process, graphs and bytes. Last, K small functions compiled one
 by one (inference, --graphs, default 24): a recording of tens of compiled graphs, its overhead and opening time.
 
     python bench/record/run.py --cli build/bin/fxscope-cli [--blocks 1 8 24] [--repeat 1]
@@ -45,28 +46,32 @@ print(json.dumps({"first_step_s": time.perf_counter() - start,
                   "pattern_matcher_count": counters["inductor"]["pattern_matcher_count"]}))
 """
 
-# Many compiled graphs: each of K blocks compiled on its own (inference), as a program with graph breaks or several
-# compiled modules has them.
+# Many compiled graphs: K functions (each its own code object, so each its own Dynamo frame and compile), each a
+# small RMSNorm-then-MLP, compiled for inference, as a program with graph breaks or many compiled modules has them.
 MANY = r"""
 import sys, time, json, torch
 from torch._dynamo.utils import counters
-from fxscope_capture.examples.tiny_block import TinyBlock
 graphs = int(sys.argv[1])
 torch.manual_seed(0)
-x = torch.randn(2, 8, 32)
+x, w = torch.randn(8, 32), torch.randn(32, 32)
 start = time.perf_counter()
 with torch.no_grad():
-    for _ in range(graphs):
-        x = torch.compile(TinyBlock())(x)
+    for i in range(graphs):
+        scope = {"torch": torch}
+        exec(f"def layer_{i}(x, w):\n"
+             f"    h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)\n"
+             f"    return torch.nn.functional.silu(h @ w) * {i + 1}\n", scope)
+        x = torch.compile(scope[f"layer_{i}"])(x, w)
 print(json.dumps({"first_step_s": time.perf_counter() - start,
                   "pattern_matcher_count": counters["inductor"]["pattern_matcher_count"]}))
 """
 
 
 def run_worker(blocks, record_dir, script_text=WORKER):
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), TORCHINDUCTOR_FX_GRAPH_CACHE="0",
-               TORCHINDUCTOR_AUTOGRAD_CACHE="0")
     with tempfile.TemporaryDirectory() as tmp:
+        # A cache folder of its own: Inductor's compiled kernels from an earlier run would make this one cheaper.
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), TORCHINDUCTOR_FX_GRAPH_CACHE="0",
+                   TORCHINDUCTOR_AUTOGRAD_CACHE="0", TORCHINDUCTOR_CACHE_DIR=str(Path(tmp) / "inductor"))
         script = Path(tmp) / "step.py"
         script.write_text(script_text)
         cmd = [common.torch_python()]
@@ -108,7 +113,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cli", default=str(ROOT / "build" / "bin" / "fxscope-cli"))
     parser.add_argument("--blocks", type=int, nargs="+", default=[1, 8, 24])
-    parser.add_argument("--graphs", type=int, default=24, help="separately compiled blocks in the many-graphs run")
+    parser.add_argument("--graphs", type=int, default=24, help="functions compiled one by one in the many-graphs run")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "record.json"))
     args = parser.parse_args()
@@ -134,13 +139,13 @@ def main():
                   f"{row['steps']} steps, {row['graphs']} graphs, {row['bytes'] / 1e6:.1f} MB, "
                   f"opened in {row['open_s']:.2f} s; {row['replaced']} replacements "
                   f"(counter {row['recorded_pattern_matcher_count']})", flush=True)
-        many = {"compiled_blocks": args.graphs}
+        many = {"compiled_functions": args.graphs}
         plain = run_worker(args.graphs, None, MANY)
         recorded = run_worker(args.graphs, work / "many", MANY)
         many.update(open_recording(args.cli, work / "many", 3), first_step_s=plain["first_step_s"],
                     first_step_recorded_s=recorded["first_step_s"],
                     overhead_ratio=recorded["first_step_s"] / plain["first_step_s"])
-        print(f"{args.graphs} blocks compiled one by one: {plain['first_step_s']:.1f} s → "
+        print(f"{args.graphs} functions compiled one by one: {plain['first_step_s']:.1f} s → "
               f"{recorded['first_step_s']:.1f} s recorded (×{many['overhead_ratio']:.2f}); {many['streams']} "
               f"compiled graphs, {many['steps']} steps, {many['graphs']} graphs, {many['bytes'] / 1e6:.1f} MB, "
               f"opened in {many['open_s']:.2f} s", flush=True)

@@ -195,7 +195,8 @@ def fxscope_batch(group, patterns, cli, workdir):
     dumps = list(dict.fromkeys(dump for _, dump in group))
     out_dir = tempfile.mkdtemp(prefix="batch_", dir=workdir)
     results = {d: {} for d in dumps}
-    for command, extra in (("apply", ["--all", "-o", out_dir]), ("match", [])):
+    numerics = ["--check-numerics"] if os.environ.get("FXSCOPE_ORACLE_NUMERICS") else []
+    for command, extra in (("apply", ["--all", "-o", out_dir]), ("match", numerics)):
         p = subprocess.run([cli, command, *dumps, "--patterns", *patterns, *extra, "--jsonl", "--jobs", "1"],
                            capture_output=True, text=True, timeout=120 + 30 * len(dumps))
         rows = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
@@ -414,9 +415,48 @@ def worker(cases, cli, cache, out_path, shard, batch):
                     diffs, summary = [f"harness error: {type(e).__name__}: {e}\n{traceback.format_exc()[-1500:]}"], {}
                 results[case["id"]] = {"diffs": diffs, "seconds": round(time.time() - t + share, 3),
                                        "inductor": summary, "pipeline": (report or {}).get("pipeline"),
-                                       "passes_before": (report or {}).get("passes_before", [])}
+                                       "passes_before": (report or {}).get("passes_before", []),
+                                       "numerics": _numerics(fx.get(case["id"]))}
     with open(out_path, "w", encoding="utf-8") as f:
         json.dump(results, f)
+
+
+def _numerics(fx):
+    """--check-numerics: the accepted candidates' numerics in fxscope's match report of a case, or None."""
+    report = ((fx or {}).get("match") or (None, None))[1]
+    if not os.environ.get("FXSCOPE_ORACLE_NUMERICS") or not report:
+        return None
+    out = {"equal": 0, "differ": [], "not_run": []}
+    for p in report.get("patterns", []):
+        for c in p.get("candidates", []):
+            n = c.get("numerics")
+            if not c.get("accepted") or n is None:
+                continue
+            if not n.get("ran"):
+                out["not_run"].append(f"{p['name']} @ {c['anchor']}: {n.get('text', '')}"[:300])
+            elif n.get("equal"):
+                out["equal"] += 1
+            else:
+                out["differ"].append(f"{p['name']} @ {c['anchor']}: {n.get('text', '')}"[:300])
+    return out
+
+
+def tally_numerics(selected, results):
+    """--check-numerics: every accepted fusion of fxscope's match, run against the nodes it replaces."""
+    equal = differ = not_run = 0
+    for c in selected:
+        n = (results.get(c["id"]) or {}).get("numerics")
+        if n is None:
+            continue
+        equal += n["equal"]
+        differ += len(n["differ"])
+        not_run += len(n["not_run"])
+        for line in n["differ"]:
+            print(f"  numerics differ: {c['id']}: {line}")
+        for line in n["not_run"]:
+            print(f"  numerics not run: {c['id']}: {line}")
+    print(f"oracle numerics: {equal} fusions equal, {differ} differ, {not_run} not run")
+    return differ
 
 
 def tally(selected, results, seconds, report_path):
@@ -466,10 +506,17 @@ def main(argv=None):
     ap.add_argument("--tally", action="store_true",
                     help="count agreement per pattern file and exit 0 whatever it is, ignoring the known list "
                          "(how the sandbox, the old engine, is reported beside the host on the public suites)")
+    ap.add_argument("--check-numerics", action="store_true",
+                    help="with --batch: fxscope's match also runs every accepted fusion against the nodes it replaces "
+                         "(issue 25); the tally counts the fusions that are equal and lists those that differ")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--shard", nargs=2, type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     os.environ["FXSCOPE_ENGINE"] = args.engine  # the CLI calls of every shard
+    if args.check_numerics:
+        if not args.batch:
+            raise SystemExit("--check-numerics goes with --batch")
+        os.environ["FXSCOPE_ORACLE_NUMERICS"] = "1"  # the shards' match calls
     if args.known is None:
         args.known = os.path.join(HERE, "known_divergences.txt" if args.engine == "sandbox"
                                   else "known_divergences_host.txt")
@@ -519,6 +566,7 @@ def main(argv=None):
             continue
         with open(out, encoding="utf-8") as f:
             results.update(json.load(f))
+    numerics_differ = tally_numerics(selected, results) if args.check_numerics else 0
     if args.tally:
         return tally(selected, results, time.time() - start, args.report)
     known = load_known(args.known)
@@ -551,7 +599,7 @@ def main(argv=None):
             print(f"    {d}")
     for cid in fixed:
         print(f"NOW AGREES {cid}: remove it from known_divergences.txt")
-    return 1 if unexpected or fixed or failed_workers else 0
+    return 1 if unexpected or fixed or failed_workers or numerics_differ else 0
 
 
 if __name__ == "__main__":
