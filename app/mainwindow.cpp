@@ -244,6 +244,18 @@ void MainWindow::createMenus()
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     // Built once here too so the menu is not disabled-looking (empty) before its first opening.
     rebuildRecentMenu();
+    QAction *openRecording = file->addAction(tr("Open Recor&ding…"), this, [this] {
+        // A folder written by python -m fxscope_capture.record (docs/recording.md).
+        QSettings settings;
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Recording"),
+            settings.value(QStringLiteral("lastOpenDirectory")).toString());
+        if (dir.isEmpty())
+            return;
+        settings.setValue(QStringLiteral("lastOpenDirectory"), QFileInfo(dir).absolutePath());
+        m_document->open(dir);
+    });
+    openRecording->setObjectName(QStringLiteral("openRecordingAction"));
+    openRecording->setToolTip(tr("A folder from python -m fxscope_capture.record: the passes of a torch.compile run"));
     file->addAction(tr("Open Bundled &Sample"), m_document, &Document::openBundledSample);
     file->addAction(tr("&Compare with…"), this, &MainWindow::compareWithDialog);
     file->addSeparator();
