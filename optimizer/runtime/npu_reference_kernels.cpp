@@ -6,6 +6,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 #include <torch/library.h>
 
+#include <array>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -32,6 +33,58 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> addRmsNorm(
     at::Tensor x = x1 + x2;
     auto [y, rstd] = rmsNorm(x, gamma, epsilon);
     return {y, rstd, x};
+}
+
+// TorchAir's add_rms_norm_cast fusion: npu_add_rms_norm, then the normalised value also in float32.
+std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> addRmsNormCast(
+    const at::Tensor &x1, const at::Tensor &x2, const at::Tensor &gamma, double epsilon)
+{
+    auto [y, rstd, x] = addRmsNorm(x1, x2, gamma, epsilon);
+    return {y.to(at::kFloat), y, rstd, x};
+}
+
+at::Tensor npuDtypeCast(const at::Tensor &self, at::ScalarType dtype)
+{
+    return self.to(dtype);
+}
+
+// Per-row symmetric int8 quantisation with the row's absolute maximum as 127 (torch_npu's per-token dynamic quant);
+// the same arithmetic as fxscope_capture/npu_ops.py's stand-in, which the torch host traces with.
+std::tuple<at::Tensor, at::Tensor> perRowInt8(const at::Tensor &x)
+{
+    at::Tensor scale = (x.to(at::kFloat).abs().amax({-1}) / 127.0).clamp_min(1e-12);
+    at::Tensor q = at::round(x.to(at::kFloat) / scale.unsqueeze(-1)).clamp(-128, 127).to(at::kChar);
+    return {q, scale};
+}
+
+std::tuple<at::Tensor, at::Tensor> dynamicQuant(const at::Tensor &input, const c10::optional<at::Tensor> &smoothScales,
+    const c10::optional<at::Tensor> &groupIndex, c10::optional<at::ScalarType> dstType)
+{
+    TORCH_CHECK(!groupIndex, "npu_dynamic_quant: fxscope's reference kernel has no group_index variant");
+    TORCH_CHECK(!dstType || *dstType == at::kChar, "npu_dynamic_quant: fxscope's reference kernel quantises to int8");
+    return perRowInt8(smoothScales ? input * *smoothScales : input);
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> addRmsNormDynamicQuant(const at::Tensor &x1,
+    const at::Tensor &x2, const at::Tensor &gamma, const c10::optional<at::Tensor> &smoothScale1,
+    const c10::optional<at::Tensor> &smoothScale2, const c10::optional<at::Tensor> &beta, double epsilon,
+    c10::optional<std::array<bool, 2>> outputMask)
+{
+    auto [y, rstd, x] = addRmsNorm(x1, x2, gamma, epsilon);
+    (void)rstd;
+    if (beta)
+        y = y + *beta;
+    const bool first = outputMask ? (*outputMask)[0] : true;
+    const bool second = outputMask ? (*outputMask)[1] : smoothScale1.has_value() && smoothScale2.has_value();
+    // An output the mask leaves out has size 0, as torch_npu's meta function gives it.
+    at::Tensor emptyQ = at::empty({0}, x1.options().dtype(at::kChar));
+    at::Tensor emptyS = at::empty({0}, x1.options().dtype(at::kFloat));
+    at::Tensor q1 = emptyQ, s1 = emptyS, q2 = emptyQ, s2 = emptyS;
+    if (first)
+        std::tie(q1, s1) = perRowInt8(smoothScale1 ? y * *smoothScale1 : y);
+    if (second && smoothScale2)
+        std::tie(q2, s2) = perRowInt8(y * *smoothScale2);
+    return {q1, q2, x, s1, s2};
 }
 
 at::Tensor swiglu(const at::Tensor &self, int64_t dim)
@@ -119,6 +172,30 @@ void registerNpuReferenceKernels()
                       "-> (Tensor, Tensor, Tensor)");
             ownOps().insert("npu_add_rms_norm");
             impls->impl("npu_add_rms_norm", TORCH_FN(addRmsNorm));
+        }
+        if (!registered("npu::npu_add_rms_norm_cast")) {
+            defs->def("npu_add_rms_norm_cast(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
+                      "-> (Tensor, Tensor, Tensor, Tensor)");
+            ownOps().insert("npu_add_rms_norm_cast");
+            impls->impl("npu_add_rms_norm_cast", TORCH_FN(addRmsNormCast));
+        }
+        if (!registered("npu::_npu_dtype_cast")) {
+            defs->def("_npu_dtype_cast(Tensor self, ScalarType dtype) -> Tensor");
+            ownOps().insert("_npu_dtype_cast");
+            impls->impl("_npu_dtype_cast", TORCH_FN(npuDtypeCast));
+        }
+        if (!registered("npu::npu_dynamic_quant")) {
+            defs->def("npu_dynamic_quant(Tensor input, *, Tensor? smooth_scales=None, Tensor? group_index=None, "
+                      "ScalarType? dst_type=None) -> (Tensor, Tensor)");
+            ownOps().insert("npu_dynamic_quant");
+            impls->impl("npu_dynamic_quant", TORCH_FN(dynamicQuant));
+        }
+        if (!registered("npu::npu_add_rms_norm_dynamic_quant")) {
+            defs->def("npu_add_rms_norm_dynamic_quant(Tensor x1, Tensor x2, Tensor gamma, *, Tensor? smooth_scale1=None, "
+                      "Tensor? smooth_scale2=None, Tensor? beta=None, float epsilon=1e-06, bool[2]? output_mask=None) "
+                      "-> (Tensor, Tensor, Tensor, Tensor, Tensor)");
+            ownOps().insert("npu_add_rms_norm_dynamic_quant");
+            impls->impl("npu_add_rms_norm_dynamic_quant", TORCH_FN(addRmsNormDynamicQuant));
         }
         if (!registered("npu::npu_swiglu")) {
             defs->def("npu_swiglu(Tensor self, int dim=-1) -> Tensor");

@@ -1,5 +1,6 @@
 #pragma once
-// CPU reference kernels for torch_npu's fusion ops (npu_rms_norm, npu_add_rms_norm, npu_swiglu, npu_rotary_mul,
+// CPU reference kernels for torch_npu's fusion ops (npu_rms_norm, npu_add_rms_norm, npu_add_rms_norm_cast,
+// _npu_dtype_cast, npu_dynamic_quant, npu_add_rms_norm_dynamic_quant, npu_swiglu, npu_rotary_mul,
 // npu_mm_all_reduce_base over a registered process group)
 // under their real schemas in the `npu` namespace, so fused graphs run where torch_npu is not loaded.
 
