@@ -60,6 +60,11 @@ private Q_SLOTS:
                                             << QStringList{"mul_1"} << QStringList{"mul"};
         QTest::newRow("the exact pattern") << data("silu_and_gate.json") << data("silu_exact.py") << QStringList{}
                                            << QStringList{"mul"};
+        // TorchAir's add_rms_norm_cast: both graphs hold npu ops, run on fxscope's reference kernels.
+        QTest::newRow("npu ops on reference kernels")
+            << QStringLiteral(FXSCOPE_TEST_DATA_DIR "/inductor/add_rms_norm_cast_graph.py")
+            << QStringLiteral(FXSCOPE_TEST_DATA_DIR "/inductor/add_rms_norm_cast_replace.py") << QStringList{}
+            << QStringList{"getitem"};
     }
     void wrongReplacementsAreCaughtAtTheirCandidate()
     {
