@@ -139,7 +139,9 @@ c10::optional<c10::ScalarType> scalarTypeFromName(const std::string &text)
         {"torch.float16", at::kHalf}, {"torch.half", at::kHalf}, {"torch.bfloat16", at::kBFloat16},
         {"torch.int64", at::kLong}, {"torch.long", at::kLong}, {"torch.int32", at::kInt}, {"torch.int", at::kInt},
         {"torch.int16", at::kShort}, {"torch.int8", at::kChar}, {"torch.uint8", at::kByte}, {"torch.bool", at::kBool},
-        {"torch.complex64", at::kComplexFloat}, {"torch.complex128", at::kComplexDouble}};
+        {"torch.complex64", at::kComplexFloat}, {"torch.complex128", at::kComplexDouble},
+        {"torch.float8_e4m3fn", at::kFloat8_e4m3fn}, {"torch.float8_e5m2", at::kFloat8_e5m2},
+        {"torch.float8_e4m3fnuz", at::kFloat8_e4m3fnuz}, {"torch.float8_e5m2fnuz", at::kFloat8_e5m2fnuz}};
     for (const auto &[name, type] : table)
         if (text == name)
             return type;

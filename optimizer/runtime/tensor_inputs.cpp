@@ -41,7 +41,8 @@ c10::optional<c10::ScalarType> metaType(const std::string &dtype)
     static const std::pair<const char *, c10::ScalarType> table[] = {{"torch.float32", at::kFloat},
         {"torch.float64", at::kDouble}, {"torch.float16", at::kHalf}, {"torch.bfloat16", at::kBFloat16},
         {"torch.int64", at::kLong}, {"torch.int32", at::kInt}, {"torch.int16", at::kShort}, {"torch.int8", at::kChar},
-        {"torch.uint8", at::kByte}, {"torch.bool", at::kBool}};
+        {"torch.uint8", at::kByte}, {"torch.bool", at::kBool}, {"torch.float8_e4m3fn", at::kFloat8_e4m3fn},
+        {"torch.float8_e5m2", at::kFloat8_e5m2}};
     for (const auto &[n, t] : table)
         if (dtype == n)
             return t;
