@@ -78,7 +78,7 @@ def _entry_identity(entry, extra_check):
 def _kind_of(gm, phase):
     """joint, forward, backward or inference for AOT graphs (from the Inductor phase the pass runs in), dynamo for
     the torch-level graph Dynamo hands the backend (pre-grad passes)."""
-    tangents = any(n.name.startswith("tangents_") for n in gm.graph.find_nodes(op="placeholder"))
+    tangents = any(n.op == "placeholder" and n.name.startswith("tangents_") for n in gm.graph.nodes)
     if phase == "post_grad":
         return "backward" if tangents else "forward"
     if phase:
@@ -315,7 +315,6 @@ class Recorder:
         self.depth = 0  # GraphTransformObserver nesting: a step is the outermost pass
         self.current = None  # the step being recorded: {"gm", "name", "started", "pattern_passes"}
         self.phase = None  # the Inductor phase running: joint, post_grad, inference
-        self.pass_runs = []
         self.pass_modules = {}  # id(PatternMatcherPass) -> "module.attribute" holding it
         self.modules_scanned = 0
         self.lock = threading.RLock()
@@ -440,11 +439,9 @@ class Recorder:
     def pattern_pass_started(self, pattern_pass, module):
         run = _PatternPassRun(self, pattern_pass)
         run.module = module
-        self.pass_runs.append(run)
         return run
 
     def pattern_pass_finished(self, run, count, seconds):
-        self.pass_runs.remove(run)
         with self.lock:
             if self.current is not None:
                 applied = run.finish(count, seconds)
@@ -469,7 +466,6 @@ class Recorder:
 
     def start(self):
         from torch._inductor import pattern_matcher
-        from torch.fx.passes import graph_transform_observer as gto
         recorder = self
         os.makedirs(self.out_dir, exist_ok=True)
         info_path = os.path.join(self.out_dir, "recording.json")
@@ -560,8 +556,12 @@ class Recorder:
                 pattern_pass._fxscope_created_at = f"{caller.f_code.co_filename}:{caller.f_lineno}"
             return recorded_init
 
-        self._patch(gto.GraphTransformObserver, "__enter__", enter)
-        self._patch(gto.GraphTransformObserver, "__exit__", exit_)
+        try:  # torch 2.4 and later name their passes through it; before, only the pattern passes are seen
+            from torch.fx.passes import graph_transform_observer as gto
+            self._patch(gto.GraphTransformObserver, "__enter__", enter)
+            self._patch(gto.GraphTransformObserver, "__exit__", exit_)
+        except ImportError:
+            pass
         self._patch(pattern_matcher.PatternMatcherPass, "apply", apply)
         self._patch(pattern_matcher.PatternMatcherPass, "__init__", init)
         from torch._inductor import compile_fx, graph
