@@ -801,8 +801,14 @@ quint64 Document::checkNumerics(const QString &device)
     ProfileOptions options;
     options.device = device.toStdString();
     options.progress = [state](double) { return !state->cancel; }; // a newer check stops this one's runs
+    // Fusions into ops the pattern files define with torch.library run in the torch host, which has them.
+    PythonNumerics python;
+    if (std::shared_ptr<TorchHostEngine> host = m_torchHost)
+        python = [host](const Json &before, const Json &after, uint64_t seed) {
+            return host->numerics(before, after, seed);
+        };
     auto future = QtConcurrent::run([=]() {
-        return std::make_shared<const CandidateNumerics>(candidateNumerics(*registry, *graph, {}, options));
+        return std::make_shared<const CandidateNumerics>(candidateNumerics(*registry, *graph, {}, options, python));
     });
     auto *watcher = new QFutureWatcher<std::shared_ptr<const CandidateNumerics>>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, state, report] {

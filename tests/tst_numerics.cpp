@@ -65,6 +65,11 @@ private Q_SLOTS:
             << QStringLiteral(FXSCOPE_TEST_DATA_DIR "/inductor/add_rms_norm_cast_graph.py")
             << QStringLiteral(FXSCOPE_TEST_DATA_DIR "/inductor/add_rms_norm_cast_replace.py") << QStringList{}
             << QStringList{"getitem"};
+        // A kernel the pattern file defines with torch.library: LibTorch lacks it, the torch host runs both parts.
+        QTest::newRow("a file's own torch.library op") << data("silu_and_gate.json") << data("silu_custom_op.py")
+                                                       << QStringList{} << QStringList{"mul"};
+        QTest::newRow("a file's own wrong torch.library op")
+            << data("silu_and_gate.json") << data("silu_custom_op_wrong.py") << QStringList{"mul"} << QStringList{};
     }
     void wrongReplacementsAreCaughtAtTheirCandidate()
     {
@@ -84,12 +89,14 @@ private Q_SLOTS:
             QVERIFY2(n[QStringLiteral("detail")].toString().startsWith(anchor + " differs first at ["),
                 qPrintable(n[QStringLiteral("detail")].toString()));
             QVERIFY(n[QStringLiteral("detail")].toString().contains(QStringLiteral("the replacement gives ")));
+            QCOMPARE(n[QStringLiteral("in_torch_host")].toBool(), patterns.contains(QStringLiteral("custom_op")));
         }
         for (const auto &anchor : equal) {
             const QJsonObject n = numerics.value(anchor);
             QVERIFY2(n[QStringLiteral("ran")].toBool() && n[QStringLiteral("equal")].toBool(),
                 qPrintable(anchor + ": " + n[QStringLiteral("text")].toString()));
             QVERIFY(n[QStringLiteral("max_abs_diff")].toDouble() < 1e-4);
+            QCOMPARE(n[QStringLiteral("in_torch_host")].toBool(), patterns.contains(QStringLiteral("custom_op")));
         }
     }
 

@@ -114,7 +114,7 @@ int runApplyBatch(const CommandLine &cmd, const std::shared_ptr<PatternRegistry>
         std::vector<std::optional<FusionNumerics>> numerics;
         if (numericsOptions) {
             std::lock_guard<std::mutex> lock(numericsMutex);
-            numerics = sessionNumerics(session, *numericsOptions);
+            numerics = sessionNumerics(session, *numericsOptions, torchHostNumerics());
             long long equal = 0, differ = 0;
             std::map<std::string, size_t> differByPattern;
             for (size_t i = 0; i < numerics.size(); ++i) {
@@ -269,7 +269,7 @@ int runApply(const std::vector<std::string> &args)
     std::vector<std::optional<FusionNumerics>> numerics;
     bool differs = false;
     if (checkNumerics) {
-        numerics = sessionNumerics(session, numericsOptions);
+        numerics = sessionNumerics(session, numericsOptions, torchHostNumerics());
         for (const auto &n : numerics)
             differs = differs || (n && n->ran && !n->equal);
     }

@@ -249,6 +249,16 @@ bool torchHostLoaded()
     return engineState().usedHost;
 }
 
+PythonNumerics torchHostNumerics()
+{
+    std::shared_ptr<TorchHostEngine> host = torchHostLoaded() ? hostEngine() : nullptr;
+    if (!host)
+        return {};
+    return [host](const Json &before, const Json &after, uint64_t seed) {
+        return host->numerics(before, after, seed);
+    };
+}
+
 bool checkOptionFiles(const std::vector<std::string> &files, const std::vector<std::string> &plugins)
 {
     std::vector<std::string> paths = files;

@@ -6,6 +6,7 @@
 #include "command_line.h"
 #include "ir/graph_file.h"
 #include "patterns/pattern_registry.h"
+#include "runtime/fusion_numerics.h"
 #include "util/json.h"
 
 #include <optional>
@@ -37,6 +38,9 @@ bool loadPatternSpecs(const std::vector<std::string> &specs, PatternRegistry &re
 bool loadPatternSpecsInSandbox(const std::vector<std::string> &specs, PatternRegistry &registry, std::string &error);
 // Whether the torch host loaded this run's Python sources.
 bool torchHostLoaded();
+// --check-numerics for fusions whose ops only the sources' Python defines: runs them in the torch host; empty when
+// this run has none.
+PythonNumerics torchHostNumerics();
 
 // The pattern engine of this run. takeEngineOptions removes --sandbox from the arguments (every command takes
 // it) and starts the torch host in the background when Python sources are named, so torch imports while the

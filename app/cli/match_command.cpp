@@ -209,7 +209,8 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
         std::optional<CandidateNumerics> numerics;
         if (numericsOptions) {
             std::lock_guard<std::mutex> lock(numericsMutex);
-            numerics = candidateNumerics(registry, *named.graph, options.onlyPattern, *numericsOptions);
+            numerics = candidateNumerics(
+                registry, *named.graph, options.onlyPattern, *numericsOptions, torchHostNumerics());
             long long equal = 0, differ = 0;
             std::map<std::string, size_t> byPattern;
             for (const auto &[key, n] : *numerics) {
@@ -568,7 +569,8 @@ int runMatch(const std::vector<std::string> &argsIn)
         }
         std::optional<CandidateNumerics> numerics;
         if (numericsOptions)
-            numerics = candidateNumerics(registry, *named->graph, options.onlyPattern, *numericsOptions);
+            numerics = candidateNumerics(
+                registry, *named->graph, options.onlyPattern, *numericsOptions, torchHostNumerics());
         const CandidateNumerics *shown = numerics ? &*numerics : nullptr;
         if (cmd.flag("--json")) {
             Json root = matchJson(report.value(), *named, ms, shown);

@@ -53,9 +53,10 @@ std::string FusionNumerics::text() const
 {
     if (!ran)
         return "not run: " + detail;
+    const std::string where = inTorchHost ? " (run in the torch host: it defines an op LibTorch lacks)" : "";
     if (equal)
-        return "equal (max |Δ| " + shortNumber(maxAbsDiff) + ")";
-    return detail.empty() ? "differs (max |Δ| " + shortNumber(maxAbsDiff) + ")" : detail;
+        return "equal (max |Δ| " + shortNumber(maxAbsDiff) + ")" + where;
+    return (detail.empty() ? "differs (max |Δ| " + shortNumber(maxAbsDiff) + ")" : detail) + where;
 }
 
 Json FusionNumerics::toJson() const
@@ -69,13 +70,15 @@ Json FusionNumerics::toJson() const
     }
     if (!detail.empty())
         out.set(ran ? "detail" : "error", detail);
+    if (inTorchHost)
+        out.set("in_torch_host", true);
     out.set("text", text());
     out.set("ms", ms);
     return out;
 }
 
 FusionNumerics checkFusionNumerics(const Graph &before, const Graph &after, const std::vector<std::string> &removed,
-    const std::vector<std::string> &added, const ProfileOptions &options)
+    const std::vector<std::string> &added, const ProfileOptions &options, const PythonNumerics &python)
 {
     const auto start = std::chrono::steady_clock::now();
     FusionNumerics result;
@@ -105,6 +108,22 @@ FusionNumerics checkFusionNumerics(const Graph &before, const Graph &after, cons
     once.referenceDevice.clear();
     once.progress = {};
     auto report = runtimeProfile(*unfused.value(), fused.value().get(), once);
+    if (!report && python && report.error().message.find("is not registered in LibTorch's dispatcher") != std::string::npos
+        && options.inputsPath.empty() && options.device == "cpu") {
+        // An op the pattern sources define in Python (torch.library): the torch host has it.
+        auto reply = python(region.value().before, region.value().after, options.seed);
+        if (!reply) {
+            result.detail = report.error().message + "; in the torch host: " + reply.error().message;
+            return finish();
+        }
+        result.ran = true;
+        result.inTorchHost = true;
+        result.equal = reply.value()["equal"].toBool();
+        result.maxAbsDiff = reply.value()["max_abs_diff"].toDouble();
+        if (!result.equal)
+            result.detail = nameOutputs(reply.value()["detail"].toString(), region.value().outputs);
+        return finish();
+    }
     if (!report) {
         result.detail = report.error().message;
         return finish();
@@ -117,7 +136,8 @@ FusionNumerics checkFusionNumerics(const Graph &before, const Graph &after, cons
     return finish();
 }
 
-std::vector<std::optional<FusionNumerics>> sessionNumerics(const Session &session, const ProfileOptions &options)
+std::vector<std::optional<FusionNumerics>> sessionNumerics(
+    const Session &session, const ProfileOptions &options, const PythonNumerics &python)
 {
     std::vector<std::optional<FusionNumerics>> out(session.revision());
     auto graph = session.graphAt(0);
@@ -137,13 +157,13 @@ std::vector<std::optional<FusionNumerics>> sessionNumerics(const Session &sessio
             continue;
         }
         if (step.kind == "pattern")
-            out[i] = checkFusionNumerics(*before, *graph.value(), step.removed, step.added, options);
+            out[i] = checkFusionNumerics(*before, *graph.value(), step.removed, step.added, options, python);
     }
     return out;
 }
 
 CandidateNumerics candidateNumerics(const PatternRegistry &registry, const Graph &graph, const std::string &onlyPattern,
-    const ProfileOptions &options)
+    const ProfileOptions &options, const PythonNumerics &python)
 {
     // The session only borrows the registry, which outlives it here.
     Session session(graph.clone(), std::shared_ptr<const PatternRegistry>(&registry, [](const PatternRegistry *) {}));
@@ -153,7 +173,7 @@ CandidateNumerics candidateNumerics(const PatternRegistry &registry, const Graph
     if (auto applied = session.runToEnd(); !applied)
         spdlog::warn("numerics: the sweep stopped: {}", applied.error().toString());
     CandidateNumerics out;
-    const auto numerics = sessionNumerics(session, options);
+    const auto numerics = sessionNumerics(session, options, python);
     for (size_t i = 0; i < numerics.size(); ++i)
         if (numerics[i])
             out.emplace(std::make_pair(session.history()[i].name, session.history()[i].anchor), *numerics[i]);

@@ -6,6 +6,7 @@
 #include "runtime_library.h"
 #include "util/json.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -25,6 +26,7 @@ struct FusionNumerics {
     std::string detail; // where the outputs differ first (a replaced node's name, the index, both values), or why not run
     size_t inputs = 0, outputs = 0; // of the replaced part
     double ms = 0; // what the check cost, both parts prepared and run
+    bool inTorchHost = false; // ran in the torch host: a part uses an op only the pattern sources' Python defines
 
     // "equal (max |Δ| 3.1e-05)", "mul_3 differs first at [0, 2]: the replacement gives 0.5, the replaced nodes
     // 0.25", "not run: ..."
@@ -32,18 +34,25 @@ struct FusionNumerics {
     Json toJson() const;
 };
 
+// Runs a fusion's two parts (fxscope JSON graphs, the same placeholders) on inputs made from meta with `seed`, where
+// fxscope's LibTorch cannot: in the torch host, whose Python defines the ops pattern sources register with
+// torch.library. Its reply: {"equal", "max_abs_diff", "detail"}.
+using PythonNumerics = std::function<Result<Json>(const Json &before, const Json &after, uint64_t seed)>;
+
 // The numerics of one step: `before` and `after` are the graphs around it, `removed` and `added` its nodes.
-// `options` chooses the device, seed, inputs file and symbol values; one untimed run of each part.
+// `options` chooses the device, seed, inputs file and symbol values; one untimed run of each part. A part that uses
+// an op LibTorch lacks runs through `python` when given.
 FusionNumerics checkFusionNumerics(const Graph &before, const Graph &after, const std::vector<std::string> &removed,
-    const std::vector<std::string> &added, const ProfileOptions &options);
+    const std::vector<std::string> &added, const ProfileOptions &options, const PythonNumerics &python = {});
 
 // The numerics of each step of a session up to its revision, in order; a pass step (TorchAir's pipeline) has none.
-std::vector<std::optional<FusionNumerics>> sessionNumerics(const Session &session, const ProfileOptions &options);
+std::vector<std::optional<FusionNumerics>> sessionNumerics(
+    const Session &session, const ProfileOptions &options, const PythonNumerics &python = {});
 
 // Each accepted candidate of a match of `graph`, as the sweep applies it (a session run to the end on a copy; only
 // `onlyPattern` when not empty), by (pattern, anchor).
 using CandidateNumerics = std::map<std::pair<std::string, std::string>, FusionNumerics>;
 CandidateNumerics candidateNumerics(const PatternRegistry &registry, const Graph &graph, const std::string &onlyPattern,
-    const ProfileOptions &options);
+    const ProfileOptions &options, const PythonNumerics &python = {});
 
 } // namespace fxs

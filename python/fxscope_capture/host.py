@@ -32,6 +32,7 @@ import importlib
 import importlib.util
 import inspect
 import json
+import math
 import os
 import sys
 import tempfile
@@ -292,6 +293,55 @@ class Host:
             self.gm, self.syms = self.tg.load_graph_module({"graphs": [{"graph": graph}]})
         self.nodes = {n.name: n for n in self.gm.graph.nodes}
         return {"nodes": len(self.nodes)}
+
+    def cmd_numerics(self, request):
+        """A fusion's two parts (fxscope JSON graphs with the same placeholders) run here on the same inputs, made from
+        meta with the request's seed: fxscope's LibTorch lacks the ops the pattern sources define with torch.library,
+        this Python has them. Outputs compared as inductor_check compares graphs."""
+        self.realize()
+        parts = []
+        for key in ("before", "after"):
+            if not isinstance(request.get(key), dict):
+                raise HostError(f"numerics: expected a graph object as {key!r}")
+            parts.append(self.tg.load_graph_module({"graphs": [{"graph": request[key]}]}))
+        (before, syms), (after, _) = parts
+        inputs = dict(zip([n.name for n in before.graph.find_nodes(op="placeholder")],
+                          self.tg.make_inputs(before, syms, seed=int(request.get("seed", 0)))))
+        try:
+            fed = [inputs[n.name] for n in after.graph.find_nodes(op="placeholder")]
+        except KeyError as e:
+            raise HostError(f"numerics: the replacement reads {e}, which the replaced part does not") from None
+        expected = self.tg.run(before, list(inputs.values()))
+        got = self.tg.run(after, fed)
+        equal, worst = self.tg.compare_outputs(expected, got)
+        reply = {"equal": bool(equal), "max_abs_diff": worst if math.isfinite(worst) else -1.0}
+        if not equal:
+            reply["detail"] = self._first_difference(got, expected)
+        return reply
+
+    def _first_difference(self, got, expected):
+        """'output k differs first at [i, j]: A against B' (A the replacement's value), as fxscope's runtime says it."""
+        torch = self.torch
+        leaves_got = torch.utils._pytree.tree_leaves(got)
+        leaves_expected = torch.utils._pytree.tree_leaves(expected)
+        if len(leaves_got) != len(leaves_expected):
+            return f"{len(leaves_got)} outputs against {len(leaves_expected)}"
+        for k, (a, b) in enumerate(zip(leaves_got, leaves_expected)):
+            if not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor):
+                if a != b:
+                    return f"output {k} differs: {a} against {b}"
+                continue
+            if a.shape != b.shape:
+                return f"output {k} differs in shape"
+            ad, bd = a.double(), b.double()
+            close = torch.isclose(ad, bd, rtol=1e-2, atol=4e-2, equal_nan=True) \
+                if torch.float16 in (a.dtype, b.dtype) or torch.bfloat16 in (a.dtype, b.dtype) \
+                else torch.isclose(ad, bd, rtol=1e-4, atol=4e-4, equal_nan=True)
+            if not bool(close.all()):
+                index = [int(i) for i in (~close).nonzero()[0]]
+                return f"output {k} differs first at {index}: {float(ad[tuple(index)]):.6g} against " \
+                       f"{float(bd[tuple(index)]):.6g}"
+        return "outputs differ"
 
     def cmd_edit(self, request):
         if self.gm is None:

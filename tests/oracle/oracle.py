@@ -416,7 +416,8 @@ def worker(cases, cli, cache, out_path, shard, batch):
                 results[case["id"]] = {"diffs": diffs, "seconds": round(time.time() - t + share, 3),
                                        "inductor": summary, "pipeline": (report or {}).get("pipeline"),
                                        "passes_before": (report or {}).get("passes_before", []),
-                                       "numerics": _numerics(fx.get(case["id"]))}
+                                       "numerics": _numerics(fx.get(case["id"])),
+                                       "inductor_outputs_differ": _outputs_differ(report)}
     with open(out_path, "w", encoding="utf-8") as f:
         json.dump(results, f)
 
@@ -441,21 +442,34 @@ def _numerics(fx):
     return out
 
 
+def _outputs_differ(report):
+    """Inductor's own fused graph gives other outputs than the unfused one (a case built so: a too-wide pattern)."""
+    outputs = (report or {}).get("outputs") or {}
+    return bool(outputs.get("ran") and not outputs.get("match"))
+
+
 def tally_numerics(selected, results):
-    """--check-numerics: every accepted fusion of fxscope's match, run against the nodes it replaces."""
-    equal = differ = not_run = 0
+    """--check-numerics: every accepted fusion of fxscope's match, run against the nodes it replaces. A fusion that
+    differs in a case where Inductor's own fused graph changes the outputs too is expected; any other fails the run."""
+    equal = differ = expected = not_run = 0
     for c in selected:
-        n = (results.get(c["id"]) or {}).get("numerics")
+        r = results.get(c["id"]) or {}
+        n = r.get("numerics")
         if n is None:
             continue
         equal += n["equal"]
-        differ += len(n["differ"])
         not_run += len(n["not_run"])
         for line in n["differ"]:
-            print(f"  numerics differ: {c['id']}: {line}")
+            if r.get("inductor_outputs_differ"):
+                expected += 1
+                print(f"  numerics differ, as Inductor's own fusion does: {c['id']}: {line}")
+            else:
+                differ += 1
+                print(f"  NUMERICS DIFFER: {c['id']}: {line}")
         for line in n["not_run"]:
             print(f"  numerics not run: {c['id']}: {line}")
-    print(f"oracle numerics: {equal} fusions equal, {differ} differ, {not_run} not run")
+    print(f"oracle numerics: {equal} fusions equal, {expected} differ as Inductor's own fusion does, {differ} differ "
+          f"otherwise, {not_run} not run")
     return differ
 
 

@@ -291,6 +291,15 @@ Status TorchHostEngine::sync(const Graph &graph)
     return Ok{};
 }
 
+Result<Json> TorchHostEngine::numerics(const Json &before, const Json &after, uint64_t seed)
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (auto st = reloadAfterRestart(); !st) // a restarted host defines the sources' ops again first
+        return st.error();
+    return m_host->request(
+        "numerics", Json::object({{"before", before}, {"after", after}, {"seed", static_cast<int64_t>(seed)}}));
+}
+
 Result<Json> TorchHostEngine::decide(size_t pattern, const Graph &graph, const std::string &anchor)
 {
     std::lock_guard<std::mutex> lock(m_mutex);

@@ -29,6 +29,10 @@ public:
     TorchHost &host() { return *m_host; }
     std::string torchVersion() const;
 
+    // Runs a fusion's two parts in the host, where the ops the sources define with torch.library exist: the runner
+    // fusion_numerics.h's checks take (runtime/fusion_numerics.h, PythonNumerics).
+    Result<Json> numerics(const Json &before, const Json &after, uint64_t seed);
+
     struct Stats {
         int checks = 0; // candidates torch decided
         int mirrors = 0; // whole graphs sent
