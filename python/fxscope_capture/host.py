@@ -21,6 +21,9 @@ reply has the same "id" and "ok", with "error" (and "traceback") when ok is fals
   check   {pattern, anchor}  what Inductor runs after the structural match, on the mirror: the generic match, then
                              register_replacement's check_fn (re-trace with the match's values, the specific
                              pattern, the user's extra_check on a real Match, the replacement traced per match)
+  numerics {before, after, seed}
+                             a fusion's two parts (fxscope JSON graphs, the same placeholders) run on the same
+                             inputs made from meta: {equal, max_abs_diff, detail}; for ops only the sources define
   shutdown
 
 A pattern is addressed by its index in the last load's list.
