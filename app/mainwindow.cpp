@@ -429,6 +429,12 @@ void MainWindow::createRecordingDock()
         m_document->setCurrentGraphIndex(before);
         compareWith(m_document->path(), QString::number(after));
     });
+    connect(m_recording, &RecordingWidget::rerunRequested, this, [this](int before, const QString &source) {
+        m_document->setCurrentGraphIndex(before);
+        if (!m_document->patternFiles().contains(source))
+            m_document->openPatterns(source);
+        m_patternsDock->raise(); // the verdicts of the re-run
+    });
 }
 
 void MainWindow::createProfiling()

@@ -9,6 +9,7 @@
 #include "recording_widget.h"
 
 #include "compare/graph_comparison.h"
+#include "match/match_report.h"
 #include "ir/graph_file.h"
 
 #include <QDockWidget>
@@ -116,6 +117,34 @@ private Q_SLOTS:
         QVERIFY(!c.regions.empty());
         if (const QString dir = qEnvironmentVariable("FXSCOPE_SCREENSHOTS"); !dir.isEmpty())
             QVERIFY(saveScreenshot(w, dir + QStringLiteral("/fxscope-recording-diff.png")));
+    }
+
+    // "Re-run with torch": the graph the pass saw, matched by the same Inductor set loaded into the torch host.
+    void rerunAPassOfInductors()
+    {
+        Loaded l;
+        QVERIFY(openRecording(l));
+        RecordingWidget *view = l.window->recordingView();
+        QTreeWidget *tree = view->passesView();
+        // The vLLM-style custom pass is the user's own: no Inductor set to load.
+        tree->setCurrentItem(stepRow(tree, QStringLiteral("rank 0 · 0_0.inference"), 3));
+        QVERIFY(!view->rerunButton()->isEnabled());
+        // An inference graph runs the joint-graph passes too: its first pattern pass is joint_graph's `patterns`.
+        tree->setCurrentItem(stepRow(tree, QStringLiteral("rank 0 · 0_0.inference"), 1));
+        QVERIFY(view->rerunButton()->isEnabled());
+        QVERIFY(view->rerunButton()->toolTip().contains(QStringLiteral("inductor:joint_graph")));
+        QTest::mouseClick(view->rerunButton(), Qt::LeftButton);
+        QCOMPARE(l.doc->currentGraph()->name, std::string("rank0/0_0.inference/000 as the first pass saw it"));
+        QTRY_VERIFY_WITH_TIMEOUT(l.window->patternsDock()->isVisible(), kTimeoutMs);
+        // The torch host loads Inductor's joint-graph set (its attention patterns too: far more than the six
+        // built-ins the recording opened with), then the graph is matched with it.
+        QTRY_VERIFY_WITH_TIMEOUT(l.doc->patternFiles().contains(QStringLiteral("inductor:joint_graph")), 300000);
+        QTRY_VERIFY_WITH_TIMEOUT(l.doc->matchReport() && l.doc->matchReport()->patterns.size() > 50, 300000);
+        if (const QString dir = qEnvironmentVariable("FXSCOPE_SCREENSHOTS"); !dir.isEmpty()) {
+            QVERIFY(laidOut(l.window->canvas()));
+            QTest::qWait(500);
+            QVERIFY(saveScreenshot(l.window.get(), dir + QStringLiteral("/fxscope-recording-rerun.png")));
+        }
     }
 
     void fusionMatrixComparesTheRanks()

@@ -25,6 +25,22 @@ QString number(int64_t n)
     return QString::number(n);
 }
 
+// The pattern set of Inductor's a recorded pattern pass comes from (its module attribute), as the torch host loads it.
+QString inductorSetOf(const std::string &identity)
+{
+    static const std::pair<const char *, const char *> sets[] = {
+        {"torch._inductor.fx_passes.joint_graph.", "inductor:joint_graph"},
+        {"torch._inductor.fx_passes.post_grad.", "inductor:post_grad"},
+        {"torch._inductor.fx_passes.freezing_patterns.", "inductor:freezing_patterns"},
+        {"torch._inductor.fx_passes.fuse_attention.", "inductor:fuse_attention"},
+        {"torch._inductor.fx_passes.pad_mm.", "inductor:pad_mm"},
+        {"torch._inductor.fx_passes.misc_patterns.", "inductor:misc_patterns"}};
+    for (const auto &[module, set] : sets)
+        if (identity.rfind(module, 0) == 0)
+            return QString::fromLatin1(set);
+    return {};
+}
+
 // A stream's graph after its last step: what Inductor lowered (or the joint graph the partitioner split).
 int finalGraph(const RecordedStream &stream)
 {
@@ -35,7 +51,8 @@ int finalGraph(const RecordedStream &stream)
 
 RecordingWidget::RecordingWidget(QWidget *parent)
     : QWidget(parent), m_summary(new QLabel(this)), m_passes(new QTreeWidget(this)), m_matrix(new QTableWidget(this)),
-      m_diffButton(new QPushButton(tr("Diff this pass"), this))
+      m_diffButton(new QPushButton(tr("Diff this pass"), this)),
+      m_rerunButton(new QPushButton(tr("Re-run with torch"), this))
 {
     m_summary->setWordWrap(true);
     m_summary->setText(tr("Open a recording (python -m fxscope_capture.record -o DIR script.py) to see the passes "
@@ -65,7 +82,7 @@ RecordingWidget::RecordingWidget(QWidget *parent)
         if (graph >= 0)
             Q_EMIT graphActivated(graph);
     });
-    connect(m_passes, &QTreeWidget::currentItemChanged, this, &RecordingWidget::updateDiffButton);
+    connect(m_passes, &QTreeWidget::currentItemChanged, this, &RecordingWidget::updateButtons);
 
     m_diffButton->setObjectName(QStringLiteral("recordingDiff"));
     m_diffButton->setToolTip(tr("The graph before the selected pass beside the graph after it"));
@@ -73,6 +90,13 @@ RecordingWidget::RecordingWidget(QWidget *parent)
         int before = -1, after = -1;
         if (selectedStepGraphs(before, after))
             Q_EMIT compareRequested(before, after);
+    });
+    m_rerunButton->setObjectName(QStringLiteral("recordingRerun"));
+    connect(m_rerunButton, &QPushButton::clicked, this, [this] {
+        int before = -1;
+        const QString source = selectedStepSource(before);
+        if (!source.isEmpty())
+            Q_EMIT rerunRequested(before, source);
     });
 
     m_matrix->setObjectName(QStringLiteral("fusionMatrix"));
@@ -88,6 +112,7 @@ RecordingWidget::RecordingWidget(QWidget *parent)
     passesLayout->addWidget(m_passes, 1);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_diffButton);
+    buttons->addWidget(m_rerunButton);
     buttons->addStretch(1);
     passesLayout->addLayout(buttons);
 
@@ -100,7 +125,7 @@ RecordingWidget::RecordingWidget(QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_summary);
     layout->addWidget(tabs, 1);
-    updateDiffButton();
+    updateButtons();
 }
 
 void RecordingWidget::setFile(const GraphFile *file)
@@ -133,7 +158,7 @@ void RecordingWidget::setFile(const GraphFile *file)
     }
     fillPasses();
     fillMatrix();
-    updateDiffButton();
+    updateButtons();
 }
 
 void RecordingWidget::fillPasses()
@@ -286,27 +311,51 @@ void RecordingWidget::matrixCellClicked(int row, int column)
         }
 }
 
-bool RecordingWidget::selectedStepGraphs(int &before, int &after) const
+const RecordedStep *RecordingWidget::selectedStep(int &before) const
 {
     const QTreeWidgetItem *item = m_passes->currentItem();
     while (item && item->data(StepColumn, kStepRole).toInt() < 0 && item->parent())
         item = item->parent();
     if (!item || !m_recording)
-        return false;
+        return nullptr;
     const int stream = item->data(StepColumn, kStreamRole).toInt();
     const int step = item->data(StepColumn, kStepRole).toInt();
     if (step <= 0 || stream < 0 || size_t(stream) >= m_recording->streams.size())
-        return false;
+        return nullptr;
     const auto &steps = m_recording->streams[size_t(stream)].steps;
     before = steps[size_t(step) - 1].graph;
-    after = steps[size_t(step)].graph;
-    return steps[size_t(step)].changed && before >= 0 && after >= 0;
+    return before >= 0 ? &steps[size_t(step)] : nullptr;
 }
 
-void RecordingWidget::updateDiffButton()
+bool RecordingWidget::selectedStepGraphs(int &before, int &after) const
+{
+    const RecordedStep *step = selectedStep(before);
+    after = step ? step->graph : -1;
+    return step && step->changed && after >= 0;
+}
+
+QString RecordingWidget::selectedStepSource(int &before) const
+{
+    const RecordedStep *step = selectedStep(before);
+    if (!step)
+        return {};
+    for (const auto &pass : step->patternPasses)
+        if (QString set = inductorSetOf(pass.identity); !set.isEmpty() && !pass.otherGraph)
+            return set;
+    return {};
+}
+
+void RecordingWidget::updateButtons()
 {
     int before = -1, after = -1;
     m_diffButton->setEnabled(selectedStepGraphs(before, after));
+    const QString source = selectedStepSource(before);
+    m_rerunButton->setEnabled(!source.isEmpty());
+    m_rerunButton->setToolTip(source.isEmpty()
+            ? tr("Select a pass of Inductor's pattern sets: it is re-run from the graph it saw with the same set "
+                 "loaded into your torch")
+            : tr("Show the graph this pass saw and load %1 into your torch: every candidate explained, each one a "
+                 "step to apply").arg(source));
 }
 
 } // namespace fxs

@@ -20,6 +20,7 @@ class QTreeWidgetItem;
 namespace fxs {
 
 struct GraphFile;
+struct RecordedStep;
 struct Recording;
 
 class RecordingWidget : public QWidget {
@@ -34,25 +35,33 @@ public:
     QTreeWidget *passesView() const { return m_passes; }
     QTableWidget *matrixView() const { return m_matrix; }
     QPushButton *diffButton() const { return m_diffButton; }
+    QPushButton *rerunButton() const { return m_rerunButton; }
 
 Q_SIGNALS:
     // Show graph `graphIndex` of the file (a step's graph).
     void graphActivated(int graphIndex);
     // Compare graph `before` with graph `after` of the file side by side.
     void compareRequested(int before, int after);
+    // Re-run a recorded pattern pass from its point: show graph `before` and load `source` (inductor:NAME) into the
+    // torch host, whose verdicts then explain each candidate and whose steps apply them.
+    void rerunRequested(int before, const QString &source);
 
 private:
     void fillPasses();
     void fillMatrix();
-    void updateDiffButton();
+    void updateButtons();
     // The graphs before and after the selected step; false when it has none before it or changed nothing.
     bool selectedStepGraphs(int &before, int &after) const;
+    const RecordedStep *selectedStep(int &before) const;
+    // The Inductor pattern set (inductor:NAME) the selected step's pattern pass comes from; empty when none.
+    QString selectedStepSource(int &before) const;
     void matrixCellClicked(int row, int column);
 
     QLabel *m_summary;
     QTreeWidget *m_passes;
     QTableWidget *m_matrix;
     QPushButton *m_diffButton;
+    QPushButton *m_rerunButton;
     std::shared_ptr<const Recording> m_recording;
     std::vector<std::string> m_graphNames;
     std::vector<size_t> m_graphSizes;
