@@ -417,7 +417,11 @@ void MainWindow::createRecordingDock()
     tabifyDockWidget(m_patternsDock, m_recordingDock);
     m_patternsDock->raise();
     connect(m_document, &Document::fileLoaded, this, [this] {
+        QElapsedTimer timer;
+        timer.start();
         m_recording->setFile(m_document->file());
+        if (m_recording->hasRecording())
+            uiLogger()->debug("recording dock filled in {} ms", timer.elapsed());
         if (m_recording->hasRecording()) {
             m_recordingDock->raise();
             resizeDocks({m_recordingDock}, {qMax(m_recordingDock->width(), 640)}, Qt::Horizontal);
