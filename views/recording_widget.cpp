@@ -69,16 +69,10 @@ RecordingWidget::RecordingWidget(QWidget *parent)
     m_passes->setToolTip(tr("Each pass torch applied, in order, per rank and compiled graph; under a pattern pass, "
                             "each pattern it tried, and under a pattern the anchors with torch's reason"));
     connect(m_passes, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
-        while (item && item->data(StepColumn, kStepRole).toInt() < 0 && item->parent())
-            item = item->parent();
-        if (!item || !m_recording)
+        const auto [stream, step] = streamAndStep(item);
+        if (!stream)
             return;
-        const int stream = item->data(StepColumn, kStreamRole).toInt();
-        const int step = item->data(StepColumn, kStepRole).toInt();
-        if (stream < 0 || size_t(stream) >= m_recording->streams.size())
-            return;
-        const auto &steps = m_recording->streams[size_t(stream)].steps;
-        const int graph = step >= 0 ? steps[size_t(step)].graph : finalGraph(m_recording->streams[size_t(stream)]);
+        const int graph = step ? step->graph : finalGraph(*stream);
         if (graph >= 0)
             Q_EMIT graphActivated(graph);
     });
@@ -131,6 +125,7 @@ RecordingWidget::RecordingWidget(QWidget *parent)
 void RecordingWidget::setFile(const GraphFile *file)
 {
     m_recording = file ? file->recording : nullptr;
+    m_fusions = m_recording ? fusionMatrix(*m_recording) : FusionMatrix{};
     m_graphNames.clear();
     m_graphSizes.clear();
     if (m_recording)
@@ -142,7 +137,6 @@ void RecordingWidget::setFile(const GraphFile *file)
         m_summary->setText(tr("Not a recording. python -m fxscope_capture.record -o DIR script.py records the "
                               "passes of a torch.compile run; open DIR to see them here."));
     } else {
-        const FusionMatrix matrix = fusionMatrix(*m_recording);
         int64_t replaced = 0;
         for (const auto &s : m_recording->streams)
             for (const auto &step : s.steps)
@@ -151,9 +145,9 @@ void RecordingWidget::setFile(const GraphFile *file)
                            .arg(QString::fromStdString(m_recording->torchVersion)) +
             tr(" · %n compiled graph(s)", nullptr, int(m_recording->streams.size())) +
             tr(" · %n replacement(s)", nullptr, int(replaced));
-        if (matrix.disagreements())
+        if (m_fusions.disagreements())
             text += tr(" · <b>ranks disagree in %n cell(s)</b> of the fusion matrix", nullptr,
-                int(matrix.disagreements()));
+                int(m_fusions.disagreements()));
         m_summary->setText(text);
     }
     fillPasses();
@@ -245,7 +239,7 @@ void RecordingWidget::fillMatrix()
     m_matrix->setColumnCount(0);
     if (!m_recording)
         return;
-    const FusionMatrix matrix = fusionMatrix(*m_recording);
+    const FusionMatrix &matrix = m_fusions;
     m_matrix->setColumnCount(int(matrix.columns.size()));
     m_matrix->setRowCount(int(matrix.rows.size()));
     QStringList columns;
@@ -284,7 +278,7 @@ void RecordingWidget::matrixCellClicked(int row, int column)
 {
     if (!m_recording)
         return;
-    const FusionMatrix matrix = fusionMatrix(*m_recording);
+    const FusionMatrix &matrix = m_fusions;
     if (row < 0 || size_t(row) >= matrix.rows.size() || column < 0 || size_t(column) >= matrix.columns.size())
         return;
     const auto &cells = matrix.rows[size_t(row)].cells;
@@ -311,20 +305,29 @@ void RecordingWidget::matrixCellClicked(int row, int column)
         }
 }
 
-const RecordedStep *RecordingWidget::selectedStep(int &before) const
+std::pair<const RecordedStream *, const RecordedStep *> RecordingWidget::streamAndStep(
+    const QTreeWidgetItem *item) const
 {
-    const QTreeWidgetItem *item = m_passes->currentItem();
+    // A pattern or anchor row belongs to the step above it.
     while (item && item->data(StepColumn, kStepRole).toInt() < 0 && item->parent())
         item = item->parent();
     if (!item || !m_recording)
-        return nullptr;
+        return {};
     const int stream = item->data(StepColumn, kStreamRole).toInt();
     const int step = item->data(StepColumn, kStepRole).toInt();
-    if (step <= 0 || stream < 0 || size_t(stream) >= m_recording->streams.size())
+    if (stream < 0 || size_t(stream) >= m_recording->streams.size())
+        return {};
+    const RecordedStream &s = m_recording->streams[size_t(stream)];
+    return {&s, step >= 0 && size_t(step) < s.steps.size() ? &s.steps[size_t(step)] : nullptr};
+}
+
+const RecordedStep *RecordingWidget::selectedStep(int &before) const
+{
+    const auto [stream, step] = streamAndStep(m_passes->currentItem());
+    if (!step || step == &stream->steps.front())
         return nullptr;
-    const auto &steps = m_recording->streams[size_t(stream)].steps;
-    before = steps[size_t(step) - 1].graph;
-    return before >= 0 ? &steps[size_t(step)] : nullptr;
+    before = (step - 1)->graph;
+    return before >= 0 ? step : nullptr;
 }
 
 bool RecordingWidget::selectedStepGraphs(int &before, int &after) const

@@ -5,10 +5,13 @@
 // and graph, with the cells where ranks disagree marked. It shows the recording it is given and reports the user's
 // requests: a step's graph to show, two graphs to compare.
 
+#include "compare/fusion_matrix.h"
+
 #include <QWidget>
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 class QLabel;
@@ -20,8 +23,6 @@ class QTreeWidgetItem;
 namespace fxs {
 
 struct GraphFile;
-struct RecordedStep;
-struct Recording;
 
 class RecordingWidget : public QWidget {
     Q_OBJECT
@@ -52,6 +53,8 @@ private:
     void updateButtons();
     // The graphs before and after the selected step; false when it has none before it or changed nothing.
     bool selectedStepGraphs(int &before, int &after) const;
+    // The stream and step of a row of the passes tree (a stream's row: no step).
+    std::pair<const RecordedStream *, const RecordedStep *> streamAndStep(const QTreeWidgetItem *item) const;
     const RecordedStep *selectedStep(int &before) const;
     // The Inductor pattern set (inductor:NAME) the selected step's pattern pass comes from; empty when none.
     QString selectedStepSource(int &before) const;
@@ -63,6 +66,7 @@ private:
     QPushButton *m_diffButton;
     QPushButton *m_rerunButton;
     std::shared_ptr<const Recording> m_recording;
+    FusionMatrix m_fusions; // of m_recording
     std::vector<std::string> m_graphNames;
     std::vector<size_t> m_graphSizes;
 };

@@ -115,23 +115,11 @@ int runApplyBatch(const CommandLine &cmd, const std::shared_ptr<PatternRegistry>
         if (numericsOptions) {
             std::lock_guard<std::mutex> lock(numericsMutex);
             numerics = sessionNumerics(session, *numericsOptions, torchHostNumerics());
-            long long equal = 0, differ = 0;
-            std::map<std::string, size_t> differByPattern;
-            for (size_t i = 0; i < numerics.size(); ++i) {
-                if (!numerics[i] || !numerics[i]->ran)
-                    continue;
-                equal += numerics[i]->equal;
-                if (!numerics[i]->equal) {
-                    ++differ;
-                    const std::string &name = session.history()[i].name;
-                    if (!differByPattern[name]++)
-                        row.differByPattern.emplace_back(name, 0);
-                }
-            }
-            for (auto &entry : row.differByPattern)
-                entry.second = differByPattern[entry.first];
-            row.counts.insert(row.counts.end(), {equal, differ});
-            if (differ)
+            std::vector<std::pair<std::string, bool>> ran;
+            for (size_t i = 0; i < numerics.size(); ++i)
+                if (numerics[i] && numerics[i]->ran)
+                    ran.emplace_back(session.history()[i].name, numerics[i]->equal);
+            if (row.countNumerics(ran))
                 someDiffer = true;
         }
         if (json) {

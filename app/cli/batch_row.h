@@ -3,6 +3,7 @@
 
 #include "util/json.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +34,27 @@ struct BatchRow {
     std::string text;
 
     bool ok() const { return exitCode == 0; }
+
+    // --check-numerics: the fusions that ran, as (pattern, equal), become two more counts (equal, differing) and the
+    // differing ones per pattern. True when one differs.
+    bool countNumerics(const std::vector<std::pair<std::string, bool>> &fusions)
+    {
+        long long equal = 0, differ = 0;
+        for (const auto &[pattern, same] : fusions) {
+            equal += same;
+            if (same)
+                continue;
+            ++differ;
+            auto it = std::find_if(differByPattern.begin(), differByPattern.end(),
+                [&](const auto &entry) { return entry.first == pattern; });
+            if (it == differByPattern.end())
+                differByPattern.emplace_back(pattern, 1);
+            else
+                ++it->second;
+        }
+        counts.insert(counts.end(), {equal, differ});
+        return differ > 0;
+    }
 };
 
 } // namespace fxs::cli

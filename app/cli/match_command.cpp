@@ -211,20 +211,11 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
             std::lock_guard<std::mutex> lock(numericsMutex);
             numerics = candidateNumerics(
                 registry, *named.graph, options.onlyPattern, *numericsOptions, torchHostNumerics());
-            long long equal = 0, differ = 0;
-            std::map<std::string, size_t> byPattern;
-            for (const auto &[key, n] : *numerics) {
-                equal += n.ran && n.equal;
-                if (n.ran && !n.equal) {
-                    ++differ;
-                    if (!byPattern[key.first]++)
-                        row.differByPattern.emplace_back(key.first, 0);
-                }
-            }
-            for (auto &entry : row.differByPattern)
-                entry.second = byPattern[entry.first];
-            row.counts.insert(row.counts.end(), {equal, differ});
-            if (differ)
+            std::vector<std::pair<std::string, bool>> ran;
+            for (const auto &[key, n] : *numerics)
+                if (n.ran)
+                    ran.emplace_back(key.first, n.equal);
+            if (row.countNumerics(ran))
                 someDiffer = true;
         }
         if (json) {

@@ -8,26 +8,30 @@ namespace fxs {
 FusionMatrix fusionMatrix(const Recording &recording)
 {
     FusionMatrix matrix;
-    std::vector<std::string> streams; // graph names in the order they first appear
-    for (const auto &s : recording.streams)
-        if (std::find(streams.begin(), streams.end(), s.name) == streams.end())
-            streams.push_back(s.name);
-    // Only graphs some pattern pass ran on (Dynamo's graph has none).
-    auto triedIn = [](const RecordedStream &s) {
+    // Columns: the graphs some pattern pass ran on (Dynamo's has none), grouped by graph in the order the graphs
+    // first appear, then by rank.
+    std::vector<std::string> order;
+    std::vector<const RecordedStream *> tried;
+    for (const auto &s : recording.streams) {
+        if (std::find(order.begin(), order.end(), s.name) == order.end())
+            order.push_back(s.name);
         for (const auto &step : s.steps)
-            for (const auto &pass : step.patternPasses)
-                if (!pass.patterns.empty())
-                    return true;
-        return false;
+            if (std::any_of(step.patternPasses.begin(), step.patternPasses.end(),
+                    [](const RecordedPatternPass &pass) { return !pass.patterns.empty(); })) {
+                tried.push_back(&s);
+                break;
+            }
+    }
+    auto position = [&](const RecordedStream *s) {
+        return std::make_pair(std::find(order.begin(), order.end(), s->name) - order.begin(), s->rank);
     };
+    std::stable_sort(tried.begin(), tried.end(),
+        [&](const RecordedStream *a, const RecordedStream *b) { return position(a) < position(b); });
     std::map<std::pair<int, std::string>, size_t> columnOf;
-    for (const std::string &name : streams)
-        for (int rank : recording.ranks())
-            for (const auto &s : recording.streams)
-                if (s.rank == rank && s.name == name && triedIn(s)) {
-                    columnOf[{rank, name}] = matrix.columns.size();
-                    matrix.columns.push_back({rank, name});
-                }
+    for (const RecordedStream *s : tried) {
+        columnOf[{s->rank, s->name}] = matrix.columns.size();
+        matrix.columns.push_back({s->rank, s->name});
+    }
     std::map<std::string, size_t> rowOf;
     for (const auto &s : recording.streams) {
         const auto found = columnOf.find({s.rank, s.name});

@@ -26,7 +26,7 @@ struct FusionNumerics {
     std::string detail; // where the outputs differ first (a replaced node's name, the index, both values), or why not run
     size_t inputs = 0, outputs = 0; // of the replaced part
     double ms = 0; // what the check cost, both parts prepared and run
-    bool inTorchHost = false; // ran in the torch host: a part uses an op only the pattern sources' Python defines
+    bool inTorchHost = false; // ran in the torch host: LibTorch could not (an op only the sources' Python defines)
 
     // "equal (max |Δ| 3.1e-05)", "mul_3 differs first at [0, 2]: the replacement gives 0.5, the replaced nodes
     // 0.25", "not run: ..."
@@ -34,14 +34,14 @@ struct FusionNumerics {
     Json toJson() const;
 };
 
-// Runs a fusion's two parts (fxscope JSON graphs, the same placeholders) on inputs made from meta with `seed`, where
-// fxscope's LibTorch cannot: in the torch host, whose Python defines the ops pattern sources register with
+// Runs a fusion's two parts (fxscope JSON graphs reading the same input nodes) on inputs made from meta with `seed`,
+// where fxscope's LibTorch cannot: in the torch host, whose Python defines the ops pattern sources register with
 // torch.library. Its reply: {"equal", "max_abs_diff", "detail"}.
 using PythonNumerics = std::function<Result<Json>(const Json &before, const Json &after, uint64_t seed)>;
 
 // The numerics of one step: `before` and `after` are the graphs around it, `removed` and `added` its nodes.
-// `options` chooses the device, seed, inputs file and symbol values; one untimed run of each part. A part that uses
-// an op LibTorch lacks runs through `python` when given.
+// `options` chooses the device, seed, inputs file and symbol values; one untimed run of each part. What LibTorch
+// cannot run goes through `python` when given (on the CPU, with generated inputs).
 FusionNumerics checkFusionNumerics(const Graph &before, const Graph &after, const std::vector<std::string> &removed,
     const std::vector<std::string> &added, const ProfileOptions &options, const PythonNumerics &python = {});
 

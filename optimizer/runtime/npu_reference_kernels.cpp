@@ -162,59 +162,49 @@ void registerNpuReferenceKernels()
             torch::Library::FRAGMENT, "npu", c10::nullopt, __FILE__, uint32_t(__LINE__));
         static auto impls = std::make_unique<torch::Library>(
             torch::Library::IMPL, "npu", c10::DispatchKey::CPU, __FILE__, uint32_t(__LINE__));
-        if (!registered("npu::npu_rms_norm")) {
-            defs->def("npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)");
-            ownOps().insert("npu_rms_norm");
-            impls->impl("npu_rms_norm", TORCH_FN(rmsNorm));
-        }
-        if (!registered("npu::npu_add_rms_norm")) {
-            defs->def("npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
-                      "-> (Tensor, Tensor, Tensor)");
-            ownOps().insert("npu_add_rms_norm");
-            impls->impl("npu_add_rms_norm", TORCH_FN(addRmsNorm));
-        }
-        if (!registered("npu::npu_add_rms_norm_cast")) {
-            defs->def("npu_add_rms_norm_cast(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
-                      "-> (Tensor, Tensor, Tensor, Tensor)");
-            ownOps().insert("npu_add_rms_norm_cast");
-            impls->impl("npu_add_rms_norm_cast", TORCH_FN(addRmsNormCast));
-        }
-        if (!registered("npu::_npu_dtype_cast")) {
-            defs->def("_npu_dtype_cast(Tensor self, ScalarType dtype) -> Tensor");
-            ownOps().insert("_npu_dtype_cast");
-            impls->impl("_npu_dtype_cast", TORCH_FN(npuDtypeCast));
-        }
-        if (!registered("npu::npu_dynamic_quant")) {
-            defs->def("npu_dynamic_quant(Tensor input, *, Tensor? smooth_scales=None, Tensor? group_index=None, "
-                      "ScalarType? dst_type=None) -> (Tensor, Tensor)");
-            ownOps().insert("npu_dynamic_quant");
-            impls->impl("npu_dynamic_quant", TORCH_FN(dynamicQuant));
-        }
-        if (!registered("npu::npu_add_rms_norm_dynamic_quant")) {
-            defs->def("npu_add_rms_norm_dynamic_quant(Tensor x1, Tensor x2, Tensor gamma, *, Tensor? smooth_scale1=None, "
-                      "Tensor? smooth_scale2=None, Tensor? beta=None, float epsilon=1e-06, bool[2]? output_mask=None) "
-                      "-> (Tensor, Tensor, Tensor, Tensor, Tensor)");
-            ownOps().insert("npu_add_rms_norm_dynamic_quant");
-            impls->impl("npu_add_rms_norm_dynamic_quant", TORCH_FN(addRmsNormDynamicQuant));
-        }
-        if (!registered("npu::npu_swiglu")) {
-            defs->def("npu_swiglu(Tensor self, int dim=-1) -> Tensor");
-            ownOps().insert("npu_swiglu");
-            impls->impl("npu_swiglu", TORCH_FN(swiglu));
-        }
-        if (!registered("npu::npu_rotary_mul")) {
-            defs->def("npu_rotary_mul(Tensor self, Tensor r1, Tensor r2) -> Tensor");
-            ownOps().insert("npu_rotary_mul");
-            impls->impl("npu_rotary_mul", TORCH_FN(rotaryMul));
-        }
-        if (!registered("npu::npu_mm_all_reduce_base")) {
-            defs->def("npu_mm_all_reduce_base(Tensor x1, Tensor x2, str hcom, *, str reduce_op='sum', Tensor? bias=None, "
-                      "Tensor? antiquant_scale=None, Tensor? antiquant_offset=None, Tensor? x3=None, "
-                      "Tensor? dequant_scale=None, Tensor? pertoken_scale=None, Tensor? comm_quant_scale_1=None, "
-                      "Tensor? comm_quant_scale_2=None, int antiquant_group_size=0, int comm_turn=0) -> Tensor");
-            ownOps().insert("npu_mm_all_reduce_base");
-            impls->impl("npu_mm_all_reduce_base", TORCH_FN(mmAllReduceBase));
-        }
+        // Each op fxscope defines here: its schema as torch_npu declares it, and the CPU kernel.
+        auto define = [](const char *name, const char *schema, auto kernel) {
+            if (registered((std::string("npu::") + name).c_str()))
+                return;
+            defs->def(schema);
+            ownOps().insert(name);
+            impls->impl(name, kernel);
+        };
+        define("npu_rms_norm",
+            "npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)",
+            TORCH_FN(rmsNorm));
+        define("npu_add_rms_norm",
+            "npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
+                "-> (Tensor, Tensor, Tensor)",
+            TORCH_FN(addRmsNorm));
+        define("npu_add_rms_norm_cast",
+            "npu_add_rms_norm_cast(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
+                "-> (Tensor, Tensor, Tensor, Tensor)",
+            TORCH_FN(addRmsNormCast));
+        define("_npu_dtype_cast",
+            "_npu_dtype_cast(Tensor self, ScalarType dtype) -> Tensor",
+            TORCH_FN(npuDtypeCast));
+        define("npu_dynamic_quant",
+            "npu_dynamic_quant(Tensor input, *, Tensor? smooth_scales=None, Tensor? group_index=None, "
+                "ScalarType? dst_type=None) -> (Tensor, Tensor)",
+            TORCH_FN(dynamicQuant));
+        define("npu_add_rms_norm_dynamic_quant",
+            "npu_add_rms_norm_dynamic_quant(Tensor x1, Tensor x2, Tensor gamma, *, Tensor? smooth_scale1=None, "
+                "Tensor? smooth_scale2=None, Tensor? beta=None, float epsilon=1e-06, bool[2]? output_mask=None) "
+                "-> (Tensor, Tensor, Tensor, Tensor, Tensor)",
+            TORCH_FN(addRmsNormDynamicQuant));
+        define("npu_swiglu",
+            "npu_swiglu(Tensor self, int dim=-1) -> Tensor",
+            TORCH_FN(swiglu));
+        define("npu_rotary_mul",
+            "npu_rotary_mul(Tensor self, Tensor r1, Tensor r2) -> Tensor",
+            TORCH_FN(rotaryMul));
+        define("npu_mm_all_reduce_base",
+            "npu_mm_all_reduce_base(Tensor x1, Tensor x2, str hcom, *, str reduce_op='sum', Tensor? bias=None, "
+                "Tensor? antiquant_scale=None, Tensor? antiquant_offset=None, Tensor? x3=None, "
+                "Tensor? dequant_scale=None, Tensor? pertoken_scale=None, Tensor? comm_quant_scale_1=None, "
+                "Tensor? comm_quant_scale_2=None, int antiquant_group_size=0, int comm_turn=0) -> Tensor",
+            TORCH_FN(mmAllReduceBase));
     });
 }
 

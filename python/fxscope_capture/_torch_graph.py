@@ -477,6 +477,11 @@ def run(gm, inputs):
     return out
 
 
+def _tolerance(x, y):
+    """rtol for two outputs (atol is four times it): looser where either is a 16-bit float."""
+    return 1e-2 if x.dtype in (torch.float16, torch.bfloat16) or y.dtype in (torch.float16, torch.bfloat16) else 1e-4
+
+
 def compare_outputs(a, b):
     """(equal within the dtype's tolerance, max abs diff) for two pytrees of outputs."""
     la, lb = torch.utils._pytree.tree_leaves(a), torch.utils._pytree.tree_leaves(b)
@@ -491,10 +496,30 @@ def compare_outputs(a, b):
             diff = (xd - yd).abs()
             d = float(diff.max()) if diff.numel() else 0.0
             worst = max(worst, d)
-            tol = 1e-2 if x.dtype in (torch.float16, torch.bfloat16) or y.dtype in (torch.float16, torch.bfloat16) \
-                else 1e-4
+            tol = _tolerance(x, y)
             if not torch.allclose(xd, yd, rtol=tol, atol=tol * 4, equal_nan=True):
                 ok = False
         elif x != y:
             return False, float("inf")
     return ok, worst
+
+
+def first_difference(got, expected):
+    """Where two pytrees of outputs differ first, as fxscope's runtime says it: 'output k differs first at [i, j]: A
+    against B' (A from `got`), under compare_outputs' tolerances."""
+    la, lb = torch.utils._pytree.tree_leaves(got), torch.utils._pytree.tree_leaves(expected)
+    if len(la) != len(lb):
+        return f"{len(la)} outputs against {len(lb)}"
+    for k, (x, y) in enumerate(zip(la, lb)):
+        if not (isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor)):
+            if x != y:
+                return f"output {k} differs: {x} against {y}"
+            continue
+        if x.shape != y.shape:
+            return f"output {k} differs in shape"
+        tol = _tolerance(x, y)
+        close = torch.isclose(x.double(), y.double(), rtol=tol, atol=tol * 4, equal_nan=True)
+        if not bool(close.all()):
+            index = tuple(int(i) for i in (~close).nonzero()[0])
+            return f"output {k} differs first at {list(index)}: {float(x[index]):.6g} against {float(y[index]):.6g}"
+    return "outputs differ"

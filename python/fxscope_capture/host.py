@@ -22,8 +22,8 @@ reply has the same "id" and "ok", with "error" (and "traceback") when ok is fals
                              register_replacement's check_fn (re-trace with the match's values, the specific
                              pattern, the user's extra_check on a real Match, the replacement traced per match)
   numerics {before, after, seed}
-                             a fusion's two parts (fxscope JSON graphs, the same placeholders) run on the same
-                             inputs made from meta: {equal, max_abs_diff, detail}; for ops only the sources define
+                             a fusion's two parts (fxscope JSON graphs reading the same input nodes) run on the
+                             same inputs made from meta: {equal, max_abs_diff, detail}; for what LibTorch cannot run
   shutdown
 
 A pattern is addressed by its index in the last load's list.
@@ -298,9 +298,9 @@ class Host:
         return {"nodes": len(self.nodes)}
 
     def cmd_numerics(self, request):
-        """A fusion's two parts (fxscope JSON graphs with the same placeholders) run here on the same inputs, made from
-        meta with the request's seed: fxscope's LibTorch lacks the ops the pattern sources define with torch.library,
-        this Python has them. Outputs compared as inductor_check compares graphs."""
+        """A fusion's two parts (fxscope JSON graphs reading the same input nodes) run here on the same inputs, made
+        from meta with the request's seed: what fxscope's LibTorch cannot run (the ops the pattern sources define with
+        torch.library) this Python can. Outputs compared as inductor_check compares graphs."""
         self.realize()
         parts = []
         for key in ("before", "after"):
@@ -308,43 +308,20 @@ class Host:
                 raise HostError(f"numerics: expected a graph object as {key!r}")
             parts.append(self.tg.load_graph_module({"graphs": [{"graph": request[key]}]}))
         (before, syms), (after, _) = parts
-        inputs = dict(zip([n.name for n in before.graph.find_nodes(op="placeholder")],
-                          self.tg.make_inputs(before, syms, seed=int(request.get("seed", 0)))))
+        # make_inputs gives one value per input node of `before`, in order; `after` reads them by name.
+        names = [n.name for n in before.graph.nodes if n.op == "placeholder"]
+        inputs = dict(zip(names, self.tg.make_inputs(before, syms, seed=int(request.get("seed", 0)))))
         try:
-            fed = [inputs[n.name] for n in after.graph.find_nodes(op="placeholder")]
+            fed = [inputs[n.name] for n in after.graph.nodes if n.op == "placeholder"]
         except KeyError as e:
             raise HostError(f"numerics: the replacement reads {e}, which the replaced part does not") from None
         expected = self.tg.run(before, list(inputs.values()))
         got = self.tg.run(after, fed)
         equal, worst = self.tg.compare_outputs(expected, got)
-        reply = {"equal": bool(equal), "max_abs_diff": worst if math.isfinite(worst) else -1.0}
+        reply = {"equal": bool(equal), "max_abs_diff": worst if math.isfinite(worst) else None}  # None: shapes differ
         if not equal:
-            reply["detail"] = self._first_difference(got, expected)
+            reply["detail"] = self.tg.first_difference(got, expected)
         return reply
-
-    def _first_difference(self, got, expected):
-        """'output k differs first at [i, j]: A against B' (A the replacement's value), as fxscope's runtime says it."""
-        torch = self.torch
-        leaves_got = torch.utils._pytree.tree_leaves(got)
-        leaves_expected = torch.utils._pytree.tree_leaves(expected)
-        if len(leaves_got) != len(leaves_expected):
-            return f"{len(leaves_got)} outputs against {len(leaves_expected)}"
-        for k, (a, b) in enumerate(zip(leaves_got, leaves_expected)):
-            if not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor):
-                if a != b:
-                    return f"output {k} differs: {a} against {b}"
-                continue
-            if a.shape != b.shape:
-                return f"output {k} differs in shape"
-            ad, bd = a.double(), b.double()
-            close = torch.isclose(ad, bd, rtol=1e-2, atol=4e-2, equal_nan=True) \
-                if torch.float16 in (a.dtype, b.dtype) or torch.bfloat16 in (a.dtype, b.dtype) \
-                else torch.isclose(ad, bd, rtol=1e-4, atol=4e-4, equal_nan=True)
-            if not bool(close.all()):
-                index = [int(i) for i in (~close).nonzero()[0]]
-                return f"output {k} differs first at {index}: {float(ad[tuple(index)]):.6g} against " \
-                       f"{float(bd[tuple(index)]):.6g}"
-        return "outputs differ"
 
     def cmd_edit(self, request):
         if self.gm is None:

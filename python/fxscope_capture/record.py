@@ -512,36 +512,21 @@ class Recorder:
                         recorder.guarded(recorder.end_pass, module, failed)
             return recorded_apply
 
-        def phase(name, original):
-            def in_phase(gm, *args, **kwargs):
-                # An inference graph runs the joint-graph passes too: it stays an inference stream.
-                saved = recorder.phase
-                recorder.phase = saved if saved == "inference" else name
-                try:
-                    return original(gm, *args, **kwargs)
-                finally:
-                    recorder.phase = saved
-            return in_phase
+        def phased(choose):
+            """Wraps an Inductor entry point so the passes it runs know their phase: choose(phase now, args, kwargs)."""
+            def wrap(original):
+                def in_phase(*args, **kwargs):
+                    saved = recorder.phase
+                    recorder.phase = choose(saved, args, kwargs)
+                    try:
+                        return original(*args, **kwargs)
+                    finally:
+                        recorder.phase = saved
+                return in_phase
+            return wrap
 
-        def forward(original):
-            def in_forward(*args, **kwargs):
-                saved = recorder.phase
-                if kwargs.get("is_inference"):
-                    recorder.phase = "inference"
-                try:
-                    return original(*args, **kwargs)
-                finally:
-                    recorder.phase = saved
-            return in_forward
-
-        def post_grad(original):
-            def in_post_grad(gm, is_inference=False, *args, **kwargs):
-                saved, recorder.phase = recorder.phase, "inference" if is_inference else "post_grad"
-                try:
-                    return original(gm, is_inference, *args, **kwargs)
-                finally:
-                    recorder.phase = saved
-            return in_post_grad
+        def is_inference(args, kwargs):
+            return kwargs.get("is_inference", args[1] if len(args) > 1 else False)
 
         def lowering(original):
             def recorded_run(graph_lowering, *args, **kwargs):
@@ -565,14 +550,16 @@ class Recorder:
         self._patch(pattern_matcher.PatternMatcherPass, "apply", apply)
         self._patch(pattern_matcher.PatternMatcherPass, "__init__", init)
         from torch._inductor import compile_fx, graph
-        if hasattr(compile_fx, "_recursive_joint_graph_passes"):
-            self._patch(compile_fx, "_recursive_joint_graph_passes", lambda f: phase("joint", f))
-        if hasattr(compile_fx, "compile_fx_forward"):
-            self._patch(compile_fx, "compile_fx_forward", forward)
-        if hasattr(compile_fx, "fw_compiler_freezing"):
-            self._patch(compile_fx, "fw_compiler_freezing", lambda f: phase("inference", f))
-        if hasattr(compile_fx, "_recursive_post_grad_passes"):
-            self._patch(compile_fx, "_recursive_post_grad_passes", post_grad)
+        entry_points = {
+            # An inference graph runs the joint-graph passes too: it stays an inference stream.
+            "_recursive_joint_graph_passes": lambda saved, a, k: saved if saved == "inference" else "joint",
+            "compile_fx_forward": lambda saved, a, k: "inference" if k.get("is_inference") else saved,
+            "fw_compiler_freezing": lambda saved, a, k: "inference",
+            "_recursive_post_grad_passes": lambda saved, a, k: "inference" if is_inference(a, k) else "post_grad",
+        }
+        for name, choose in entry_points.items():
+            if hasattr(compile_fx, name):
+                self._patch(compile_fx, name, phased(choose))
         self._patch(graph.GraphLowering, "run", lowering)
         # A graph served from Inductor's caches runs no pass: recording compiles everything afresh.
         from torch._inductor import config as inductor_config

@@ -343,19 +343,18 @@ Retrace TorchHostEngine::retrace(size_t pattern, const Match &m)
     const std::string stage = o["stage"].toString();
     if (stage == "error" && !o["check"]["raised"].isString()) {
         r.raised = o["raised"].toString() + (o["where"].isString() ? " (at " + o["where"].toString() + ")" : "");
-        // torch's check reads each input's meta val (_get_match_node_value); a dump without shapes has none.
-        if (r.raised.find("'example_value'") != std::string::npos) {
-            const Node *bare = nullptr;
-            for (const auto &kv : m.kwargs)
-                kv.second.forEachNode([&](const Node *n) {
-                    if (!bare && !n->meta().val)
-                        bare = n;
-                });
-            if (bare)
-                r.raised += ": the dump has no shape for " + bare->name() + ", and torch's check reads each "
-                    "input's meta val (Inductor's own graphs always have it); dump the graph with its shapes "
-                    "(print_readable, TORCH_LOGS=post_grad_graphs, fxscope_capture)";
-        }
+        // torch's check reads each input's meta val (_get_match_node_value): a dump without shapes has none, and
+        // whatever torch raised then, that is the first thing to fix.
+        const Node *bare = nullptr;
+        for (const auto &kv : m.kwargs)
+            kv.second.forEachNode([&](const Node *n) {
+                if (!bare && !n->meta().val)
+                    bare = n;
+            });
+        if (bare)
+            r.raised += "; the dump has no shape for " + bare->name() + ", and torch's check reads each input's meta "
+                "val (Inductor's own graphs always have it): dump the graph with its shapes (print_readable, "
+                "TORCH_LOGS=post_grad_graphs, fxscope_capture)";
         return r;
     }
     if (stage == "retrace") {
