@@ -802,11 +802,7 @@ quint64 Document::checkNumerics(const QString &device)
     options.device = device.toStdString();
     options.progress = [state](double) { return !state->cancel; }; // a newer check stops this one's runs
     // Fusions into ops the pattern files define with torch.library run in the torch host, which has them.
-    PythonNumerics python;
-    if (std::shared_ptr<TorchHostEngine> host = m_torchHost)
-        python = [host](const Json &before, const Json &after, uint64_t seed) {
-            return host->numerics(before, after, seed);
-        };
+    const PythonNumerics python = m_torchHost ? m_torchHost->numericsRunner() : PythonNumerics{};
     auto future = QtConcurrent::run([=]() {
         return std::make_shared<const CandidateNumerics>(candidateNumerics(*registry, *graph, {}, options, python));
     });

@@ -17,7 +17,6 @@
 #include "patterns_widget.h"
 #include "profile_model.h"
 #include "profile_widget.h"
-#include "recording_widget.h"
 #include "ranks_profile.h"
 #include "timeline_widget.h"
 
@@ -420,9 +419,8 @@ void MainWindow::createRecordingDock()
         QElapsedTimer timer;
         timer.start();
         m_recording->setFile(m_document->file());
-        if (m_recording->hasRecording())
-            uiLogger()->debug("recording dock filled in {} ms", timer.elapsed());
         if (m_recording->hasRecording()) {
+            uiLogger()->debug("recording dock filled in {} ms", timer.elapsed());
             m_recordingDock->raise();
             resizeDocks({m_recordingDock}, {qMax(m_recordingDock->width(), 640)}, Qt::Horizontal);
             resizeDocks({m_recordingDock, m_timelineDock}, {700, 200}, Qt::Vertical); // the passes, not the session

@@ -252,11 +252,7 @@ bool torchHostLoaded()
 PythonNumerics torchHostNumerics()
 {
     std::shared_ptr<TorchHostEngine> host = torchHostLoaded() ? hostEngine() : nullptr;
-    if (!host)
-        return {};
-    return [host](const Json &before, const Json &after, uint64_t seed) {
-        return host->numerics(before, after, seed);
-    };
+    return host ? host->numericsRunner() : PythonNumerics{};
 }
 
 bool checkOptionFiles(const std::vector<std::string> &files, const std::vector<std::string> &plugins)

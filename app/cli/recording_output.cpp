@@ -14,6 +14,18 @@ size_t nodesAfter(const GraphFile &file, const RecordedStep &step)
     return step.graph >= 0 ? file.graphs[size_t(step.graph)].graph->size() : 0;
 }
 
+// What a step did to the graph's size: "", "unchanged", "changed" (same size), "+3 nodes", "-14 nodes".
+std::string changeText(const RecordedStep &step, size_t before, size_t nodes)
+{
+    if (step.index == 0)
+        return {};
+    if (!step.changed)
+        return "unchanged";
+    if (nodes == before)
+        return "changed";
+    return (nodes > before ? "+" + std::to_string(nodes - before) : "-" + std::to_string(before - nodes)) + " nodes";
+}
+
 std::string shortName(const std::string &name, size_t width)
 {
     return name.size() <= width ? name : "…" + name.substr(name.size() - width + 1);
@@ -62,10 +74,8 @@ void printRecording(const GraphFile &file, bool withAnchors)
         size_t before = 0;
         for (const auto &step : s.steps) {
             const size_t nodes = nodesAfter(file, step);
-            std::string change = step.index == 0 ? "" : !step.changed ? "unchanged" : nodes == before ? "changed"
-                                                      : (nodes > before ? "+" : "-") +
-                        std::to_string(nodes > before ? nodes - before : before - nodes) + " nodes";
-            std::printf("  %03d  %-36s %6zu nodes  %-11s", step.index, step.pass.c_str(), nodes, change.c_str());
+            std::printf("  %03d  %-36s %6zu nodes  %-11s", step.index, step.pass.c_str(), nodes,
+                changeText(step, before, nodes).c_str());
             if (!step.patternPasses.empty())
                 std::printf("  %lld replaced", (long long)step.replaced());
             if (step.seconds > 0)

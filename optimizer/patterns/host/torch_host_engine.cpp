@@ -300,6 +300,13 @@ Result<Json> TorchHostEngine::numerics(const Json &before, const Json &after, ui
         "numerics", Json::object({{"before", before}, {"after", after}, {"seed", static_cast<int64_t>(seed)}}));
 }
 
+PythonNumerics TorchHostEngine::numericsRunner()
+{
+    return [self = shared_from_this()](const Json &before, const Json &after, uint64_t seed) {
+        return self->numerics(before, after, seed);
+    };
+}
+
 Result<Json> TorchHostEngine::decide(size_t pattern, const Graph &graph, const std::string &anchor)
 {
     std::lock_guard<std::mutex> lock(m_mutex);

@@ -7,6 +7,7 @@
 // The entries' retrace/extraCheck closures are the seam: the matcher and the rewriter stay fxscope's.
 
 #include "patterns/pattern_registry.h"
+#include "runtime/fusion_numerics.h"
 #include "torch_host.h"
 
 #include <memory>
@@ -29,9 +30,10 @@ public:
     TorchHost &host() { return *m_host; }
     std::string torchVersion() const;
 
-    // Runs a fusion's two parts in the host, where the ops the sources define with torch.library exist: the runner
-    // fusion_numerics.h's checks take (runtime/fusion_numerics.h, PythonNumerics).
+    // Runs a fusion's two parts in the host, where the ops the sources define with torch.library exist; as the
+    // runner fusion_numerics.h's checks take, holding this engine.
     Result<Json> numerics(const Json &before, const Json &after, uint64_t seed);
+    PythonNumerics numericsRunner();
 
     struct Stats {
         int checks = 0; // candidates torch decided
