@@ -5,6 +5,7 @@
 #include "io/loader.h"
 #include "match/matcher.h"
 #include "patterns/host/torch_host_engine.h"
+#include "rewrite/graph_editor.h"
 #include "rewrite/session.h"
 
 #include <QDir>
@@ -187,6 +188,50 @@ private Q_SLOTS:
         const auto stats = engine->stats();
         QCOMPARE(stats.mirrors, 1); // sent once; every later graph went as a diff
         QVERIFY(stats.edits >= 2);
+    }
+
+    // Followed by diffs (a replacement's edits, a changed target and meta, nodes moved, then all of it undone), the
+    // mirror is node for node, strides included, what a mirror of the same graph rebuilt whole is.
+    void mirrorFollowedByDiffsIsTheGraphRebuilt()
+    {
+        auto follower = TorchHostEngine::create(settings());
+        auto graph = loadGraph(kHostData + "/mlp_block.json");
+        QVERIFY(follower->follow(*graph));
+        auto mirrorText = [&](TorchHostEngine &engine) {
+            auto r = engine.host().request("mirror_text");
+            return r ? r.value()["text"].toString() : "error: " + r.error().message;
+        };
+        auto sameAsRebuilt = [&] {
+            auto rebuilt = TorchHostEngine::create(settings());
+            if (auto st = rebuilt->follow(*graph); !st)
+                return std::string("rebuilt: ") + st.error().message;
+            const std::string followed = mirrorText(*follower), whole = mirrorText(*rebuilt);
+            return followed == whole ? std::string() : "followed:\n" + followed + "\nrebuilt:\n" + whole;
+        };
+        GraphEditor editor(*graph);
+        // exp + 1 replaced as a pattern's replacement is: a new node, the old one's users moved to it, the old erased.
+        Node *old = graph->find("add_1");
+        Node *added = editor.insertBefore(old, OpKind::CallFunction, "add_9", "torch.ops.aten.add.Tensor",
+            {Argument::ofNode(graph->find("exp")), Argument::ofInt(2)});
+        editor.setMeta(added, old->meta());
+        editor.replaceUses(old, Argument::ofNode(added));
+        QVERIFY(editor.erase(old));
+        QVERIFY(follower->follow(*graph));
+        editor.setTarget(graph->find("neg"), "torch.ops.aten.abs.default");
+        NodeMeta meta = graph->find("mean")->meta();
+        meta.stackTrace = "File \"model.py\", line 3, in forward";
+        editor.setMeta(graph->find("mean"), meta);
+        QVERIFY(graph->reorderRun({graph->find("view_2"), graph->find("convert_element_type_5")}));
+        QVERIFY(follower->follow(*graph));
+        std::string differs = sameAsRebuilt();
+        QVERIFY2(differs.empty(), differs.c_str());
+        QVERIFY(editor.record().undo(*graph));
+        QVERIFY(follower->follow(*graph));
+        differs = sameAsRebuilt();
+        QVERIFY2(differs.empty(), differs.c_str());
+        const auto stats = follower->stats();
+        QCOMPARE(stats.mirrors, 1);
+        QCOMPARE(stats.edits, 3);
     }
 
     // A host that dies is reported with what it printed, and the next request starts a new one that loads the

@@ -164,7 +164,7 @@ int runApply(const std::vector<std::string> &args)
           "--check-numerics runs each fusion's replaced nodes and its replacement on the same seeded inputs (on "
           "--device, default cpu) and compares their outputs as `profile` does; exit 6 when one differs.\n"
           "Several GRAPHs, a directory or a file holding several graphs (without --graph) give one row per graph "
-          "(steps, nodes before and after), on --jobs threads (default: the cores); -o is then a directory that "
+          "(steps, nodes before and after), on --jobs threads (default: the cores; one with the torch host); -o is then a directory that "
           "receives each fused graph as fxscope JSON; --json writes one document graph by graph, --jsonl one line per "
           "graph then a totals line, --summary counts without each graph's report; exit 0 when every graph ran, 2 "
           "when a file did not load, 3 when a sweep failed (docs/batch.md)\n";
@@ -228,7 +228,7 @@ int runApply(const std::vector<std::string> &args)
                 out->c_str());
             return UsageError;
         }
-        return runApplyBatch(cmd, registry, maxSteps, out, *jobs,
+        return runApplyBatch(cmd, registry, maxSteps, out, batchJobs(cmd, *jobs),
             checkNumerics ? std::optional<ProfileOptions>(numericsOptions) : std::nullopt);
     }
     if (out && !isGraphOutputExtension(ext)) {

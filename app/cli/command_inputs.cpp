@@ -249,6 +249,11 @@ bool torchHostLoaded()
     return engineState().usedHost;
 }
 
+unsigned batchJobs(const CommandLine &cmd, unsigned jobs)
+{
+    return torchHostLoaded() && !cmd.value("--jobs") ? 1 : jobs;
+}
+
 PythonNumerics torchHostNumerics()
 {
     std::shared_ptr<TorchHostEngine> host = torchHostLoaded() ? hostEngine() : nullptr;

@@ -38,6 +38,9 @@ bool loadPatternSpecs(const std::vector<std::string> &specs, PatternRegistry &re
 bool loadPatternSpecsInSandbox(const std::vector<std::string> &specs, PatternRegistry &registry, std::string &error);
 // Whether the torch host loaded this run's Python sources.
 bool torchHostLoaded();
+// The threads a batch runs on: --jobs, or the cores; one when the torch host decides and --jobs is not given (the
+// host mirrors one graph, and graphs matched side by side would trade the mirror back and forth on every check).
+unsigned batchJobs(const CommandLine &cmd, unsigned jobs);
 // --check-numerics for fusions whose ops only the sources' Python defines: runs them in the torch host; empty when
 // this run has none.
 PythonNumerics torchHostNumerics();

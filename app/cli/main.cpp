@@ -47,8 +47,9 @@ commands:
                                                     apply the matches step by step; each step and the per-op diff
   match|apply GRAPH|DIR... --patterns FILE... [--jobs N] [--json]
                                                     a batch: one row per graph of the files and directories (walked),
-                                                    on N threads (default: the cores); apply -o DIR writes each fused
-                                                    graph; exit 2 if a file did not load, 3 if a graph failed
+                                                    on N threads (default: the cores; one with the torch host); apply
+                                                    -o DIR writes each fused graph; exit 2 if a file did not load, 3 if
+                                                    a graph failed
   passes   GRAPH --pass NAME... [--steps N] [--supported T,T...|--partition FILE] [-o OUT] [--json]
                                                     a PassManager pipeline (dce, cse, inline, partition, ...);
                                                     with a support set, partitions and why nodes are outside

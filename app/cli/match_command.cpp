@@ -439,7 +439,7 @@ int runMatch(const std::vector<std::string> &argsIn)
           "rejected by their structure or re-traced literals, the changes to search_fn that would make it match, "
           "each verified by matching the changed pattern again (docs/near-miss-hints.md).\n"
           "Several GRAPHs, a directory (walked for graph dumps) or a file holding several graphs (without --graph) "
-          "give one row per graph, matched on --jobs threads (default: the cores), and --json one document "
+          "give one row per graph, matched on --jobs threads (default: the cores; one with the torch host), and --json one document "
           "{graphs, skipped, summary} written graph by graph, --jsonl one line per graph then a totals line, "
           "--summary counts without each graph's report (--batch, --jsonl, --summary: a batch for one graph too); "
           "exit 0 when every graph ran, 2 when a file did "
@@ -518,7 +518,7 @@ int runMatch(const std::vector<std::string> &argsIn)
                 checkPython ? "--check-with-torch" : compare ? "--compare-engines" : "--subgraph");
             return UsageError;
         }
-        return runMatchBatch(cmd, registry, options, *jobs, numericsOptions);
+        return runMatchBatch(cmd, registry, options, batchJobs(cmd, *jobs), numericsOptions);
     }
     int exitCode = Success;
     auto selected = selectLoadedGraph(std::move(*single), cmd, exitCode);

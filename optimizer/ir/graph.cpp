@@ -14,7 +14,20 @@ constexpr uint64_t kOrderGap = uint64_t(1) << 32;
 // A relabelled window is grown until its keys can be this far apart.
 constexpr uint64_t kMinRelabelGap = uint64_t(1) << 16;
 
+std::atomic<uint64_t> g_graphSerials{0};
+
 } // namespace
+
+Graph::Graph()
+    : m_serial(++g_graphSerials)
+{
+}
+
+size_t Graph::followChanges() const
+{
+    m_followed = true;
+    return m_changeLog.size();
+}
 
 size_t refreshNodeIndex(const Node &node)
 {
@@ -63,6 +76,7 @@ Node *Graph::insertBefore(
     link(raw, before);
     assignOrder(raw);
     addUses(raw);
+    logChange(raw);
     return raw;
 }
 
@@ -145,6 +159,19 @@ void Graph::setArgs(Node *node, std::vector<Argument> args, Kwargs kwargs)
     node->m_args = std::move(args);
     node->m_kwargs = std::move(kwargs);
     addUses(node);
+    logChange(node);
+}
+
+void Graph::setTarget(Node *node, std::string target)
+{
+    node->m_target = std::move(target);
+    logChange(node);
+}
+
+void Graph::setMeta(Node *node, NodeMeta meta)
+{
+    node->m_meta = std::move(meta);
+    logChange(node);
 }
 
 bool Graph::erase(Node *node)
@@ -153,6 +180,7 @@ bool Graph::erase(Node *node)
         return false;
     removeUses(node);
     m_byName.erase(node->m_name);
+    logChange(node);
     const bool wasLast = node == m_last;
     unlink(node);
     // Swap-remove from the vector: O(1); the order is rebuilt when asked for, unless the last node went.
@@ -197,8 +225,11 @@ void Graph::reorder(const std::vector<Node *> &order)
             all.push_back(n);
     m_first = m_last = nullptr;
     for (Node *n : all) {
+        const Node *before = n->m_prev;
         link(n, nullptr);
         n->m_order = n->m_prev ? n->m_prev->m_order + kOrderGap : kOrderGap;
+        if (n->m_prev != before)
+            logChange(n);
     }
     m_ordered.store(false, std::memory_order_relaxed);
     restoreOrder();
@@ -235,6 +266,7 @@ bool Graph::reorderRun(const std::vector<Node *> &window)
     for (size_t i = 0; i < window.size(); ++i) {
         link(window[i], before);
         window[i]->m_order = keys[i];
+        logChange(window[i]);
     }
     m_ordered.store(false, std::memory_order_relaxed);
     // Users are kept in graph order: re-sort the lists that hold a moved node.

@@ -20,7 +20,7 @@ namespace fxs {
 
 class Graph {
 public:
-    Graph() = default;
+    Graph();
     Graph(const Graph &) = delete;
     Graph &operator=(const Graph &) = delete;
 
@@ -33,7 +33,10 @@ public:
     void setArgs(Node *node, std::vector<Argument> args, Kwargs kwargs);
     void setArgs(Node *node, std::vector<Argument> args) { setArgs(node, std::move(args), node->kwargs()); }
     // Changes what a node calls, keeping its name, arguments and users (FX's `node.target = ...`).
-    void setTarget(Node *node, std::string target) { node->m_target = std::move(target); }
+    void setTarget(Node *node, std::string target);
+    // Replaces a node's meta. Edits of a node already in the graph go through here: a write through Node::meta()
+    // is not in the change log.
+    void setMeta(Node *node, NodeMeta meta);
     // Removes a node that has no users.
     bool erase(Node *node);
     // Replaces every use of `from` by `to`.
@@ -43,6 +46,14 @@ public:
     // Reorders a run of consecutive nodes to `window`, a permutation of that run, in O(window). False (nothing
     // changed) when `window` is not a permutation of consecutive nodes.
     bool reorderRun(const std::vector<Node *> &window);
+
+    // For whoever follows this graph by diffs (the torch host's mirror): from the first followChanges() on, the
+    // names of the nodes added, erased, moved, or given other arguments, target or meta go to changeLog() in the
+    // order that happened (with repeats), and the follower reads on from where it stopped; followChanges() returns
+    // where the log stands. serial() tells this graph from every other one, so a follower knows the log it read.
+    size_t followChanges() const;
+    const std::vector<std::string> &changeLog() const { return m_changeLog; }
+    uint64_t serial() const { return m_serial; }
 
     // Whether `a` comes before `b` in this graph's order, in O(1) at any time.
     static bool precedes(const Node *a, const Node *b) { return a->m_order < b->m_order; }
@@ -103,6 +114,14 @@ private:
     std::vector<std::pair<std::string, std::unique_ptr<Graph>>> m_subgraphs;
     std::unordered_map<std::string, Graph *> m_subgraphByName;
     std::map<std::string, int64_t> m_symbolHints;
+    void logChange(const Node *node)
+    {
+        if (m_followed)
+            m_changeLog.push_back(node->m_name);
+    }
+    mutable bool m_followed = false;
+    std::vector<std::string> m_changeLog;
+    const uint64_t m_serial;
 };
 
 } // namespace fxs

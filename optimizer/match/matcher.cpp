@@ -186,9 +186,14 @@ void addTorchairStreamLabels(Graph &graph)
         } else if (op < 0 && stack.size() > 1) {
             stack.pop_back();
         }
-        if (!n->meta().extra.isObject())
-            n->meta().extra = Json::object();
-        n->meta().extra.set("stream_label", stack.back());
+        const Json *had = n->meta().extra.isObject() ? n->meta().extra.find("stream_label") : nullptr;
+        if (had && *had == stack.back())
+            continue;
+        NodeMeta meta = n->meta();
+        if (!meta.extra.isObject())
+            meta.extra = Json::object();
+        meta.extra.set("stream_label", stack.back());
+        graph.setMeta(n.get(), std::move(meta));
     }
 }
 

@@ -95,7 +95,7 @@ Status setMeta(Graph &graph, const EditOp &op, const NodeMeta &meta)
     Node *n = graph.find(op.name);
     if (!n)
         return replayError(op, "it does not exist");
-    n->meta() = meta;
+    graph.setMeta(n, meta);
     return Ok{};
 }
 

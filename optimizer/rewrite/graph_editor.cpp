@@ -73,7 +73,7 @@ void GraphEditor::setMeta(Node *node, NodeMeta meta)
     e.name = node->name();
     e.metaBefore = node->meta();
     e.meta = meta;
-    node->meta() = std::move(meta);
+    m_graph.setMeta(node, std::move(meta));
     m_record.add(std::move(e));
 }
 

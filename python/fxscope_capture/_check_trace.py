@@ -43,6 +43,11 @@ def _safe(node):
     return True
 
 
+@functools.lru_cache(maxsize=256)
+def _source(code):
+    return _Source(code)  # read and parsed once per check function, not per candidate
+
+
 class _Source:
     """The check's statements by line, from its source."""
 
@@ -58,12 +63,19 @@ class _Source:
         except SyntaxError:
             return
         self.offset = first - 1
+        self.codes = {}
         self.statements = {}
         for node in ast.walk(tree):
             if isinstance(node, (ast.If, ast.Return, ast.Assert, ast.Assign, ast.AnnAssign, ast.AugAssign,
                                  ast.While)):
                 self.statements.setdefault(node.lineno + self.offset, node)
         self.ok = True
+
+    def compiled(self, expr):
+        code = self.codes.get(id(expr))  # the nodes live as long as this source
+        if code is None:
+            code = self.codes[id(expr)] = compile(ast.Expression(expr), "<fxscope extra_check trace>", "eval")
+        return code
 
     def segment(self, node):
         return ast.get_source_segment(self.text, node) or ast.unparse(node)
@@ -91,8 +103,7 @@ class _Explainer:
         self.frame = frame
 
     def value(self, expr):
-        code = compile(ast.Expression(expr), "<fxscope extra_check trace>", "eval")
-        return eval(code, self.frame.f_globals, dict(self.frame.f_locals))
+        return eval(self.source.compiled(expr), self.frame.f_globals, dict(self.frame.f_locals))
 
     def explain(self, expr, result=None, known=False):
         """'TEXT → VALUE because A is a, B is b' for an expression without side effects; None otherwise."""
@@ -133,7 +144,7 @@ def traced_call(check, *args):
         fn = fn.func
     fn = inspect.unwrap(fn)
     code = getattr(fn, "__code__", None)
-    source = _Source(code) if code is not None else None
+    source = _source(code) if code is not None else None
     if source is None or not source.ok:
         return check(*args), []
     lines = []

@@ -235,10 +235,12 @@ def load_graph_module(source, graph=None):
     g = torch.fx.Graph()
     root = torch.nn.Module()
     nodes = {}
+    # Without strides, propagation gives each node its val (and tensor_meta) again: made once, after it.
+    strideless = any(_lacks_stride(nj) for nj in g_json["nodes"] if nj["op"] == "call_function")
     for nj in g_json["nodes"]:
-        nodes[nj["name"]] = build_node(g, root, nodes, syms, nj)
+        nodes[nj["name"]] = build_node(g, root, nodes, syms, nj, tensor_meta=not strideless)
     gm = _graph_module(root, g)
-    if any(_lacks_stride(nj) for nj in g_json["nodes"] if nj["op"] == "call_function"):
+    if strideless:
         _propagate_strides(gm, syms)
     return gm, syms
 
@@ -253,7 +255,7 @@ def _graph_module(root, g):
     return _LazyGraphModule(root, g)
 
 
-def build_node(g, root, nodes, syms, nj, force_name=False):
+def build_node(g, root, nodes, syms, nj, force_name=False, tensor_meta=True):
     """One fxscope JSON node appended to g (its args read from `nodes`, name -> Node), with meta["val"] as a
     FakeTensor of syms' mode; get_attr constants become buffers of root. host.py builds a mirror's edits with it."""
     name, op = nj["name"], nj["op"]
@@ -287,16 +289,16 @@ def build_node(g, root, nodes, syms, nj, force_name=False):
         g._graph_namespace._rename_object(node, name)
     if node.name != name:
         raise GraphLoadError(f"{where}: torch.fx renamed it to {node.name} (not a valid FX node name)")
-    set_meta(node, meta, syms)
+    set_meta(node, meta, syms, tensor_meta)
     return node
 
 
-def set_meta(node, meta, syms):
+def set_meta(node, meta, syms, tensor_meta=True):
     """node.meta from an fxscope JSON node's meta: val (FakeTensor), tensor_meta, the extra keys, stack_trace."""
     val = _val(meta.get("val"), syms)
     if val is not None and node.op != "output":
         node.meta["val"] = val
-        if isinstance(val, torch.Tensor):
+        if tensor_meta and isinstance(val, torch.Tensor):
             node.meta["tensor_meta"] = _extract_tensor_metadata(val)
     extra = meta.get("extra") or {}
     if "val" not in node.meta and "value" in extra and node.op != "output":
@@ -335,9 +337,9 @@ def _propagate_strides(gm, syms):
         if not _same_tensor(val, got):
             if val is None:
                 n.meta.pop("val", None)
-            else:
-                n.meta["val"] = val
-        else:
+                continue
+            n.meta["val"] = got = val
+        if isinstance(got, torch.Tensor):
             n.meta["tensor_meta"] = _extract_tensor_metadata(got)
 
 

@@ -17,7 +17,10 @@ reply has the same "id" and "ok", with "error" (and "traceback") when ok is fals
   mirror  {graph: GRAPH}     the graph fxscope shows, rebuilt as a GraphModule with FakeTensor meta (_torch_graph)
   edit    {nodes, removed, order}
                              follows fxscope's edits of that graph by node name: nodes added or changed (fxscope
-                             JSON nodes, in graph order), names removed, and the whole order when it changed
+                             JSON nodes, in graph order, each with "after", the node before it, when only the
+                             changed nodes move), names removed, and the whole order when it changed
+  mirror_text                the mirror, one line per node (name, op, target, arguments, val's dtype, shape and
+                             strides): a mirror followed by edits reads the same as one rebuilt whole
   check   {pattern, anchor}  what Inductor runs after the structural match, on the mirror: the generic match, then
                              register_replacement's check_fn (re-trace with the match's values, the specific
                              pattern, the user's extra_check on a real Match, the replacement traced per match)
@@ -297,6 +300,19 @@ class Host:
         self.nodes = {n.name: n for n in self.gm.graph.nodes}
         return {"nodes": len(self.nodes)}
 
+    def cmd_mirror_text(self, request):
+        if self.gm is None:
+            raise HostError("mirror_text: no mirror yet")
+
+        def val(v):
+            if isinstance(v, self.torch.Tensor):
+                return f"{v.dtype}{list(v.shape)}{list(v.stride())}"
+            if isinstance(v, (tuple, list)):
+                return "(" + ", ".join(val(x) for x in v) + ")"
+            return repr(v)
+        return {"text": "\n".join(f"{n.name} = {n.op} {n.target}{n.args}{n.kwargs} : {val(n.meta.get('val'))}"
+                                  for n in self.gm.graph.nodes)}
+
     def cmd_numerics(self, request):
         """A fusion's two parts (fxscope JSON graphs reading the same input nodes) run here on the same inputs, made
         from meta with the request's seed: what fxscope's LibTorch cannot run (the ops the pattern sources define with
@@ -324,15 +340,20 @@ class Host:
         return reply
 
     def cmd_edit(self, request):
+        """The mirror follows fxscope's graph: `nodes` are the nodes added or changed, in graph order, each with
+        `after`, the name of the node before it (null: the first), when only they moved; `removed` the names gone;
+        `order`, when given, every name in the new order."""
         if self.gm is None:
             raise HostError("edit: no mirror yet")
         graph = self.gm.graph
+        removed = list(request.get("removed") or [])
         strideless = []  # nodes whose dump gives no strides: their meta kernels do, once the edit is in place
         for nj in request.get("nodes") or []:
             name = nj["name"]
             tensor = ((nj.get("meta") or {}).get("val") or {}).get("tensor")
             if isinstance(tensor, dict) and tensor.get("stride") is None:
                 strideless.append(name)
+            place = self._place(nj)
             old = self.nodes.get(name)
             if old is not None and old.op == nj["op"] and old.op in ("call_function", "output"):
                 where = f"node {name}"
@@ -345,23 +366,29 @@ class Host:
                     old.args = args
                 old.meta.clear()
                 self.tg.set_meta(old, nj.get("meta") or {}, self.syms)
+                if place is not None:
+                    place(old)
                 continue
             if old is not None:
                 old.name = old.name + "__fxscope_replaced"  # freed for the new node; erased below
                 self.nodes.pop(name)
-                request.setdefault("removed", []).append(old.name)
+                removed.append(old.name)
                 self.nodes[old.name] = old
             with graph.inserting_before(None):
-                self.nodes[name] = self.tg.build_node(graph, self.gm, self.nodes, self.syms, nj, force_name=True)
-        # Users before what they use: the reverse of the mirror's order.
-        position = {n: i for i, n in enumerate(graph.nodes)} if request.get("removed") else {}
-        removed = sorted((self.nodes.pop(n) for n in request.get("removed") or [] if n in self.nodes),
-                         key=position.get)
-        for node in reversed(removed):
-            if node.users:
-                raise HostError(f"edit: {node.name} is removed but still used by "
-                                f"{', '.join(u.name for u in node.users)}")
-            graph.erase_node(node)
+                node = self.tg.build_node(graph, self.gm, self.nodes, self.syms, nj, force_name=True)
+            self.nodes[name] = node
+            if place is not None:
+                place(node)
+        # Users before what they use: each round erases the removed nodes nothing uses any more.
+        doomed = [self.nodes.pop(n) for n in removed if n in self.nodes]
+        while doomed:
+            free = [n for n in doomed if not n.users]
+            if not free:
+                users = ", ".join(u.name for u in doomed[0].users)
+                raise HostError(f"edit: {doomed[0].name} is removed but still used by {users}")
+            for node in free:
+                graph.erase_node(node)
+            doomed = [n for n in doomed if n not in free]
         order = request.get("order")
         if order:
             prev = None
@@ -372,11 +399,31 @@ class Host:
                 if prev is not None and prev.next is not node:
                     prev.append(node)
                 prev = node
-        if strideless:
-            position = {n: i for i, n in enumerate(graph.nodes)}
-            for node in sorted((self.nodes[n] for n in strideless if n in self.nodes), key=position.get):
-                self.tg.propagate_node(node, self.syms)
+        if strideless:  # in graph order: the request's nodes come in it, or the order says it
+            position = {n: i for i, n in enumerate(order)} if order else {}
+            for name in sorted((n for n in strideless if n in self.nodes), key=lambda n: position.get(n, 0)):
+                self.tg.propagate_node(self.nodes[name], self.syms)
         return {"nodes": len(self.nodes)}
+
+    def _place(self, nj):
+        """What puts a node right after the one `after` names (first when it is null), or None without `after`."""
+        if "after" not in nj:
+            return None
+        after = nj["after"]
+        if after is None:
+            def first(node):
+                head = next(iter(self.gm.graph.nodes))
+                if head is not node:
+                    head.prepend(node)
+            return first
+        prev = self.nodes.get(after)
+        if prev is None:
+            raise HostError(f"edit: {nj['name']} goes after {after}, which the mirror does not have")
+
+        def then(node):
+            if prev.next is not node:
+                prev.append(node)
+        return then
 
     # -- check ---------------------------------------------------------------------------------------------------
 
@@ -430,6 +477,9 @@ class _Recorder:
         return check
 
     def registered(self, file, line, search_fn, registered_with, entries, check):
+        from . import _trace_memo
+        for entry in entries:
+            _trace_memo.install(getattr(entry, "extra_check", None))
         self.pending = {"file": file, "line": line, "search_fn": search_fn, "registered_with": registered_with,
                         "entries": entries, "builtin": self.builtin}
 

@@ -28,6 +28,10 @@ public:
     Status load(const std::vector<std::string> &sources, PatternRegistry &registry);
 
     TorchHost &host() { return *m_host; }
+
+    // Brings the host's mirror up to date with `graph`, as each check does first: the whole graph the first time,
+    // then only what its change log names (or what differs from the nodes last sent, for another Graph object).
+    Status follow(const Graph &graph);
     std::string torchVersion() const;
 
     // Runs a fusion's two parts in the host, where the ops the sources define with torch.library exist; as the
@@ -64,6 +68,10 @@ private:
         uint64_t fingerprint = 0;
         uint64_t seen = 0;
     };
+    // The graph the mirror follows, and how far into its change log the mirror is.
+    uint64_t m_followedSerial = 0;
+    size_t m_followedChanges = 0;
+    Status sendEdit(Json nodes, Json removed, Json order);
     std::unordered_map<std::string, SentNode> m_sent;
     uint64_t m_orderHash = 0;
     uint64_t m_syncPasses = 0;
