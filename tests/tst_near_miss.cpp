@@ -73,7 +73,9 @@ private Q_SLOTS:
         // Verified: the changed pattern matches where the hint was found.
         QVERIFY(hint[QStringLiteral("would_match")].toInt() >= 1);
         QVERIFY(hint[QStringLiteral("matched")].toArray().contains(hint[QStringLiteral("found_at")]));
-        QVERIFY(hint[QStringLiteral("text")].toString().startsWith(QStringLiteral("would match ")));
+        // No extra_check refuses: every candidate the changed pattern matches is accepted.
+        QCOMPARE(hint[QStringLiteral("would_accept")].toInt(), hint[QStringLiteral("would_match")].toInt());
+        QVERIFY(hint[QStringLiteral("text")].toString().startsWith(QStringLiteral("would accept ")));
         if (!fixable)
             return;
         // The hint applied to the file: fxscope accepts the candidates the hint named, and Inductor agrees.
@@ -91,6 +93,36 @@ private Q_SLOTS:
         for (const auto &a : hint[QStringLiteral("matched")].toArray())
             predicted << a.toString();
         QCOMPARE(accepted, predicted);
+    }
+
+    // The changed pattern's matches face the pattern's own extra_check, as they would in torch: of the two RMSNorms
+    // the hint's pattern matches, the check (rows of 128) takes one. The file with the hint applied is accepted
+    // exactly there, and Inductor's own pass agrees.
+    void hintCountsWhatTheExtraCheckAccepts()
+    {
+        const Run near = hostCli({"match", data("two_rms_norms_bf16.json"), "--patterns", data("cast_checked_near.py"),
+            "--hints", "--json"});
+        QCOMPARE(near.exitCode, 0);
+        const QJsonObject pattern = onlyPattern(near);
+        QCOMPARE(pattern[QStringLiteral("accepted")].toInt(), 0);
+        const QJsonArray hints = pattern[QStringLiteral("hints")].toArray();
+        QVERIFY2(!hints.isEmpty(), near.out.constData());
+        const QJsonObject hint = hints.first().toObject();
+        QCOMPARE(hint[QStringLiteral("would_match")].toInt(), 2);
+        QCOMPARE(hint[QStringLiteral("would_accept")].toInt(), 1);
+        const QString text = hint[QStringLiteral("text")].toString();
+        QVERIFY2(text.startsWith(QStringLiteral("would accept 1 of 4 candidates")), qPrintable(text));
+        QVERIFY2(hint[QStringLiteral("refusal")].toString().contains(QStringLiteral("hidden is 64")), qPrintable(text));
+        const Run fixed = hostCli({"match", data("two_rms_norms_bf16.json"), "--patterns", data("cast_checked_fixed.py"),
+            "--check-with-torch", "--json"});
+        QCOMPARE(fixed.exitCode, 0);
+        const QJsonObject root = json(fixed);
+        QVERIFY(root[QStringLiteral("torch")].toObject()[QStringLiteral("agrees")].toBool());
+        QStringList accepted;
+        for (const auto &c : root[QStringLiteral("patterns")].toArray().first().toObject()[QStringLiteral("candidates")].toArray())
+            if (c.toObject()[QStringLiteral("accepted")].toBool())
+                accepted << c.toObject()[QStringLiteral("anchor")].toString();
+        QCOMPARE(QJsonArray::fromStringList(accepted), hint[QStringLiteral("accepted")].toArray());
     }
 
     // Batch mode: the hints per pattern of each graph, and their totals.

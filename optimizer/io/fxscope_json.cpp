@@ -55,6 +55,8 @@ Json valueMetaToJson(const ValueMeta &v)
     return Json();
 }
 
+} // namespace
+
 Json argumentToJson(const Argument &a)
 {
     using K = Argument::Kind;
@@ -93,8 +95,6 @@ Json argumentToJson(const Argument &a)
     }
     return Json();
 }
-
-} // namespace
 
 Json metaToJson(const NodeMeta &m)
 {

@@ -20,6 +20,7 @@ std::string writeFxscopeJson(const GraphFile &file);
 Json graphToJson(const Graph &graph);
 // One node of that JSON, and the graph's keys besides its nodes (subgraphs, symbol_hints).
 Json nodeToJson(const Node &node);
+Json argumentToJson(const Argument &argument); // a node argument as "args" holds it
 Json metaToJson(const NodeMeta &meta); // a node's "meta" object (empty when it holds nothing)
 Json graphLevelToJson(const Graph &graph);
 // One graph object ({"nodes": [...]}) of that JSON, already parsed (the torch host's replies carry them); errors

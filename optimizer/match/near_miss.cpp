@@ -613,8 +613,23 @@ void hintsFor(PatternReport &report, const PatternEntry &entry, const Graph &gra
     auto keep = [&](NearMissHint hint, const std::vector<Edit> &edits) {
         for (const auto &e : edits)
             hint.changes.push_back(e.change);
-        if (hint.wouldMatch > 0)
+        if (hint.wouldMatch > 0 && (!hint.checked || !hint.acceptedAnchors.empty()))
             report.hints.push_back(std::move(hint));
+    };
+    // A match of the changed pattern faces the user's extra_check, as it would in torch: userCheck where the
+    // engine's extraCheck is more than the user's (the torch host's is all of check_fn).
+    const ExtraCheck &check = entry.userCheck ? entry.userCheck : entry.extraCheck;
+    auto count = [&](NearMissHint &hint, const Node *anchor, const Match &match) {
+        ++hint.wouldMatch;
+        hint.matchedAnchors.push_back(anchor->name());
+        if (!check)
+            return;
+        hint.checked = true;
+        const CheckVerdict v = check(match);
+        if (v.ok && v.raised.empty())
+            hint.acceptedAnchors.push_back(anchor->name());
+        else if (hint.refusal.empty())
+            hint.refusal = !v.raised.empty() ? v.raised : v.trace.empty() ? "it returned False" : v.trace.back();
     };
 
     size_t tried = 0;
@@ -631,10 +646,8 @@ void hintsFor(PatternReport &report, const PatternEntry &entry, const Graph &gra
         hint.foundAt = node->name();
         hint.candidates = anchors.size();
         for (Node *a : anchors)
-            if (finder.matcher().match(*work, a).ok) {
-                ++hint.wouldMatch;
-                hint.matchedAnchors.push_back(a->name());
-            }
+            if (MatchResult r = finder.matcher().match(*work, a); r.ok)
+                count(hint, a, r.match);
         keep(std::move(hint), *edits);
     }
 
@@ -681,10 +694,10 @@ void hintsFor(PatternReport &report, const PatternEntry &entry, const Graph &gra
             bool applied = true;
             for (const auto &e : *edits)
                 applied = applied && applyEdit(edited, e);
-            if (applied && finder.matcher().match(*edited, out).ok) {
-                ++hint.wouldMatch;
-                hint.matchedAnchors.push_back(a->name());
-            }
+            if (!applied)
+                continue;
+            if (MatchResult r = finder.matcher().match(*edited, out); r.ok)
+                count(hint, a, r.match);
         }
         keep(std::move(hint), *edits);
     }

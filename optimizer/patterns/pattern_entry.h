@@ -69,6 +69,9 @@ struct PatternEntry {
     std::vector<std::string> requiredArgnames;
     std::vector<ExampleInput> exampleInputs;
     ExtraCheck extraCheck; // the user's check, run on the specific match; empty = _return_true
+    // The user's check alone, on a match of any pattern (a near-miss hint's changed pattern), where extraCheck is
+    // more than it (the torch host's is all of check_fn, re-trace included); empty: extraCheck is the user's check.
+    ExtraCheck userCheck;
     std::string extraCheckSource; // shown to the user
     bool extraCheckEvaluated = true; // false when only the source is known (a JSON file's Python check)
     bool torchairStreamCheck = true; // TorchAir's _check_pattern_stream before the user's check

@@ -24,6 +24,11 @@ reply has the same "id" and "ok", with "error" (and "traceback") when ok is fals
   check   {pattern, anchor}  what Inductor runs after the structural match, on the mirror: the generic match, then
                              register_replacement's check_fn (re-trace with the match's values, the specific
                              pattern, the user's extra_check on a real Match, the replacement traced per match)
+  user_check {pattern, anchor, nodes, kwargs}
+                             the user's extra_check alone on a Match of the mirror's nodes (kwargs: name -> fxscope
+                             JSON argument): what a near-miss hint's changed pattern would face, whose structure is
+                             fxscope's (check_fn's re-trace of the unchanged search_fn does not apply to it).
+                             {result, trace} or {result: false, raised, where}
   numerics {before, after, seed}
                              a fusion's two parts (fxscope JSON graphs reading the same input nodes) run on the
                              same inputs made from meta: {equal, max_abs_diff, detail}; for what LibTorch cannot run
@@ -313,6 +318,32 @@ class Host:
         return {"text": "\n".join(f"{n.name} = {n.op} {n.target}{n.args}{n.kwargs} : {val(n.meta.get('val'))}"
                                   for n in self.gm.graph.nodes)}
 
+    def cmd_user_check(self, request):
+        if self.gm is None:
+            raise HostError("user_check: no mirror yet")
+        self.realize()
+        try:
+            pattern = self.patterns[int(request["pattern"])]
+        except (KeyError, IndexError, ValueError, TypeError):
+            raise HostError(f"user_check: no pattern {request.get('pattern')!r}") from None
+        check = pattern.get("user_check")
+        if check is None or getattr(check, "__name__", "") == "_return_true":
+            return {"result": True, "trace": []}
+        where = "user_check"
+        try:
+            anchor = self.nodes[request["anchor"]]
+            nodes = [self.nodes[n] for n in request.get("nodes") or []]
+        except KeyError as e:
+            raise HostError(f"user_check: the mirror has no node {e}") from None
+        kwargs = {k: self.tg._arg(v, self.nodes, self.syms, where) for k, v in (request.get("kwargs") or {}).items()}
+        pm, expr = self.pm, pattern["entries"][0].pattern
+        ctx = pm.MatchContext([expr], graph=self.gm.graph)
+        ctx.pattern_to_node[expr] = anchor
+        match = pm.Match(ctx, expr, kwargs=kwargs)
+        match.nodes = nodes
+        outcome, _ = _run_user_check(check, match)
+        return outcome
+
     def cmd_numerics(self, request):
         """A fusion's two parts (fxscope JSON graphs reading the same input nodes) run here on the same inputs, made
         from meta with the request's seed: what fxscope's LibTorch cannot run (the ops the pattern sources define with
@@ -442,6 +473,18 @@ class Host:
         return _Check(self, pattern, entry, node).run()
 
 
+def _run_user_check(check, match):
+    """(outcome, exception) of the user's extra_check on `match`, explained line by line: {result, repr, trace},
+    or {result: False, raised, where} with what it raised."""
+    from ._check_trace import traced_call
+    try:
+        result, lines = traced_call(check, match)
+    except Exception as e:
+        return {"result": False, "raised": f"{type(e).__name__}: {e}", "where": _user_frame(e.__traceback__),
+                "trace": []}, e
+    return {"result": bool(result), "repr": repr(result), "trace": lines}, None
+
+
 class _Recorder:
     """export_patterns' instrument: which PatternEntry objects each registration added, what it exported, and the
     user's extra_check wrapped so each check records its outcome (and its lines) in host.current."""
@@ -454,7 +497,6 @@ class _Recorder:
         self.pending = None
 
     def wrap_check(self, extra_check, registered_with, stream_check):
-        from ._check_trace import traced_call
         host = self.host
 
         @functools.wraps(extra_check)
@@ -464,14 +506,10 @@ class _Recorder:
                 return extra_check(match)
             if getattr(extra_check, "__name__", "") == "_return_true":  # none given: nothing to explain
                 return extra_check(match)
-            try:
-                result, lines = traced_call(extra_check, match)
-            except Exception as e:  # Inductor lets it propagate: the pass stops, and so does _Check
-                outcome["check"] = {"result": False, "raised": f"{type(e).__name__}: {e}",
-                                    "where": _user_frame(e.__traceback__), "trace": []}
-                raise
-            outcome["check"] = {"result": bool(result), "repr": repr(result), "trace": lines}
-            return result
+            outcome["check"], error = _run_user_check(extra_check, match)
+            if error is not None:
+                raise error  # as in Inductor: the pass stops, and so does _Check
+            return outcome["check"]["result"]
 
         check._fxscope_user_check = extra_check
         return check
@@ -481,7 +519,8 @@ class _Recorder:
         for entry in entries:
             _trace_memo.install(getattr(entry, "extra_check", None))
         self.pending = {"file": file, "line": line, "search_fn": search_fn, "registered_with": registered_with,
-                        "entries": entries, "builtin": self.builtin}
+                        "entries": entries, "builtin": self.builtin,
+                        "user_check": getattr(check, "_fxscope_user_check", check)}
 
     def exported(self, doc, **objects):
         from ._pattern_tree import encode

@@ -178,6 +178,10 @@ Status TorchHostEngine::load(const std::vector<std::string> &sources, PatternReg
         entry->torchairStreamCheck = p["stream_check"].toBool();
         entry->retrace = [self, index](const Match &m) { return self->retrace(index, m); };
         entry->extraCheck = [self, index](const Match &m) { return self->check(index, m); };
+        if (entry->extraCheckSource.empty())
+            entry->userCheck = [](const Match &) { return CheckVerdict{}; }; // none given: _return_true
+        else
+            entry->userCheck = [self, index](const Match &m) { return self->userCheck(index, m); };
         if (auto st = registry.add(entry); !st)
             return Error{"", 0, 0, entry->source + ": " + st.error().message};
     }
@@ -474,6 +478,42 @@ CheckVerdict TorchHostEngine::check(size_t pattern, const Match &m)
     v.ok = stage == "accepted";
     if (!v.ok && stage != "extra_check")
         v.trace.push_back("torch's check_fn rejects it: " + stageText(o));
+    return v;
+}
+
+CheckVerdict TorchHostEngine::userCheck(size_t pattern, const Match &m)
+{
+    CheckVerdict v;
+    const Node *anchor = anchorOf(m);
+    if (!anchor || !anchor->graph()) {
+        v.ok = false;
+        v.raised = "the match has no anchor node";
+        return v;
+    }
+    Json nodes = Json::array();
+    for (const Node *n : m.nodes)
+        nodes.push(n->name());
+    Json kwargs = Json::object();
+    for (const auto &kv : m.kwargs)
+        kwargs.set(kv.first, argumentToJson(kv.second));
+    std::lock_guard<std::mutex> lock(m_mutex);
+    auto reply = [&]() -> Result<Json> {
+        if (auto st = sync(*anchor->graph()); !st)
+            return st.error();
+        return m_host->request("user_check", Json::object({{"pattern", Json(pattern)}, {"anchor", anchor->name()},
+                                                 {"nodes", std::move(nodes)}, {"kwargs", std::move(kwargs)}}));
+    }();
+    if (!reply) {
+        v.ok = false;
+        v.raised = "the torch host could not run the check: " + reply.error().message;
+        return v;
+    }
+    const Json &r = reply.value();
+    for (const Json &line : r["trace"].items())
+        v.trace.push_back(line.toString());
+    v.ok = r["result"].toBool();
+    if (r["raised"].isString())
+        v.raised = (r["where"].isString() ? r["where"].toString() + ": " : std::string()) + r["raised"].toString();
     return v;
 }
 

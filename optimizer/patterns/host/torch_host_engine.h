@@ -56,6 +56,7 @@ private:
     Status reloadAfterRestart();
     Retrace retrace(size_t pattern, const Match &match);
     CheckVerdict check(size_t pattern, const Match &match);
+    CheckVerdict userCheck(size_t pattern, const Match &match);
 
     std::unique_ptr<TorchHost> m_host;
     mutable std::mutex m_mutex;

@@ -23,6 +23,11 @@ def rms_norm_bf16(x, w):
     return w * h.to(torch.bfloat16)
 
 
+def two_rms_norms_bf16(x, y, w, v):
+    # two of them, hidden sizes 64 and 128: an extra_check on the size takes one
+    return rms_norm_bf16(x, w), rms_norm_bf16(y, v)
+
+
 def sliced_gelu(x, y):
     # a no-op slice the model's indexing left (h[:, 0:], as KV-cache code writes it) between the GELU and the gate
     h = torch.nn.functional.gelu(x, approximate="tanh")
@@ -52,6 +57,9 @@ def scaled_residual(x, r):
 torch.manual_seed(0)
 save("rms_norm_bf16", rms_norm_bf16, torch.randn(2, 8, 64, dtype=torch.bfloat16),
      torch.randn(64, dtype=torch.bfloat16))
+save("two_rms_norms_bf16", two_rms_norms_bf16, torch.randn(2, 8, 64, dtype=torch.bfloat16),
+     torch.randn(2, 8, 128, dtype=torch.bfloat16), torch.randn(64, dtype=torch.bfloat16),
+     torch.randn(128, dtype=torch.bfloat16))
 save("sliced_gelu", sliced_gelu, torch.randn(4, 32), torch.randn(4, 32))
 save("silu_gate_reused", silu_gate_reused, torch.randn(4, 32), torch.randn(4, 32))
 save("rms_factor", rms_factor, torch.randn(4, 32))
