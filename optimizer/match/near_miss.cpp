@@ -404,6 +404,11 @@ private:
                 e.change.kind = "view_reshape";
                 e.change.what = "use " + shortName(gTarget) + " where the pattern has " + shortName(wanted)
                     + ": the graph calls " + gTarget + " at " + g->name();
+                // Inductor's decompositions (fwd_only's) turn these into view: search_fn cannot hold them as written.
+                if (shortName(gTarget) == "_unsafe_view" || shortName(gTarget) == "reshape")
+                    e.change.what += "; a search_fn traced by fwd_only cannot hold " + shortName(gTarget)
+                        + " (Inductor's decompositions make it a view): give register_replacement a trace_fn whose "
+                          "decompositions leave it, or match the graph Inductor's decompositions give";
                 return e;
             }
             if (call && packetOf(wanted) == packetOf(gTarget)) {
