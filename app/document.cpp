@@ -804,7 +804,11 @@ quint64 Document::checkNumerics(const QString &device)
     // Fusions into ops the pattern files define with torch.library run in the torch host, which has them.
     const PythonNumerics python = m_torchHost ? m_torchHost->numericsRunner() : PythonNumerics{};
     auto future = QtConcurrent::run([=]() {
-        return std::make_shared<const CandidateNumerics>(candidateNumerics(*registry, *graph, {}, options, python));
+        // The accepted fusions as the sweep applies them, and each candidate an extra_check refused, fused alone as
+        // if the check had accepted: does the check keep a wrong fusion out, or a right one?
+        CandidateNumerics numerics = candidateNumerics(*registry, *graph, {}, options, python);
+        numerics.merge(refusedCandidatesNumerics(*report, *registry, *graph, options, python));
+        return std::make_shared<const CandidateNumerics>(std::move(numerics));
     });
     auto *watcher = new QFutureWatcher<std::shared_ptr<const CandidateNumerics>>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, state, report] {
@@ -813,12 +817,18 @@ quint64 Document::checkNumerics(const QString &device)
             return; // replaced by a newer check or report
         m_numericsJob.reset();
         auto numerics = watcher->result();
-        size_t differ = 0;
-        for (const auto &kv : *numerics)
+        size_t checked = 0, differ = 0, refused = 0;
+        for (const auto &kv : *numerics) {
+            if (kv.second.ifAccepted) { // not a step: nothing of the history to mark
+                ++refused;
+                continue;
+            }
+            ++checked;
             differ += kv.second.ran && !kv.second.equal;
-        uiLogger()->info("numerics: {} fusion(s) checked, {} differ", numerics->size(), differ);
-        for (const auto &kv : *numerics)
             m_numericsSeen[kv.first] = kv.second;
+        }
+        uiLogger()->info("numerics: {} fusion(s) checked, {} differ; {} refused by their extra_check, fused as if "
+                         "accepted", checked, differ, refused);
         if (!isStepping()) // a step running re-syncs when it ends
             syncUndoStack(markedHistory(), m_undoStack->index());
         Q_EMIT numericsFinished(report, std::move(numerics));

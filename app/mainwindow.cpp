@@ -731,14 +731,17 @@ void MainWindow::connectDocument()
     });
     connect(m_document, &Document::numericsFinished, this,
         [this](std::shared_ptr<const MatchReport> report, std::shared_ptr<const CandidateNumerics> numerics) {
-            size_t differ = 0;
+            size_t fused = 0, differ = 0; // the accepted fusions; the refused ones' "if fused" are in the dock
             for (const auto &kv : *numerics)
-                differ += kv.second.ran && !kv.second.equal;
+                if (!kv.second.ifAccepted) {
+                    ++fused;
+                    differ += kv.second.ran && !kv.second.equal;
+                }
             statusBar()->showMessage(differ ? tr("Numerics: %1 of %2 fusions differ from the nodes they replace")
                                                   .arg(differ)
-                                                  .arg(numerics->size())
+                                                  .arg(fused)
                                             : tr("Numerics: %1 fusions give the numbers of the nodes they replace")
-                                                  .arg(numerics->size()),
+                                                  .arg(fused),
                 kStatusMessageMs);
             m_patterns->setNumerics(report.get(), std::move(numerics));
         });
@@ -960,9 +963,10 @@ void MainWindow::showCandidate(int pattern, int candidate)
     const Verdict &v = report->patterns[size_t(pattern)].candidates[size_t(candidate)];
     m_stepAdded.clear(); // the candidate's marks replace the step's
     std::vector<std::pair<QString, CanvasMatchMark>> marks;
-    // A fusion whose numbers differ from the nodes it replaces is coloured as a disagreement, the whole region.
+    // A fusion whose numbers differ from the nodes it replaces is coloured as a disagreement, the whole region (not
+    // a refused candidate's: nothing was fused there).
     const FusionNumerics *numerics = m_patterns->model()->numerics(pattern, candidate);
-    const bool differs = numerics && numerics->ran && !numerics->equal;
+    const bool differs = numerics && numerics->ran && !numerics->equal && !numerics->ifAccepted;
     const CanvasMatchMark member
         = differs ? CanvasMatchMark::Disagreeing : v.accepted ? CanvasMatchMark::Matched : CanvasMatchMark::Tried;
     for (const std::string &n : v.nodes)

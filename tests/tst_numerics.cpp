@@ -100,6 +100,46 @@ private Q_SLOTS:
         }
     }
 
+    // --refused: a candidate the extra_check refused is fused alone as if the check had accepted, in both engines:
+    // the too-wide SiLU's gated unit differs, which is what its check keeps out; the real SiLU is accepted and equal.
+    // A refused fusion that differs does not make the exit 6 (nothing was applied).
+    void refusedCandidatesAsIfAccepted_data()
+    {
+        QTest::addColumn<QString>("engine");
+        QTest::newRow("torch host") << "host";
+        QTest::newRow("sandbox") << "sandbox";
+    }
+    void refusedCandidatesAsIfAccepted()
+    {
+        QFETCH(QString, engine);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("FXSCOPE_ENGINE", engine);
+        const Run r = cli({"match", data("silu_and_gate.json"), "--patterns", data("silu_too_wide_checked.py"),
+                              "--check-numerics", "--refused", "--json"},
+            env, 300000);
+        QCOMPARE(r.exitCode, 0);
+        QMap<QString, QJsonObject> byAnchor;
+        for (const auto &c : json(r)[QStringLiteral("patterns")].toArray().first().toObject()[QStringLiteral("candidates")].toArray())
+            byAnchor.insert(c.toObject()[QStringLiteral("anchor")].toString(), c.toObject());
+        const QJsonObject real = byAnchor.value(QStringLiteral("mul")), gated = byAnchor.value(QStringLiteral("mul_1"));
+        QVERIFY(real[QStringLiteral("accepted")].toBool());
+        QVERIFY(real[QStringLiteral("numerics")].toObject()[QStringLiteral("equal")].toBool());
+        QVERIFY(!real[QStringLiteral("numerics")].toObject().contains(QStringLiteral("if_accepted")));
+        QVERIFY(!gated[QStringLiteral("accepted")].toBool());
+        QCOMPARE(gated[QStringLiteral("stage")].toString(), QStringLiteral("extra_check"));
+        const QJsonObject n = gated[QStringLiteral("numerics")].toObject();
+        QVERIFY2(n[QStringLiteral("ran")].toBool(), qPrintable(n[QStringLiteral("text")].toString()));
+        QVERIFY(n[QStringLiteral("if_accepted")].toBool());
+        QVERIFY(!n[QStringLiteral("equal")].toBool());
+        QVERIFY2(n[QStringLiteral("text")].toString().startsWith(QStringLiteral("if extra_check accepted: mul_1 differs first at [")),
+            qPrintable(n[QStringLiteral("text")].toString()));
+        // Without --check-numerics it is a usage error.
+        QCOMPARE(cli({"match", data("silu_and_gate.json"), "--patterns", data("silu_too_wide_checked.py"), "--refused"},
+                     env)
+                     .exitCode,
+            1);
+    }
+
     // apply: each step carries its numerics, the text says it under the step, and exit 6 says one differs.
     void applyReportsEachStep()
     {
@@ -126,6 +166,7 @@ private Q_SLOTS:
             "--check-numerics", "--json", "--summary"});
         QCOMPARE(r.exitCode, 6);
         const QJsonObject summary = json(r)[QStringLiteral("summary")].toObject();
+        QCOMPARE(summary[QStringLiteral("exit")].toInt(), 6); // the summary says what the process exits with
         QCOMPARE(summary[QStringLiteral("numerics_equal")].toInt(), 1); // the real SiLU
         QCOMPARE(summary[QStringLiteral("numerics_differ")].toInt(), 2);
         const QJsonObject differ = summary[QStringLiteral("numerics_differ_by_pattern")].toObject();

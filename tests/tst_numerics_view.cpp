@@ -118,6 +118,47 @@ private Q_SLOTS:
         }
     }
 
+    // A candidate its extra_check refused gets the numerics of its fusion as if the check had accepted ("if fused"):
+    // the too-wide SiLU's check keeps out the gated unit, whose fusion would differ.
+    void refusedCandidateIfFused()
+    {
+        Document doc;
+        MainWindow window(&doc);
+        window.setAutosavePath({});
+        window.setGeometry(0, 0, 1600, 1000);
+        window.show();
+        window.resizeDocks({window.patternsDock()}, {720}, Qt::Horizontal);
+        QSignalSpy matched(&doc, &Document::matchReportChanged);
+        doc.open(data("silu_and_gate.json"));
+        QVERIFY(matched.wait(kTimeoutMs));
+        doc.openPatterns(data("silu_too_wide_checked.py"));
+        QTRY_VERIFY_WITH_TIMEOUT(doc.matchReport() && doc.matchReport()->patterns.size() == 1
+                && doc.matchReport()->patterns.front().name == "silu_too_wide_checked.silu",
+            300000);
+        PatternsWidget *patterns = window.patternsView();
+        QSignalSpy finished(&doc, &Document::numericsFinished);
+        patterns->numericsButton()->click();
+        QVERIFY(finished.wait(300000));
+        const MatchReport &report = *doc.matchReport();
+        const int gate = candidateOf(report, "mul_1"), silu = candidateOf(report, "mul");
+        QVERIFY(gate >= 0 && silu >= 0);
+        QVERIFY(!report.patterns.front().candidates[size_t(gate)].accepted);
+        const QModelIndex gateNumerics
+            = patterns->model()->candidateIndex(0, gate).siblingAtColumn(PatternTreeModel::NumericsColumn);
+        QCOMPARE(gateNumerics.data().toString(), QStringLiteral("if fused: ≠ differs"));
+        QVERIFY(gateNumerics.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("Refused by its extra_check")));
+        QCOMPARE(patterns->model()->candidateIndex(0, silu).siblingAtColumn(PatternTreeModel::NumericsColumn).data().toString(),
+            QStringLiteral("= equal"));
+        window.showCandidate(0, gate);
+        QVERIFY(patterns->detailsView()->toPlainText().contains(
+            QStringLiteral("numerics if extra_check accepted: mul_1 differs first at")));
+        const QString folder = qEnvironmentVariable("FXSCOPE_SCREENSHOTS");
+        if (!folder.isEmpty()) {
+            QTest::qWait(500);
+            QVERIFY(saveScreenshot(&window, QDir(folder).filePath(QStringLiteral("fxscope-numerics-refused.png"))));
+        }
+    }
+
     // Near-miss hints (issue 25, item 2) in the details: the pattern's, and a candidate's own.
     void nearMissHintsInTheDetails()
     {

@@ -340,9 +340,11 @@ QVariant PatternTreeModel::candidateData(int pattern, int candidate, int column,
             }
             break;
         case NumericsColumn:
-            if (const FusionNumerics *n = numerics(pattern, candidate))
-                return !n->ran ? tr("not run") : n->equal ? tr("= equal") : tr("≠ differs");
-            return m_numericsRunning && v.accepted ? QStringLiteral("…") : QString();
+            if (const FusionNumerics *n = numerics(pattern, candidate)) // ifAccepted: refused by its extra_check
+                return (n->ifAccepted ? tr("if fused: ") : QString())
+                    + (!n->ran ? tr("not run") : n->equal ? tr("= equal") : tr("≠ differs"));
+            return m_numericsRunning && (v.accepted || v.stage == MatchStage::ExtraCheck) ? QStringLiteral("…")
+                                                                                          : QString();
         case DetailColumn: {
             const std::vector<QString> &texts = childRows(flatIndex(pattern, candidate)).texts;
             if (v.accepted)
@@ -383,6 +385,10 @@ QVariant PatternTreeModel::candidateData(int pattern, int candidate, int column,
     case Qt::ToolTipRole: {
         if (column == NumericsColumn) {
             const FusionNumerics *n = numerics(pattern, candidate);
+            if (n && n->ifAccepted)
+                return tr("Refused by its extra_check. Fused alone as if the check had accepted, and run against the "
+                          "nodes it would replace on the same seeded inputs: %1")
+                    .arg(qs(n->text()).toHtmlEscaped());
             return n ? tr("The fusion run against the nodes it replaces, on the same seeded inputs: %1")
                            .arg(qs(n->text()).toHtmlEscaped())
                      : QString();

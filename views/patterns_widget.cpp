@@ -236,7 +236,8 @@ PatternsWidget::PatternsWidget(QWidget *parent)
     m_numericsButton->setObjectName(QStringLiteral("numericsButton"));
     m_numericsButton->setText(tr("Numerics"));
     m_numericsButton->setToolTip(tr("Run each accepted candidate's fusion against the nodes it replaces on the same "
-                                    "seeded inputs, and compare their outputs"));
+                                    "seeded inputs, and compare their outputs; each candidate an extra_check refused "
+                                    "is fused alone as if the check had accepted (\"if fused\")"));
     connect(m_numericsButton, &QToolButton::clicked, this, &PatternsWidget::numericsRequested);
 
     auto *bar = new QHBoxLayout;
@@ -343,6 +344,7 @@ void PatternsWidget::setNumerics(const MatchReport *report, std::shared_ptr<cons
 {
     m_model->setNumerics(report, std::move(numerics));
     m_tree->setColumnHidden(PatternTreeModel::NumericsColumn, !m_model->numericsShown());
+    m_tree->resizeColumnToContents(PatternTreeModel::NumericsColumn); // "if fused: ≠ differs" is wider
     m_numericsButton->setEnabled(true);
     const auto [pattern, candidate] = currentCandidate();
     showDetails(pattern, candidate);
@@ -574,11 +576,16 @@ void PatternsWidget::updateSummary()
     if (m_matchMs >= 0)
         text += m_matchMs < 1 ? tr(" · matched in < 1 ms") : tr(" · matched in %L1 ms").arg(m_matchMs);
     if (const CandidateNumerics *numerics = m_model->numericsResult()) {
-        size_t differ = 0;
-        for (const auto &kv : *numerics)
-            differ += kv.second.ran && !kv.second.equal;
-        text += differ ? tr(" · numerics: %L1 of %L2 differ").arg(differ).arg(numerics->size())
-                       : tr(" · numerics: %L1 equal").arg(numerics->size());
+        size_t fused = 0, differ = 0, refused = 0, refusedDiffer = 0;
+        for (const auto &kv : *numerics) {
+            const bool differs = kv.second.ran && !kv.second.equal;
+            (kv.second.ifAccepted ? refused : fused) += 1;
+            (kv.second.ifAccepted ? refusedDiffer : differ) += differs;
+        }
+        text += differ ? tr(" · numerics: %L1 of %L2 differ").arg(differ).arg(fused)
+                       : tr(" · numerics: %L1 equal").arg(fused);
+        if (refused)
+            text += tr(" · refused by extra_check, if fused: %L1 of %L2 differ").arg(refusedDiffer).arg(refused);
     }
     // A TorchAir pattern file: the verdicts are those of TorchAir's pass, after its graph passes.
     QString pipeline;

@@ -1,5 +1,7 @@
 #include "batch_output.h"
 
+#include "command_line.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -171,18 +173,21 @@ int BatchOutput::run(const BatchRunner &runner, const BatchRunner::GraphTask &ta
         std::fflush(stdout);
     };
     const BatchResult result = runner.run(task, done, finished);
+    // A fusion whose numbers differ (--check-numerics) makes exit 6 when nothing failed, in the summary as well.
+    const int exit = result.exitCode() == Success && !totals.differByPattern.empty() ? NumericsDiffer
+                                                                                     : result.exitCode();
     if (m_format == Format::Json) {
         write(std::string(first ? "]" : "\n ]") + ",\n \"skipped\": " + atLevel(skippedJson(result).dump(1), 1)
-            + ",\n \"summary\": " + atLevel(summaryJson(result, totals).dump(1), 1) + "\n}\n");
+            + ",\n \"summary\": " + atLevel(summaryJson(result, totals, exit).dump(1), 1) + "\n}\n");
     } else if (m_format == Format::Jsonl) {
         const Json last
-            = Json::object({{"skipped", skippedJson(result)}, {"summary", summaryJson(result, totals)}});
+            = Json::object({{"skipped", skippedJson(result)}, {"summary", summaryJson(result, totals, exit)}});
         write(last.dump() + "\n");
     } else {
         printSummary(result, totals);
     }
     std::fflush(stdout);
-    return result.exitCode();
+    return exit;
 }
 
 void BatchOutput::printSummary(const BatchResult &result, const Totals &totals) const
@@ -213,12 +218,12 @@ Json BatchOutput::skippedJson(const BatchResult &result) const
     return skipped;
 }
 
-Json BatchOutput::summaryJson(const BatchResult &result, const Totals &totals) const
+Json BatchOutput::summaryJson(const BatchResult &result, const Totals &totals, int exit) const
 {
     const double seconds = result.wallMs / 1000;
     Json summary = Json::object({{"files", result.files}, {"graphs", result.graphs},
         {"ok", result.graphs - result.failed}, {"failed", result.failed}, {"skipped", result.skipped.size()},
-        {"exit", result.exitCode()}});
+        {"exit", exit}});
     for (size_t i = 0; i < totals.counts.size(); ++i)
         summary.set(m_countNames[i], Json(int64_t(totals.counts[i])));
     summary.set("by_pattern", byPatternJson(totals.byPattern));

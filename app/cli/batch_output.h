@@ -52,7 +52,7 @@ private:
     // The skipped files (notes on stderr) and the totals line.
     void printSummary(const BatchResult &result, const Totals &totals) const;
     Json skippedJson(const BatchResult &result) const;
-    Json summaryJson(const BatchResult &result, const Totals &totals) const;
+    Json summaryJson(const BatchResult &result, const Totals &totals, int exit) const;
 
     std::vector<std::string> m_countNames;
     std::string m_byPatternName;

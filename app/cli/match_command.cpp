@@ -51,13 +51,15 @@ double matchMilliseconds(std::chrono::steady_clock::time_point start, double loa
     return ms - load;
 }
 
+// Whether an applied fusion differs (a refused candidate's numerics, --refused, say what the check kept out).
 bool anyDiffers(const CandidateNumerics &numerics)
 {
     for (const auto &kv : numerics)
-        if (kv.second.ran && !kv.second.equal)
+        if (kv.second.ran && !kv.second.equal && !kv.second.ifAccepted)
             return true;
     return false;
 }
+
 
 void printTable(const MatchReport &report, double ms, const CandidateNumerics *numerics = nullptr)
 {
@@ -178,7 +180,6 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
         output.showHints();
     const bool json = output.wantsReports();
     std::mutex numericsMutex; // one fusion's parts run at a time: the runtime's threads are the graph's own
-    std::atomic<bool> someDiffer{false};
     // The patterns are loaded: what ran them is known, and each row's report names it as the one-graph document does.
     const Json engine = json ? engineJson() : Json();
     auto task = [&](const GraphFile &file, size_t index, BatchRow &row) {
@@ -211,12 +212,14 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
             std::lock_guard<std::mutex> lock(numericsMutex);
             numerics = candidateNumerics(
                 registry, *named.graph, options.onlyPattern, *numericsOptions, torchHostNumerics());
+            if (cmd.flag("--refused"))
+                numerics->merge(refusedCandidatesNumerics(
+                    report.value(), registry, *named.graph, *numericsOptions, torchHostNumerics()));
             std::vector<std::pair<std::string, bool>> ran;
             for (const auto &[key, n] : *numerics)
-                if (n.ran)
+                if (n.ran && !n.ifAccepted)
                     ran.emplace_back(key.first, n.equal);
-            if (row.countNumerics(ran))
-                someDiffer = true;
+            row.countNumerics(ran);
         }
         if (json) {
             row.report = matchJson(report.value(), named, ms, numerics ? &*numerics : nullptr);
@@ -227,8 +230,7 @@ int runMatchBatch(const CommandLine &cmd, const PatternRegistry &registry, const
             row.error = "the pass stops at " + report->stoppedBy;
         }
     };
-    const int exit = output.run(BatchRunner({cmd.positional(), cmd.value("--graph"), jobs}), task);
-    return exit == Success && someDiffer ? NumericsDiffer : exit;
+    return output.run(BatchRunner({cmd.positional(), cmd.value("--graph"), jobs}), task); // exit 6 when a fusion differs and nothing failed
 }
 
 // --subgraph: each pattern's search graph through torch.fx's SubgraphMatcher as replace_pattern uses it
@@ -425,7 +427,7 @@ int runMatch(const std::vector<std::string> &argsIn)
     CommandLine cmd;
     const char *usage
         = "usage: fxscope-cli match GRAPH... --patterns FILE... [--pattern NAME] [--graph NAME|INDEX] [--subgraph] "
-          "[--json] [--check-with-torch [PYTHON]] [--compare-engines] [--check-numerics [--device D]] [--hints] "
+          "[--json] [--check-with-torch [PYTHON]] [--compare-engines] [--check-numerics [--device D] [--refused]] [--hints] "
           "[--jobs N] [--batch] [--jsonl] [--summary]\n"
           "FILE is a Python pattern file (register_replacement), a JSON pattern file, 'builtin' or 'builtin:NAME'; "
           "every argument after --patterns up to the next option is a pattern file, GRAPHs come before it; "
@@ -435,7 +437,9 @@ int runMatch(const std::vector<std::string> &argsIn)
           "sandbox and lists every candidate whose verdict, stage or matched nodes differ from the torch host's "
           "(exit 4 when any does); --check-numerics runs each accepted candidate's fusion, as the sweep applies it, "
           "against the nodes it replaces on the same seeded inputs (on --device, default cpu) and compares their "
-          "outputs as `profile` does (exit 6 when one differs); --hints gives, for each pattern whose candidates were "
+          "outputs as `profile` does (exit 6 when one differs), and with --refused each candidate its extra_check "
+          "refused too, fused alone as if the check had accepted (what the check keeps out; not in the exit code); "
+          "--hints gives, for each pattern whose candidates were "
           "rejected by their structure or re-traced literals, the changes to search_fn that would make it match, "
           "each verified by matching the changed pattern again (docs/near-miss-hints.md).\n"
           "Several GRAPHs, a directory (walked for graph dumps) or a file holding several graphs (without --graph) "
@@ -447,7 +451,7 @@ int runMatch(const std::vector<std::string> &argsIn)
     if (helpRequested(argsIn))
         return printHelp(usage);
     if (auto err = cmd.parse(args, {"--pattern", "--graph", "--jobs", "--device"},
-            {"--json", "--subgraph", "--batch", "--jsonl", "--summary", "--compare-engines", "--check-numerics",
+            {"--json", "--subgraph", "--batch", "--jsonl", "--summary", "--compare-engines", "--check-numerics", "--refused",
                 "--hints"},
             {"--patterns"});
         err || cmd.positional().empty() || cmd.values("--patterns").empty()) {
@@ -501,9 +505,10 @@ int runMatch(const std::vector<std::string> &argsIn)
         return UsageError;
     }
     const bool checkNumerics = cmd.flag("--check-numerics");
-    if ((checkNumerics && (checkPython || cmd.flag("--subgraph") || compare)) || (cmd.value("--device") && !checkNumerics)) {
-        std::fprintf(stderr, "%s--check-numerics [--device D] goes without --check-with-torch, --compare-engines and "
-                             "--subgraph\n", usage);
+    if ((checkNumerics && (checkPython || cmd.flag("--subgraph") || compare))
+        || ((cmd.value("--device") || cmd.flag("--refused")) && !checkNumerics)) {
+        std::fprintf(stderr, "%s--check-numerics [--device D] [--refused] goes without --check-with-torch, "
+                             "--compare-engines and --subgraph\n", usage);
         return UsageError;
     }
     std::optional<ProfileOptions> numericsOptions;
@@ -559,9 +564,13 @@ int runMatch(const std::vector<std::string> &argsIn)
             }
         }
         std::optional<CandidateNumerics> numerics;
-        if (numericsOptions)
+        if (numericsOptions) {
             numerics = candidateNumerics(
                 registry, *named->graph, options.onlyPattern, *numericsOptions, torchHostNumerics());
+            if (cmd.flag("--refused"))
+                numerics->merge(refusedCandidatesNumerics(
+                    report.value(), registry, *named->graph, *numericsOptions, torchHostNumerics()));
+        }
         const CandidateNumerics *shown = numerics ? &*numerics : nullptr;
         if (cmd.flag("--json")) {
             Json root = matchJson(report.value(), *named, ms, shown);

@@ -64,6 +64,10 @@ struct PatternEntry {
     PatternPtr pattern; // stage 1: the generic pattern the anchors are matched with
     PatternPtr specificPattern; // stage 2 (register_replacement); nullptr for a plain pattern entry
     RetraceFn retrace; // when set, stage 2 re-traces per match (Python files) instead of using specificPattern
+    // The re-trace as if the user's extra_check accepted: the replacement torch traces only once the check accepts
+    // (the torch host's check_fn), for the numerics of a candidate the check refused. Empty: retrace's replacement
+    // does not depend on the check.
+    RetraceFn forcedRetrace;
     std::vector<std::string> argnames; // search graph inputs, in order (normalize_args)
     // search_fn's parameters (argnames_static): check_fn raises when a match binds one of them to nothing.
     std::vector<std::string> requiredArgnames;

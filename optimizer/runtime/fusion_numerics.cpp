@@ -2,6 +2,7 @@
 
 #include "io/fxscope_json.h"
 #include "ir/graph.h"
+#include "match/match_report.h"
 #include "rewrite/fusion_region.h"
 #include "patterns/pattern_registry.h"
 #include "rewrite/session.h"
@@ -51,12 +52,13 @@ std::string shortNumber(double v)
 
 std::string FusionNumerics::text() const
 {
+    const std::string prefix = ifAccepted ? "if extra_check accepted: " : "";
     if (!ran)
-        return "not run: " + detail;
+        return prefix + "not run: " + detail;
     const std::string where = inTorchHost ? " (run in the torch host: LibTorch could not run it)" : "";
     if (equal)
-        return "equal (max |Δ| " + shortNumber(maxAbsDiff) + ")" + where;
-    return (detail.empty() ? "differs (max |Δ| " + shortNumber(maxAbsDiff) + ")" : detail) + where;
+        return prefix + "equal (max |Δ| " + shortNumber(maxAbsDiff) + ")" + where;
+    return prefix + (detail.empty() ? "differs (max |Δ| " + shortNumber(maxAbsDiff) + ")" : detail) + where;
 }
 
 Json FusionNumerics::toJson() const
@@ -72,6 +74,8 @@ Json FusionNumerics::toJson() const
         out.set(ran ? "detail" : "error", detail);
     if (inTorchHost)
         out.set("in_torch_host", true);
+    if (ifAccepted)
+        out.set("if_accepted", true);
     out.set("text", text());
     out.set("ms", ms);
     return out;
@@ -178,6 +182,70 @@ CandidateNumerics candidateNumerics(const PatternRegistry &registry, const Graph
     for (size_t i = 0; i < numerics.size(); ++i)
         if (numerics[i])
             out.emplace(std::make_pair(session.history()[i].name, session.history()[i].anchor), *numerics[i]);
+    return out;
+}
+
+FusionNumerics refusedCandidateNumerics(const PatternRegistry &registry, const Graph &graph, const std::string &pattern,
+    const std::string &anchor, const ProfileOptions &options, const PythonNumerics &python)
+{
+    FusionNumerics out;
+    out.ifAccepted = true;
+    const PatternEntry *entry = registry.find(pattern);
+    if (!entry) {
+        out.detail = "no pattern " + pattern;
+        return out;
+    }
+    // The pattern alone, its check let through at `anchor` and nowhere else: the sweep fuses that candidate only.
+    auto at = [anchor](const Match &m) {
+        const Node *n = !m.outputs.empty() && m.outputs.front() ? m.outputs.front()
+            : m.nodes.empty()                                  ? nullptr
+                                                               : m.nodes.back();
+        return n && n->name() == anchor;
+    };
+    auto forced = std::make_shared<PatternEntry>(*entry);
+    forced->extraCheck = [at](const Match &m) {
+        CheckVerdict v;
+        v.ok = at(m);
+        return v;
+    };
+    if (entry->forcedRetrace)
+        forced->retrace = [at, retrace = entry->forcedRetrace](const Match &m) {
+            if (at(m))
+                return retrace(m);
+            Retrace r;
+            r.error = "not the candidate asked for";
+            return r;
+        };
+    auto alone = std::make_shared<PatternRegistry>();
+    if (auto st = alone->add(forced); !st) {
+        out.detail = st.error().message;
+        return out;
+    }
+    Session session(graph.clone(), alone);
+    if (auto applied = session.runToEnd(); !applied) {
+        out.detail = "the sweep stopped: " + applied.error().toString();
+        return out;
+    }
+    const auto numerics = sessionNumerics(session, options, python);
+    for (size_t i = 0; i < numerics.size(); ++i)
+        if (numerics[i] && session.history()[i].anchor == anchor) {
+            out = *numerics[i];
+            out.ifAccepted = true;
+            return out;
+        }
+    out.detail = "the pattern did not fuse at " + anchor + " with its check let through";
+    return out;
+}
+
+CandidateNumerics refusedCandidatesNumerics(const MatchReport &report, const PatternRegistry &registry,
+    const Graph &graph, const ProfileOptions &options, const PythonNumerics &python)
+{
+    CandidateNumerics out;
+    for (const auto &p : report.patterns)
+        for (const auto &c : p.candidates)
+            if (c.stage == MatchStage::ExtraCheck)
+                out.emplace(std::make_pair(p.name, c.anchor),
+                    refusedCandidateNumerics(registry, graph, p.name, c.anchor, options, python));
     return out;
 }
 

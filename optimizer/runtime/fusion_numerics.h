@@ -27,6 +27,7 @@ struct FusionNumerics {
     size_t inputs = 0, outputs = 0; // of the replaced part
     double ms = 0; // what the check cost, both parts prepared and run
     bool inTorchHost = false; // ran in the torch host: LibTorch could not (an op only the sources' Python defines)
+    bool ifAccepted = false; // a candidate its extra_check refused, fused as if the check had accepted
 
     // "equal (max |Δ| 3.1e-05)", "mul_3 differs first at [0, 2]: the replacement gives 0.5, the replaced nodes
     // 0.25", "not run: ..."
@@ -54,5 +55,14 @@ std::vector<std::optional<FusionNumerics>> sessionNumerics(
 using CandidateNumerics = std::map<std::pair<std::string, std::string>, FusionNumerics>;
 CandidateNumerics candidateNumerics(const PatternRegistry &registry, const Graph &graph, const std::string &onlyPattern,
     const ProfileOptions &options, const PythonNumerics &python = {});
+
+// A candidate its extra_check refused (a MatchStage::ExtraCheck verdict of `pattern` at `anchor`), fused alone on a
+// copy of `graph` as if the check had accepted (the torch host traces the replacement check_fn would then trace),
+// and its numerics: does the check keep a wrong fusion out, or a right one? ifAccepted is set.
+FusionNumerics refusedCandidateNumerics(const PatternRegistry &registry, const Graph &graph, const std::string &pattern,
+    const std::string &anchor, const ProfileOptions &options, const PythonNumerics &python = {});
+// refusedCandidateNumerics of every candidate of `report` (a match of `graph`) its extra_check refused.
+CandidateNumerics refusedCandidatesNumerics(const struct MatchReport &report, const PatternRegistry &registry,
+    const Graph &graph, const ProfileOptions &options, const PythonNumerics &python = {});
 
 } // namespace fxs

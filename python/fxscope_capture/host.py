@@ -21,9 +21,12 @@ reply has the same "id" and "ok", with "error" (and "traceback") when ok is fals
                              changed nodes move), names removed, and the whole order when it changed
   mirror_text                the mirror, one line per node (name, op, target, arguments, val's dtype, shape and
                              strides): a mirror followed by edits reads the same as one rebuilt whole
-  check   {pattern, anchor}  what Inductor runs after the structural match, on the mirror: the generic match, then
+  check   {pattern, anchor, force}
+                             what Inductor runs after the structural match, on the mirror: the generic match, then
                              register_replacement's check_fn (re-trace with the match's values, the specific
-                             pattern, the user's extra_check on a real Match, the replacement traced per match)
+                             pattern, the user's extra_check on a real Match, the replacement traced per match).
+                             With force, check_fn sees the user's check accept (its own verdict is still reported):
+                             the replacement torch would splice, for the numerics of a candidate the check refused
   user_check {pattern, anchor, nodes, kwargs}
                              the user's extra_check alone on a Match of the mirror's nodes (kwargs: name -> fxscope
                              JSON argument): what a near-miss hint's changed pattern would face, whose structure is
@@ -182,6 +185,7 @@ class Host:
         self.patterns = []  # per registered pattern: {"doc", "entries", "registered_with", ...}
         self.pattern_pass = pm.PatternMatcherPass(pass_name="fxscope_host")
         self.current = None  # the check being decided: the user's extra_check writes its outcome here
+        self.force = False  # check_fn sees the user's check accept (check {force})
         self.gm = None
         self.syms = None
         self.nodes = {}
@@ -470,7 +474,11 @@ class Host:
         if node is None:
             raise HostError(f"check: the mirror has no node {request.get('anchor')!r}")
         entry = pattern["entries"][0]
-        return _Check(self, pattern, entry, node).run()
+        self.force = bool(request.get("force"))
+        try:
+            return _Check(self, pattern, entry, node).run()
+        finally:
+            self.force = False
 
 
 def _run_user_check(check, match):
@@ -509,7 +517,7 @@ class _Recorder:
             outcome["check"], error = _run_user_check(extra_check, match)
             if error is not None:
                 raise error  # as in Inductor: the pass stops, and so does _Check
-            return outcome["check"]["result"]
+            return outcome["check"]["result"] or host.force
 
         check._fxscope_user_check = extra_check
         return check
@@ -577,6 +585,8 @@ class _Check:
         if ok:
             out["stage"] = "accepted"
             out["replacement"] = self._replacement(m)
+            if self.host.force and not (out.get("check") or {}).get("result", True):
+                out["forced"] = True  # the user's check refused: accepted only because the request said so
             return out
         if out.get("stage") == "retrace":
             return out

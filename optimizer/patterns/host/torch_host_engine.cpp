@@ -177,6 +177,7 @@ Status TorchHostEngine::load(const std::vector<std::string> &sources, PatternReg
         entry->extraCheckSource = p["extra_check_source"].toString();
         entry->torchairStreamCheck = p["stream_check"].toBool();
         entry->retrace = [self, index](const Match &m) { return self->retrace(index, m); };
+        entry->forcedRetrace = [self, index](const Match &m) { return self->retrace(index, m, true); };
         entry->extraCheck = [self, index](const Match &m) { return self->check(index, m); };
         if (entry->extraCheckSource.empty())
             entry->userCheck = [](const Match &) { return CheckVerdict{}; }; // none given: _return_true
@@ -362,20 +363,22 @@ PythonNumerics TorchHostEngine::numericsRunner()
     };
 }
 
-Result<Json> TorchHostEngine::decide(size_t pattern, const Graph &graph, const std::string &anchor)
+Result<Json> TorchHostEngine::decide(size_t pattern, const Graph &graph, const std::string &anchor, bool force)
 {
     std::lock_guard<std::mutex> lock(m_mutex);
     if (auto st = sync(graph); !st)
         return st.error();
-    if (m_last && m_last->pattern == pattern && m_last->anchor == anchor && m_last->generation == m_generation)
+    if (m_last && m_last->pattern == pattern && m_last->anchor == anchor && m_last->force == force
+        && m_last->generation == m_generation)
         return m_last->outcome;
     const auto start = std::chrono::steady_clock::now();
-    auto reply = m_host->request("check", Json::object({{"pattern", Json(pattern)}, {"anchor", anchor}}));
+    auto reply = m_host->request(
+        "check", Json::object({{"pattern", Json(pattern)}, {"anchor", anchor}, {"force", Json(force)}}));
     m_stats.checkMs += msSince(start);
     if (!reply)
         return reply.error();
     ++m_stats.checks;
-    m_last = Decided{pattern, anchor, m_generation, reply.value()};
+    m_last = Decided{pattern, anchor, force, m_generation, reply.value()};
     return std::move(reply.value());
 }
 
@@ -388,7 +391,7 @@ const Node *anchorOf(const Match &m)
     return m.nodes.empty() ? nullptr : m.nodes.back();
 }
 
-Retrace TorchHostEngine::retrace(size_t pattern, const Match &m)
+Retrace TorchHostEngine::retrace(size_t pattern, const Match &m, bool force)
 {
     Retrace r;
     const Node *anchor = anchorOf(m);
@@ -396,7 +399,7 @@ Retrace TorchHostEngine::retrace(size_t pattern, const Match &m)
         r.raised = "RuntimeError: the match has no anchor node for torch to check";
         return r;
     }
-    auto outcome = decide(pattern, *anchor->graph(), anchor->name());
+    auto outcome = decide(pattern, *anchor->graph(), anchor->name(), force);
     if (!outcome) {
         r.raised = "the torch host could not decide this candidate: " + outcome.error().message;
         return r;
@@ -451,7 +454,7 @@ CheckVerdict TorchHostEngine::check(size_t pattern, const Match &m)
     Json o;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
-        if (m_last && m_last->pattern == pattern)
+        if (m_last && m_last->pattern == pattern && !m_last->force)
             o = m_last->outcome;
     }
     if (o.isNull()) { // not asked through retrace first (matchAt's second look): ask now

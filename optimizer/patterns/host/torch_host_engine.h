@@ -51,10 +51,10 @@ public:
 private:
     explicit TorchHostEngine(TorchHostSettings settings);
     // torch's decision for one candidate: the host's check reply, on a mirror synced with `graph`.
-    Result<Json> decide(size_t pattern, const Graph &graph, const std::string &anchor);
+    Result<Json> decide(size_t pattern, const Graph &graph, const std::string &anchor, bool force = false);
     Status sync(const Graph &graph);
     Status reloadAfterRestart();
-    Retrace retrace(size_t pattern, const Match &match);
+    Retrace retrace(size_t pattern, const Match &match, bool force = false);
     CheckVerdict check(size_t pattern, const Match &match);
     CheckVerdict userCheck(size_t pattern, const Match &match);
 
@@ -82,6 +82,7 @@ private:
     struct Decided {
         size_t pattern;
         std::string anchor;
+        bool force;
         uint64_t generation;
         Json outcome;
     };
