@@ -40,6 +40,15 @@ int candidateOf(const MatchReport &report, const std::string &anchor)
     return -1;
 }
 
+// The window as the screenshots show it, with room in the Patterns dock for the Numerics column.
+void showWindow(MainWindow &window)
+{
+    window.setAutosavePath({});
+    window.setGeometry(0, 0, 1600, 1000);
+    window.show();
+    window.resizeDocks({window.patternsDock()}, {720}, Qt::Horizontal);
+}
+
 } // namespace
 
 class TestNumericsView : public QObject {
@@ -55,10 +64,7 @@ private Q_SLOTS:
     {
         Document doc;
         MainWindow window(&doc);
-        window.setAutosavePath({});
-        window.setGeometry(0, 0, 1600, 1000);
-        window.show();
-        window.resizeDocks({window.patternsDock()}, {720}, Qt::Horizontal); // room for the Numerics column
+        showWindow(window);
         QSignalSpy torchChecked(&doc, &Document::torchCheckFinished);
         QSignalSpy matched(&doc, &Document::matchReportChanged);
         doc.open(data("silu_and_gate.json"));
@@ -124,10 +130,7 @@ private Q_SLOTS:
     {
         Document doc;
         MainWindow window(&doc);
-        window.setAutosavePath({});
-        window.setGeometry(0, 0, 1600, 1000);
-        window.show();
-        window.resizeDocks({window.patternsDock()}, {720}, Qt::Horizontal);
+        showWindow(window);
         QSignalSpy matched(&doc, &Document::matchReportChanged);
         doc.open(data("silu_and_gate.json"));
         QVERIFY(matched.wait(kTimeoutMs));
@@ -164,10 +167,7 @@ private Q_SLOTS:
     {
         Document doc;
         MainWindow window(&doc);
-        window.setAutosavePath({});
-        window.setGeometry(0, 0, 1600, 1000);
-        window.show();
-        window.resizeDocks({window.patternsDock()}, {720}, Qt::Horizontal);
+        showWindow(window);
         QSignalSpy matched(&doc, &Document::matchReportChanged);
         const QString nearMiss = QStringLiteral(FXSCOPE_SOURCE_DIR "/tests/data/near_miss/");
         doc.open(nearMiss + QStringLiteral("silu_gate_reused.json"));

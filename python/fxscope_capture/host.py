@@ -322,32 +322,6 @@ class Host:
         return {"text": "\n".join(f"{n.name} = {n.op} {n.target}{n.args}{n.kwargs} : {val(n.meta.get('val'))}"
                                   for n in self.gm.graph.nodes)}
 
-    def cmd_user_check(self, request):
-        if self.gm is None:
-            raise HostError("user_check: no mirror yet")
-        self.realize()
-        try:
-            pattern = self.patterns[int(request["pattern"])]
-        except (KeyError, IndexError, ValueError, TypeError):
-            raise HostError(f"user_check: no pattern {request.get('pattern')!r}") from None
-        check = pattern.get("user_check")
-        if check is None or getattr(check, "__name__", "") == "_return_true":
-            return {"result": True, "trace": []}
-        where = "user_check"
-        try:
-            anchor = self.nodes[request["anchor"]]
-            nodes = [self.nodes[n] for n in request.get("nodes") or []]
-        except KeyError as e:
-            raise HostError(f"user_check: the mirror has no node {e}") from None
-        kwargs = {k: self.tg._arg(v, self.nodes, self.syms, where) for k, v in (request.get("kwargs") or {}).items()}
-        pm, expr = self.pm, pattern["entries"][0].pattern
-        ctx = pm.MatchContext([expr], graph=self.gm.graph)
-        ctx.pattern_to_node[expr] = anchor
-        match = pm.Match(ctx, expr, kwargs=kwargs)
-        match.nodes = nodes
-        outcome, _ = _run_user_check(check, match)
-        return outcome
-
     def cmd_numerics(self, request):
         """A fusion's two parts (fxscope JSON graphs reading the same input nodes) run here on the same inputs, made
         from meta with the request's seed: what fxscope's LibTorch cannot run (the ops the pattern sources define with
@@ -462,14 +436,18 @@ class Host:
 
     # -- check ---------------------------------------------------------------------------------------------------
 
-    def cmd_check(self, request):
+    def _pattern_on_mirror(self, request):
+        """The request's pattern, its sources registered, for a command on the mirror."""
         if self.gm is None:
-            raise HostError("check: no mirror yet")
+            raise HostError(f"{request.get('cmd')}: no mirror yet")
         self.realize()
         try:
-            pattern = self.patterns[int(request["pattern"])]
+            return self.patterns[int(request["pattern"])]
         except (KeyError, IndexError, ValueError, TypeError):
-            raise HostError(f"check: no pattern {request.get('pattern')!r}") from None
+            raise HostError(f"{request.get('cmd')}: no pattern {request.get('pattern')!r}") from None
+
+    def cmd_check(self, request):
+        pattern = self._pattern_on_mirror(request)
         node = self.nodes.get(request.get("anchor"))
         if node is None:
             raise HostError(f"check: the mirror has no node {request.get('anchor')!r}")
@@ -479,6 +457,26 @@ class Host:
             return _Check(self, pattern, entry, node).run()
         finally:
             self.force = False
+
+    def cmd_user_check(self, request):
+        pattern = self._pattern_on_mirror(request)
+        check = pattern.get("user_check")
+        if check is None or getattr(check, "__name__", "") == "_return_true":
+            return {"result": True, "trace": []}
+        where = "user_check"
+        try:
+            anchor = self.nodes[request["anchor"]]
+            nodes = [self.nodes[n] for n in request.get("nodes") or []]
+        except KeyError as e:
+            raise HostError(f"user_check: the mirror has no node {e}") from None
+        kwargs = {k: self.tg._arg(v, self.nodes, self.syms, where) for k, v in (request.get("kwargs") or {}).items()}
+        pm, expr = self.pm, pattern["entries"][0].pattern
+        ctx = pm.MatchContext([expr], graph=self.gm.graph)
+        ctx.pattern_to_node[expr] = anchor
+        match = pm.Match(ctx, expr, kwargs=kwargs)
+        match.nodes = nodes
+        outcome, _ = _run_user_check(check, match)
+        return outcome
 
 
 def _run_user_check(check, match):
