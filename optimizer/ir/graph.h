@@ -100,6 +100,11 @@ private:
     void addUses(Node *node);
     void removeUses(Node *node);
     void restoreOrder() const;
+    void logChange(const Node *node)
+    {
+        if (m_followed)
+            m_changeLog.push_back(node->m_name);
+    }
     friend size_t refreshNodeIndex(const Node &node);
 
     // Owns every node. In list order, with each node's m_index its position, while m_ordered holds; after an edit
@@ -114,11 +119,6 @@ private:
     std::vector<std::pair<std::string, std::unique_ptr<Graph>>> m_subgraphs;
     std::unordered_map<std::string, Graph *> m_subgraphByName;
     std::map<std::string, int64_t> m_symbolHints;
-    void logChange(const Node *node)
-    {
-        if (m_followed)
-            m_changeLog.push_back(node->m_name);
-    }
     mutable bool m_followed = false;
     std::vector<std::string> m_changeLog;
     const uint64_t m_serial;

@@ -6,9 +6,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <algorithm>
 #include <string_view>
 #include <unordered_set>
 
