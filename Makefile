@@ -61,6 +61,8 @@ bench: build
 	$(BUILD_DIR)/bin/bench_diff --out bench/results/diff.json
 	$(PYTHON) bench/batch/run.py --cli $(BUILD_DIR)/bin/fxscope-cli
 	$(PYTHON) bench/pipeline/run.py --bench $(BUILD_DIR)/bin/bench_pipeline --cli $(BUILD_DIR)/bin/fxscope-cli
+	$(PYTHON) bench/host/run.py --cli $(BUILD_DIR)/bin/fxscope-cli
+	$(PYTHON) bench/near_miss/run.py --cli $(BUILD_DIR)/bin/fxscope-cli
 
 # Installs into PREFIX (bin/, lib/fxscope/, share/fxscope/, a desktop entry): make install PREFIX=~/.local
 PREFIX ?= /usr/local

@@ -543,8 +543,12 @@ int runMatch(const std::vector<std::string> &argsIn)
     if (!dynamoLevelWarning(*named->graph, registry).empty())
         if (std::string hint = atenGraphsHint(selected->file, selected->index); !hint.empty())
             report->warnings.push_back(std::move(hint));
-    if (cmd.flag("--hints"))
+    std::optional<double> hintsMs;
+    if (cmd.flag("--hints")) {
+        const auto hintsStart = std::chrono::steady_clock::now();
         addNearMissHints(report.value(), registry, *named->graph);
+        hintsMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - hintsStart).count();
+    }
     if (!checkPython) {
         std::optional<Json> comparison; // --compare-engines: {"agree", "differences"} or {"error"}
         std::vector<EngineDifference> differences;
@@ -574,6 +578,8 @@ int runMatch(const std::vector<std::string> &argsIn)
         const CandidateNumerics *shown = numerics ? &*numerics : nullptr;
         if (cmd.flag("--json")) {
             Json root = matchJson(report.value(), *named, ms, shown);
+            if (hintsMs)
+                root.set("hints_ms", *hintsMs); // what finding and verifying the hints took, after match_ms
             root.set("engine", engineJson());
             if (comparison)
                 root.set("compare_engines", *comparison);
