@@ -740,6 +740,7 @@ void MainWindow::connectDocument()
             statusBar()->showMessage(differ ? tr("Numerics: %1 of %2 fusions differ from the nodes they replace")
                                                   .arg(differ)
                                                   .arg(fused)
+                    : fused == 1            ? tr("Numerics: the fusion gives the numbers of the nodes it replaces")
                                             : tr("Numerics: %1 fusions give the numbers of the nodes they replace")
                                                   .arg(fused),
                 kStatusMessageMs);
