@@ -50,6 +50,9 @@ struct Match {
     std::shared_ptr<const class Graph> replaceGraph;
 
     const Argument *kwarg(std::string_view name) const;
+    // The node PatternMatcherPass.apply tried the pattern at: the one its first output binds (a MultiOutputPattern's
+    // anchor is not the last node of the match); nullptr for an empty match.
+    const Node *anchor() const;
     // check_fn's _unflatten_match_kwargs(defaults=...): the specific match keeps the generic match's bindings it
     // lacks (a scalar_workaround value the re-trace burned in as a literal, e.g. eps = 0.5).
     void keepBindingsOf(const Match &generic);

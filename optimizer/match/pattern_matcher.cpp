@@ -16,6 +16,13 @@ const Argument *Match::kwarg(std::string_view name) const
     return nullptr;
 }
 
+const Node *Match::anchor() const
+{
+    if (!outputs.empty() && outputs.front())
+        return outputs.front();
+    return nodes.empty() ? nullptr : nodes.back();
+}
+
 void Match::keepBindingsOf(const Match &generic)
 {
     for (const auto &kv : generic.kwargs)

@@ -196,12 +196,7 @@ FusionNumerics refusedCandidateNumerics(const PatternRegistry &registry, const G
         return out;
     }
     // The pattern alone, its check let through at `anchor` and nowhere else: the sweep fuses that candidate only.
-    auto at = [anchor](const Match &m) {
-        const Node *n = !m.outputs.empty() && m.outputs.front() ? m.outputs.front()
-            : m.nodes.empty()                                  ? nullptr
-                                                               : m.nodes.back();
-        return n && n->name() == anchor;
-    };
+    auto at = [anchor](const Match &m) { return m.anchor() && m.anchor()->name() == anchor; };
     auto forced = std::make_shared<PatternEntry>(*entry);
     forced->extraCheck = [at](const Match &m) {
         CheckVerdict v;

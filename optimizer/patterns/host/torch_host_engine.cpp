@@ -382,19 +382,10 @@ Result<Json> TorchHostEngine::decide(size_t pattern, const Graph &graph, const s
     return std::move(reply.value());
 }
 
-// The node PatternMatcherPass.apply tried the pattern at: the one its first output binds (a MultiOutputPattern's
-// anchor is not the last node of the match).
-const Node *anchorOf(const Match &m)
-{
-    if (!m.outputs.empty() && m.outputs.front())
-        return m.outputs.front();
-    return m.nodes.empty() ? nullptr : m.nodes.back();
-}
-
 Retrace TorchHostEngine::retrace(size_t pattern, const Match &m, bool force)
 {
     Retrace r;
-    const Node *anchor = anchorOf(m);
+    const Node *anchor = m.anchor();
     if (!anchor || !anchor->graph()) {
         r.raised = "RuntimeError: the match has no anchor node for torch to check";
         return r;
@@ -458,7 +449,7 @@ CheckVerdict TorchHostEngine::check(size_t pattern, const Match &m)
             o = m_last->outcome;
     }
     if (o.isNull()) { // not asked through retrace first (matchAt's second look): ask now
-        const Node *anchor = anchorOf(m);
+        const Node *anchor = m.anchor();
         auto outcome = anchor && anchor->graph() ? decide(pattern, *anchor->graph(), anchor->name())
                                                  : Result<Json>(Error{"", 0, 0, "the match has no anchor node"});
         if (!outcome) {
@@ -487,7 +478,7 @@ CheckVerdict TorchHostEngine::check(size_t pattern, const Match &m)
 CheckVerdict TorchHostEngine::userCheck(size_t pattern, const Match &m)
 {
     CheckVerdict v;
-    const Node *anchor = anchorOf(m);
+    const Node *anchor = m.anchor();
     if (!anchor || !anchor->graph()) {
         v.ok = false;
         v.raised = "the match has no anchor node";
