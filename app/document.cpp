@@ -817,18 +817,12 @@ quint64 Document::checkNumerics(const QString &device)
             return; // replaced by a newer check or report
         m_numericsJob.reset();
         auto numerics = watcher->result();
-        size_t checked = 0, differ = 0, refused = 0;
-        for (const auto &kv : *numerics) {
-            if (kv.second.ifAccepted) { // not a step: nothing of the history to mark
-                ++refused;
-                continue;
-            }
-            ++checked;
-            differ += kv.second.ran && !kv.second.equal;
-            m_numericsSeen[kv.first] = kv.second;
-        }
+        for (const auto &kv : *numerics)
+            if (!kv.second.ifAccepted) // a refused candidate is no step: nothing of the history to mark
+                m_numericsSeen[kv.first] = kv.second;
+        const NumericsTally t = tallyNumerics(*numerics);
         uiLogger()->info("numerics: {} fusion(s) checked, {} differ; {} refused by their extra_check, fused as if "
-                         "accepted", checked, differ, refused);
+                         "accepted, {} of them differ", t.fused, t.differ, t.refused, t.refusedDiffer);
         if (!isStepping()) // a step running re-syncs when it ends
             syncUndoStack(markedHistory(), m_undoStack->index());
         Q_EMIT numericsFinished(report, std::move(numerics));
@@ -1467,7 +1461,7 @@ std::vector<QString> Document::markedHistory() const
     std::vector<QString> texts = m_historyTexts;
     for (size_t i = 0; i < texts.size() && i < m_steps.size(); ++i) {
         auto it = m_numericsSeen.find({m_steps[i].name, m_steps[i].anchor});
-        if (m_steps[i].kind == "pattern" && it != m_numericsSeen.end() && it->second.ran && !it->second.equal)
+        if (m_steps[i].kind == "pattern" && it != m_numericsSeen.end() && it->second.differs())
             texts[i] += tr("  ≠ numerics differ");
     }
     return texts;

@@ -731,18 +731,13 @@ void MainWindow::connectDocument()
     });
     connect(m_document, &Document::numericsFinished, this,
         [this](std::shared_ptr<const MatchReport> report, std::shared_ptr<const CandidateNumerics> numerics) {
-            size_t fused = 0, differ = 0; // the accepted fusions; the refused ones' "if fused" are in the dock
-            for (const auto &kv : *numerics)
-                if (!kv.second.ifAccepted) {
-                    ++fused;
-                    differ += kv.second.ran && !kv.second.equal;
-                }
-            statusBar()->showMessage(differ ? tr("Numerics: %1 of %2 fusions differ from the nodes they replace")
-                                                  .arg(differ)
-                                                  .arg(fused)
-                    : fused == 1            ? tr("Numerics: the fusion gives the numbers of the nodes it replaces")
-                                            : tr("Numerics: %1 fusions give the numbers of the nodes they replace")
-                                                  .arg(fused),
+            const NumericsTally t = tallyNumerics(*numerics); // the refused ones' "if fused" are in the dock
+            statusBar()->showMessage(t.differ ? tr("Numerics: %1 of %2 fusions differ from the nodes they replace")
+                                                    .arg(t.differ)
+                                                    .arg(t.fused)
+                    : t.fused == 1            ? tr("Numerics: the fusion gives the numbers of the nodes it replaces")
+                                              : tr("Numerics: %1 fusions give the numbers of the nodes they replace")
+                                                    .arg(t.fused),
                 kStatusMessageMs);
             m_patterns->setNumerics(report.get(), std::move(numerics));
         });
@@ -967,7 +962,7 @@ void MainWindow::showCandidate(int pattern, int candidate)
     // A fusion whose numbers differ from the nodes it replaces is coloured as a disagreement, the whole region (not
     // a refused candidate's: nothing was fused there).
     const FusionNumerics *numerics = m_patterns->model()->numerics(pattern, candidate);
-    const bool differs = numerics && numerics->ran && !numerics->equal && !numerics->ifAccepted;
+    const bool differs = numerics && numerics->differs() && !numerics->ifAccepted;
     const CanvasMatchMark member
         = differs ? CanvasMatchMark::Disagreeing : v.accepted ? CanvasMatchMark::Matched : CanvasMatchMark::Tried;
     for (const std::string &n : v.nodes)

@@ -27,6 +27,23 @@ QJsonObject onlyPattern(const Run &r)
     return patterns.size() == 1 ? patterns.first().toObject() : QJsonObject();
 }
 
+// The anchors fxscope accepts with the file that applies a hint, checked against Inductor's own pass; empty (and the
+// test failed) when the match fails or torch disagrees.
+QJsonArray acceptedWithTorchAgreeing(const QString &graph, const QString &fixedFile)
+{
+    const Run fixed = hostCli({"match", graph, "--patterns", fixedFile, "--check-with-torch", "--json"});
+    const QJsonObject root = json(fixed);
+    if (fixed.exitCode != 0 || !root[QStringLiteral("torch")].toObject()[QStringLiteral("agrees")].toBool()) {
+        QTest::qFail(qPrintable("torch does not agree with " + fixedFile + ": " + QString::fromUtf8(fixed.out)), __FILE__, __LINE__);
+        return {};
+    }
+    QJsonArray accepted;
+    for (const auto &c : root[QStringLiteral("patterns")].toArray().first().toObject()[QStringLiteral("candidates")].toArray())
+        if (c.toObject()[QStringLiteral("accepted")].toBool())
+            accepted.append(c.toObject()[QStringLiteral("anchor")]);
+    return accepted;
+}
+
 } // namespace
 
 class TestNearMiss : public QObject {
@@ -79,20 +96,8 @@ private Q_SLOTS:
         if (!fixable)
             return;
         // The hint applied to the file: fxscope accepts the candidates the hint named, and Inductor agrees.
-        const Run fixed = hostCli({"match", data(graph + ".json"), "--patterns", data(stem + "_fixed.py"),
-            "--check-with-torch", "--json"});
-        QCOMPARE(fixed.exitCode, 0);
-        const QJsonObject root = json(fixed);
-        QVERIFY(root[QStringLiteral("torch")].toObject()[QStringLiteral("agrees")].toBool());
-        const QJsonObject fixedPattern = root[QStringLiteral("patterns")].toArray().first().toObject();
-        QStringList accepted;
-        for (const auto &c : fixedPattern[QStringLiteral("candidates")].toArray())
-            if (c.toObject()[QStringLiteral("accepted")].toBool())
-                accepted << c.toObject()[QStringLiteral("anchor")].toString();
-        QStringList predicted;
-        for (const auto &a : hint[QStringLiteral("matched")].toArray())
-            predicted << a.toString();
-        QCOMPARE(accepted, predicted);
+        QCOMPARE(acceptedWithTorchAgreeing(data(graph + ".json"), data(stem + "_fixed.py")),
+            hint[QStringLiteral("matched")].toArray());
     }
 
     // The changed pattern's matches face the pattern's own extra_check, as they would in torch: of the two RMSNorms
@@ -113,16 +118,8 @@ private Q_SLOTS:
         const QString text = hint[QStringLiteral("text")].toString();
         QVERIFY2(text.startsWith(QStringLiteral("would accept 1 of 4 candidates")), qPrintable(text));
         QVERIFY2(hint[QStringLiteral("refusal")].toString().contains(QStringLiteral("hidden is 64")), qPrintable(text));
-        const Run fixed = hostCli({"match", data("two_rms_norms_bf16.json"), "--patterns", data("cast_checked_fixed.py"),
-            "--check-with-torch", "--json"});
-        QCOMPARE(fixed.exitCode, 0);
-        const QJsonObject root = json(fixed);
-        QVERIFY(root[QStringLiteral("torch")].toObject()[QStringLiteral("agrees")].toBool());
-        QStringList accepted;
-        for (const auto &c : root[QStringLiteral("patterns")].toArray().first().toObject()[QStringLiteral("candidates")].toArray())
-            if (c.toObject()[QStringLiteral("accepted")].toBool())
-                accepted << c.toObject()[QStringLiteral("anchor")].toString();
-        QCOMPARE(QJsonArray::fromStringList(accepted), hint[QStringLiteral("accepted")].toArray());
+        QCOMPARE(acceptedWithTorchAgreeing(data("two_rms_norms_bf16.json"), data("cast_checked_fixed.py")),
+            hint[QStringLiteral("accepted")].toArray());
     }
 
     // Batch mode: the hints per pattern of each graph, and their totals.

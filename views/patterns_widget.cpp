@@ -576,16 +576,11 @@ void PatternsWidget::updateSummary()
     if (m_matchMs >= 0)
         text += m_matchMs < 1 ? tr(" · matched in < 1 ms") : tr(" · matched in %L1 ms").arg(m_matchMs);
     if (const CandidateNumerics *numerics = m_model->numericsResult()) {
-        size_t fused = 0, differ = 0, refused = 0, refusedDiffer = 0;
-        for (const auto &kv : *numerics) {
-            const bool differs = kv.second.ran && !kv.second.equal;
-            (kv.second.ifAccepted ? refused : fused) += 1;
-            (kv.second.ifAccepted ? refusedDiffer : differ) += differs;
-        }
-        text += differ ? tr(" · numerics: %L1 of %L2 differ").arg(differ).arg(fused)
-                       : tr(" · numerics: %L1 equal").arg(fused);
-        if (refused)
-            text += tr(" · refused by extra_check, if fused: %L1 of %L2 differ").arg(refusedDiffer).arg(refused);
+        const NumericsTally t = tallyNumerics(*numerics);
+        text += t.differ ? tr(" · numerics: %L1 of %L2 differ").arg(t.differ).arg(t.fused)
+                         : tr(" · numerics: %L1 equal").arg(t.fused);
+        if (t.refused)
+            text += tr(" · refused by extra_check, if fused: %L1 of %L2 differ").arg(t.refusedDiffer).arg(t.refused);
     }
     // A TorchAir pattern file: the verdicts are those of TorchAir's pass, after its graph passes.
     QString pipeline;

@@ -256,7 +256,7 @@ int runApply(const std::vector<std::string> &args)
     if (checkNumerics) {
         numerics = sessionNumerics(session, numericsOptions, torchHostNumerics());
         for (const auto &n : numerics)
-            differs = differs || (n && n->ran && !n->equal);
+            differs = differs || (n && n->differs());
     }
     if (cmd.flag("--json")) {
         const Status status = applied ? Status(Ok{}) : Status(applied.error());

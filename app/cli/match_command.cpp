@@ -51,14 +51,6 @@ double matchMilliseconds(std::chrono::steady_clock::time_point start, double loa
     return ms - load;
 }
 
-// Whether an applied fusion differs (a refused candidate's numerics, --refused, say what the check kept out).
-bool anyDiffers(const CandidateNumerics &numerics)
-{
-    for (const auto &kv : numerics)
-        if (kv.second.ran && !kv.second.equal && !kv.second.ifAccepted)
-            return true;
-    return false;
-}
 
 
 void printTable(const MatchReport &report, double ms, const CandidateNumerics *numerics = nullptr)
@@ -600,7 +592,7 @@ int runMatch(const std::vector<std::string> &argsIn)
             std::fprintf(stderr, "the pass stops at %s\n", report->stoppedBy.c_str());
             return BadInput;
         }
-        if (numerics && anyDiffers(*numerics))
+        if (numerics && tallyNumerics(*numerics).differ) // applied fusions; --refused ones are not applied
             return NumericsDiffer;
         return comparison && !(*comparison)["agree"].toBool() ? TorchDisagrees : Success;
     }

@@ -33,18 +33,25 @@ CASES = [
 ]
 
 
-def cli_match(cli, graph, source, engine):
+def cli_match(cli, graph, source, engine, extra=()):
+    """`fxscope-cli match --json` (and `extra` options) with the engine: its counts and times; with --hints also
+    hints_ms and the hints' texts (bench/near_miss)."""
     env = dict(os.environ, FXSCOPE_ENGINE=engine)
     t = time.perf_counter()
-    p = subprocess.run([cli, "match", graph, "--patterns", source, "--json"], capture_output=True, text=True, env=env)
+    p = subprocess.run([cli, "match", graph, "--patterns", source, "--json", *extra], capture_output=True, text=True,
+                       env=env)
     wall = time.perf_counter() - t
     if p.returncode not in (0, 2):
         return {"error": p.stderr[-400:], "wall_s": wall}
     d = json.loads(p.stdout)
     cands = sum(len(x["candidates"]) for x in d["patterns"])
     acc = sum(c["accepted"] for x in d["patterns"] for c in x["candidates"])
-    return {"wall_s": wall, "match_ms": d.get("match_ms"), "patterns": len(d["patterns"]), "candidates": cands,
-            "accepted": acc, "engine": d.get("engine", {})}
+    out = {"wall_s": wall, "nodes": d.get("graph_nodes"), "match_ms": d.get("match_ms"), "patterns": len(d["patterns"]),
+           "candidates": cands, "accepted": acc, "engine": d.get("engine", {})}
+    if "hints_ms" in d:
+        out["hints_ms"] = d["hints_ms"]
+        out["hints"] = [h["text"][:160] for x in d["patterns"] for h in x.get("hints", [])]
+    return out
 
 
 def cli_match_warm(cli, graph, source):

@@ -17,7 +17,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "bench", "host"))
-import run as host_bench  # noqa: E402  (Inductor's apply, timed the same way)
+import run as host_bench  # noqa: E402  (the match and Inductor's apply, timed as bench/host times them)
 
 NEAR = os.path.join(REPO, "tests", "data", "near_miss")
 CORPUS = os.path.join(REPO, "tests", "data", "corpus", "readable")
@@ -39,21 +39,6 @@ CASES = [
 ]
 
 
-def fxscope(cli, graph, source):
-    env = dict(os.environ, FXSCOPE_ENGINE="host")
-    p = subprocess.run([cli, "match", graph, "--patterns", source, "--hints", "--json"], capture_output=True,
-                       text=True, env=env)
-    if p.returncode not in (0, 2):
-        return {"error": p.stderr[-400:]}
-    d = json.loads(p.stdout)
-    hints = [h for pat in d["patterns"] for h in pat.get("hints", [])]
-    return {"nodes": d.get("graph_nodes"), "patterns": len(d["patterns"]),
-            "candidates": sum(len(pat["candidates"]) for pat in d["patterns"]),
-            "accepted": sum(c["accepted"] for pat in d["patterns"] for c in pat["candidates"]),
-            "match_ms": d["match_ms"], "hints_ms": d.get("hints_ms"), "hints": len(hints),
-            "texts": [h["text"][:160] for h in hints]}
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -66,7 +51,7 @@ def main():
             gj = os.path.join(tmp, "g.json")
             subprocess.run([args.cli, "convert", graph, "-o", gj], check=True, capture_output=True)
             row = {"case": label, "graph": os.path.basename(graph), "source": os.path.basename(source)}
-            row["fxscope"] = fxscope(args.cli, graph, source)
+            row["fxscope"] = host_bench.cli_match(args.cli, graph, source, "host", ["--hints"])
             row["inductor"] = host_bench.inductor_apply(args.python, gj, source)
             rows.append(row)
             print(json.dumps(row), flush=True)
@@ -79,7 +64,7 @@ def main():
     for r in rows:
         fx, ind = r["fxscope"], r["inductor"]
         ratio = fx.get("hints_ms", nan) / ind["apply_ms"] if ind.get("apply_ms") else nan
-        print(f"{r['case']:<34} {fx.get('nodes') or 0:>6} {fx.get('candidates', 0):>7} {fx.get('hints', 0):>5} "
+        print(f"{r['case']:<34} {fx.get('nodes') or 0:>6} {fx.get('candidates', 0):>7} {len(fx.get('hints', [])):>5} "
               f"{fx.get('match_ms', nan):>9.1f} {fx.get('hints_ms') or nan:>9.1f} {ind.get('apply_ms', nan):>17.1f} "
               f"{ratio:>11.2f}")
 

@@ -185,6 +185,16 @@ CandidateNumerics candidateNumerics(const PatternRegistry &registry, const Graph
     return out;
 }
 
+NumericsTally tallyNumerics(const CandidateNumerics &numerics)
+{
+    NumericsTally t;
+    for (const auto &kv : numerics) {
+        (kv.second.ifAccepted ? t.refused : t.fused) += 1;
+        (kv.second.ifAccepted ? t.refusedDiffer : t.differ) += kv.second.differs();
+    }
+    return t;
+}
+
 FusionNumerics refusedCandidateNumerics(const PatternRegistry &registry, const Graph &graph, const std::string &pattern,
     const std::string &anchor, const ProfileOptions &options, const PythonNumerics &python)
 {
@@ -237,10 +247,14 @@ CandidateNumerics refusedCandidatesNumerics(const MatchReport &report, const Pat
 {
     CandidateNumerics out;
     for (const auto &p : report.patterns)
-        for (const auto &c : p.candidates)
-            if (c.stage == MatchStage::ExtraCheck)
-                out.emplace(std::make_pair(p.name, c.anchor),
-                    refusedCandidateNumerics(registry, graph, p.name, c.anchor, options, python));
+        for (const auto &c : p.candidates) {
+            if (c.stage != MatchStage::ExtraCheck)
+                continue;
+            if (options.progress && !options.progress(0)) // a newer check (the GUI's) stops this one between fusions
+                return out;
+            out.emplace(std::make_pair(p.name, c.anchor),
+                refusedCandidateNumerics(registry, graph, p.name, c.anchor, options, python));
+        }
     return out;
 }
 

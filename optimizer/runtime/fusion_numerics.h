@@ -33,6 +33,7 @@ struct FusionNumerics {
     // 0.25", "not run: ..."
     std::string text() const;
     Json toJson() const;
+    bool differs() const { return ran && !equal; }
 };
 
 // Runs a fusion's two parts (fxscope JSON graphs reading the same input nodes) on inputs made from meta with `seed`,
@@ -53,6 +54,13 @@ std::vector<std::optional<FusionNumerics>> sessionNumerics(
 // Each accepted candidate of a match of `graph`, as the sweep applies it (a session run to the end on a copy; only
 // `onlyPattern` when not empty), by (pattern, anchor).
 using CandidateNumerics = std::map<std::pair<std::string, std::string>, FusionNumerics>;
+
+// Counts of a CandidateNumerics: the fusions the sweep applies, and apart the refused candidates fused as if accepted.
+struct NumericsTally {
+    size_t fused = 0, differ = 0; // applied fusions, and those whose outputs differ
+    size_t refused = 0, refusedDiffer = 0; // ifAccepted ones
+};
+NumericsTally tallyNumerics(const CandidateNumerics &numerics);
 CandidateNumerics candidateNumerics(const PatternRegistry &registry, const Graph &graph, const std::string &onlyPattern,
     const ProfileOptions &options, const PythonNumerics &python = {});
 
